@@ -1,0 +1,72 @@
+import { readFileSync } from "node:fs";
+import { PddlError, UserError } from "../pddl/errors.js";
+
+/** Exit codes of the CLI contract (DESIGN.md §10). */
+export const EXIT_BAD_INPUT = 1;
+export const EXIT_USAGE = 2;
+
+/** Thrown for bad usage (bad flag values, missing arguments): exit 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/** Read a user file, turning a missing or unreadable file into a clear UserError. */
+export function readUserFile(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") throw new UserError(`${path}: no such file`);
+    if (code === "EISDIR") throw new UserError(`${path}: is a directory, expected a file`);
+    throw new UserError(`${path}: cannot read (${code ?? String(e)})`);
+  }
+}
+
+/** Parse a non-negative integer flag value or throw a UsageError naming the flag. */
+export function intFlag(name: string, value: string | undefined, min = 0): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^-?\d+$/.test(value.trim())) throw new UsageError(`${name} expects an integer, got '${value}'`);
+  const n = Number(value);
+  if (n < min) throw new UsageError(`${name} must be >= ${min}, got ${n}`);
+  return n;
+}
+
+/**
+ * Wrap a command action: user mistakes become one line on stderr and exit 1 (bad input) or
+ * 2 (bad usage); only internal bugs show a stack trace.
+ */
+export function action<A extends unknown[]>(fn: (...args: A) => void | Promise<void>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      await fn(...args);
+    } catch (e) {
+      process.exitCode = reportError(e);
+    }
+  };
+}
+
+/** Print an error the way the CLI contract says; returns the exit code. */
+export function reportError(e: unknown): number {
+  if (e instanceof PddlError) {
+    process.stderr.write(e.format() + "\n");
+    return EXIT_BAD_INPUT;
+  }
+  if (e instanceof UserError) {
+    process.stderr.write(`pddl2prm: error: ${e.message}\n`);
+    return EXIT_BAD_INPUT;
+  }
+  if (e instanceof UsageError) {
+    process.stderr.write(`pddl2prm: error: ${e.message}\n`);
+    return EXIT_USAGE;
+  }
+  process.stderr.write(`pddl2prm: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  return 70;
+}
+
+/** Print one JSON object on stdout. */
+export function printJson(obj: unknown): void {
+  process.stdout.write(JSON.stringify(obj) + "\n");
+}

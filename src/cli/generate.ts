@@ -1,0 +1,191 @@
+import type { Command } from "commander";
+import { join } from "node:path";
+import { writeDataset, type WriteOptions, type DatasetSummary } from "../dataset/write.js";
+import { FORMATS, isFormat } from "../dataset/formats.js";
+import type { Progress } from "../dataset/pipeline.js";
+import { CATEGORIES } from "../dataset/row.js";
+import { action, intFlag, UsageError } from "./common.js";
+
+interface GenerateFlags {
+  domain?: string;
+  domainFile?: string;
+  problems?: string;
+  templates?: string;
+  count?: string;
+  samplesPerState?: string;
+  seed?: string;
+  out?: string;
+  format: string;
+  threshold?: string;
+  workers?: string;
+  rank?: string;
+  world?: string;
+  balance?: boolean;
+  holdoutDomain?: string;
+  randomOptimal?: boolean;
+  nonExecutable: string;
+  gzip?: boolean;
+  force?: boolean;
+  quiet?: boolean;
+  timeLimit?: string;
+  maxExpansions?: string;
+}
+
+/** Rank from --rank, else from the scheduler's array index (Slurm, Kubernetes Indexed Job). */
+function resolveRank(flag: string | undefined): number | undefined {
+  if (flag !== undefined) return intFlag("--rank", flag, 0);
+  for (const env of ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"]) {
+    const v = process.env[env];
+    if (v !== undefined && v !== "") {
+      if (!/^\d+$/.test(v)) throw new UsageError(`${env}='${v}' is not a rank`);
+      return Number(v);
+    }
+  }
+  return undefined;
+}
+
+function progressReporter(quiet: boolean): { onProgress: (p: Progress) => void; done: () => void } {
+  if (quiet) return { onProgress: () => undefined, done: () => undefined };
+  const tty = process.stderr.isTTY === true;
+  let last = 0;
+  const line = (p: Progress) => {
+    const rate = p.elapsedMs > 0 ? (p.rows / p.elapsedMs) * 1000 : 0;
+    const frac = p.problemsTotal ? p.problemsDone / p.problemsTotal : 1;
+    const eta = frac > 0 ? ((p.elapsedMs / frac - p.elapsedMs) / 1000).toFixed(0) : "?";
+    return `${p.problemsDone}/${p.problemsTotal} problems  ${p.rows} rows  ${rate.toFixed(0)} rows/s  ETA ${eta}s`;
+  };
+  return {
+    onProgress: (p) => {
+      const now = performance.now();
+      if (tty) {
+        if (now - last < 100 && p.problemsDone < p.problemsTotal) return;
+        last = now;
+        const width = 24;
+        const filled = Math.round((p.problemsTotal ? p.problemsDone / p.problemsTotal : 1) * width);
+        process.stderr.write(`\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${line(p)}\x1b[K`);
+      } else if (now - last > 5000 || p.problemsDone === p.problemsTotal) {
+        last = now;
+        process.stderr.write(`progress: ${line(p)}\n`);
+      }
+    },
+    done: () => {
+      if (tty) process.stderr.write("\n");
+    },
+  };
+}
+
+function summaryText(s: DatasetSummary): string {
+  const out: string[] = [];
+  if (s.resumed) out.push(`rank ${s.rank} of ${s.world} was already complete in ${s.out}: nothing to do`);
+  const total = s.rows;
+  out.push(`wrote ${total} rows from ${s.problems - s.skipped} problems${s.skipped ? ` (${s.skipped} skipped, see manifest.json)` : ""} to ${s.out}`);
+  const domains = Object.keys(s.byDomain).sort();
+  if (domains.length > 0) {
+    const head = ["domain", "rows", ...CATEGORIES];
+    const rows = domains.map((d) => {
+      const c = s.byDomain[d]!;
+      return [d, String(CATEGORIES.reduce((a, k) => a + c[k], 0)), ...CATEGORIES.map((k) => String(c[k]))];
+    });
+    rows.push(["total", String(total), ...CATEGORIES.map((k) => String(s.counts[k]))]);
+    const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+    const fmt = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join("  ");
+    out.push("", fmt(head), ...rows.map(fmt));
+  }
+  if (!s.resumed) {
+    const ms = s.ms;
+    const sec = (x: number) => (x / 1000).toFixed(2);
+    out.push(
+      "",
+      `time: wall ${sec(s.wallMs)}s; worker time: grounding ${sec(ms.grounding)}s, labelling ${sec(ms.labelling)}s, translation ${sec(ms.translation)}s; writing ${sec(ms.writing)}s; ${(total / (s.wallMs / 1000)).toFixed(0)} rows/s`,
+    );
+  }
+  out.push(s.merged ? `dataset complete: ${join(s.out, "manifest.json")}, README.md, stats.csv` : `rank ${s.rank} done; run the other ranks, then \`pddl2prm merge ${s.out}\``);
+  return out.join("\n");
+}
+
+export function register(program: Command): void {
+  program
+    .command("generate")
+    .description("label problems and write a step-reward dataset (JSONL shards, manifest, dataset card)")
+    .option("--domain <names>", "built-in domain(s), comma-separated, or 'all' (see `pddl2prm domains`)")
+    .option("--domain-file <file>", "a PDDL domain file of your own (with --problems)")
+    .option("--problems <dir|glob>", "problem files for --domain-file: a folder or a glob like 'probs/p*.pddl'")
+    .option("--templates <file>", "nl.json templates for --domain-file (default: text from PDDL names)")
+    .option("--count <n>", "make N fresh problems per domain with the built-in generator instead of the default set")
+    .option("--samples-per-state <y>", "candidates per state (default: the domain's y, 8 for your own domains)")
+    .option("--seed <s>", "run seed; same seed, same bytes", "1")
+    .option("--out <dir>", "output folder (default: out/<domain>)")
+    .option("--format <f>", `row format: ${FORMATS.join(", ")}`, "native")
+    .option("--threshold <t>", "reward at or above which a step counts as good for boolean formats", "0.75")
+    .option("--workers <w>", "worker threads (default: number of cores)")
+    .option("--rank <r>", "this machine's rank (default: $SLURM_ARRAY_TASK_ID or $JOB_COMPLETION_INDEX, else 0)")
+    .option("--world <n>", "number of machines; rank r takes problems i with i mod n = r", "1")
+    .option("--balance", "draw candidates toward a balanced category mix")
+    .option("--holdout-domain <name>", "put every problem of this domain in the test split")
+    .option("--random-optimal", "follow a seeded random optimal action instead of the first one")
+    .option("--non-executable <mode>", "non-executable candidates: near-miss (ground operators) or any (type-correct)", "near-miss")
+    .option("--time-limit <s>", "per-problem time limit in seconds; a problem over it is skipped", "60")
+    .option("--max-expansions <n>", "per-problem search expansion limit", "5000000")
+    .option("--gzip", "write .jsonl.gz shards")
+    .option("--force", "replace an existing dataset made with other settings")
+    .option("--quiet", "no progress display or summary")
+    .action(
+      action(async (flags: GenerateFlags) => {
+        if (!isFormat(flags.format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, got '${flags.format}'`);
+        if (flags.nonExecutable !== "near-miss" && flags.nonExecutable !== "any") {
+          throw new UsageError(`--non-executable must be near-miss or any, got '${flags.nonExecutable}'`);
+        }
+        if (flags.domain === undefined && flags.domainFile === undefined) throw new UsageError("give --domain NAME or --domain-file FILE --problems DIR");
+        if (flags.domain !== undefined && flags.domainFile !== undefined) throw new UsageError("give --domain or --domain-file, not both");
+        if (flags.domainFile !== undefined && flags.problems === undefined) throw new UsageError("--domain-file needs --problems DIR|GLOB");
+        if (flags.problems !== undefined && flags.domainFile === undefined) throw new UsageError("--problems needs --domain-file");
+        if (flags.count !== undefined && flags.domainFile !== undefined) throw new UsageError("--count makes problems for built-in domains only");
+        const threshold = Number(flags.threshold);
+        if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new UsageError(`--threshold must be a number in [0, 1], got '${flags.threshold}'`);
+        const timeLimit = Number(flags.timeLimit);
+        if (!Number.isFinite(timeLimit) || timeLimit <= 0) throw new UsageError(`--time-limit must be a positive number of seconds, got '${flags.timeLimit}'`);
+        const domains = flags.domain?.split(",").map((d) => d.trim()).filter((d) => d.length > 0);
+        const world = intFlag("--world", flags.world, 1)!;
+        const rank = resolveRank(flags.rank);
+        if (rank !== undefined && rank >= world) throw new UsageError(`--rank ${rank} must be smaller than --world ${world}`);
+        const out =
+          flags.out ?? join("out", domains ? (domains.length === 1 ? domains[0]! : "corpus") : "dataset");
+        const quiet = flags.quiet === true;
+        const progress = progressReporter(quiet);
+        const opts: WriteOptions = {
+          out,
+          format: flags.format,
+          threshold,
+          seed: intFlag("--seed", flags.seed, 0)!,
+          world,
+          balance: flags.balance === true,
+          randomOptimal: flags.randomOptimal === true,
+          nonExecutable: flags.nonExecutable,
+          gzip: flags.gzip === true,
+          force: flags.force === true,
+          timeMs: timeLimit * 1000,
+          maxExpansions: intFlag("--max-expansions", flags.maxExpansions, 1)!,
+          onProgress: progress.onProgress,
+        };
+        if (domains !== undefined) opts.domain = domains;
+        if (flags.domainFile !== undefined) opts.domainFile = flags.domainFile;
+        if (flags.problems !== undefined) opts.problems = flags.problems;
+        if (flags.templates !== undefined) opts.templates = flags.templates;
+        if (rank !== undefined) opts.rank = rank;
+        const count = intFlag("--count", flags.count, 1);
+        if (count !== undefined) opts.count = count;
+        const y = intFlag("--samples-per-state", flags.samplesPerState, 1);
+        if (y !== undefined) opts.samplesPerState = y;
+        const workers = intFlag("--workers", flags.workers, 1);
+        if (workers !== undefined) opts.workers = workers;
+        if (flags.holdoutDomain !== undefined) opts.holdoutDomain = flags.holdoutDomain;
+        let summary: DatasetSummary;
+        try {
+          summary = await writeDataset(opts);
+        } finally {
+          progress.done();
+        }
+        if (!quiet) process.stdout.write(summaryText(summary) + "\n");
+      }),
+    );
+}

@@ -1,0 +1,67 @@
+import type { Command } from "commander";
+import { join } from "node:path";
+import { mergeDataset, readRanks } from "../dataset/manifest.js";
+import { countShard, formatStatsTable, statsTable, writeStatsCsv } from "../dataset/stats.js";
+import { CATEGORIES } from "../dataset/row.js";
+import { UserError } from "../pddl/errors.js";
+import { action, printJson } from "./common.js";
+
+export function register(program: Command): void {
+  program
+    .command("stats")
+    .description("count rows per domain, split and category of a dataset folder, re-read from its shards; writes stats.csv")
+    .argument("<outdir>", "a folder written by `pddl2prm generate`")
+    .option("--json", "print one JSON object")
+    .action(
+      action(async (outdir: string, flags: { json?: boolean }) => {
+        const { ranks, missing, world } = readRanks(outdir);
+        if (missing.length > 0) throw new UserError(`${outdir}: ranks not complete yet: ${missing.join(", ")} (of ${world})`);
+        const problems = ranks.flatMap((r) => r.problems);
+        const table = statsTable(problems);
+        // Recount from the shards themselves: the files are the truth.
+        const mismatches: string[] = [];
+        let rows = 0;
+        for (const s of ranks.flatMap((r) => r.shards)) {
+          const c = await countShard(join(outdir, s.path));
+          rows += c.rows;
+          if (c.rows !== s.rows) mismatches.push(`${s.path}: ${c.rows} rows, manifest says ${s.rows}`);
+          if (c.bad > 0) mismatches.push(`${s.path}: ${c.bad} rows without a category`);
+        }
+        const all = table.rows.find((r) => r.domain === "all" && r.split === "all");
+        if (all && all.rows !== rows) mismatches.push(`shards hold ${rows} rows, problem records say ${all.rows}`);
+        await writeStatsCsv(join(outdir, "stats.csv"), table);
+        if (flags.json) {
+          printJson({
+            rows,
+            problems: problems.length,
+            skipped: problems.filter((p) => p.skipped !== null).length,
+            by_category: Object.fromEntries(CATEGORIES.map((k) => [k, all?.counts[k] ?? 0])),
+            table: table.rows,
+            mismatches,
+          });
+        } else {
+          process.stdout.write(formatStatsTable(table) + "\n");
+          process.stdout.write(`${rows} rows; wrote ${join(outdir, "stats.csv")}\n`);
+          for (const m of mismatches) process.stderr.write(`pddl2prm: warning: ${m}\n`);
+        }
+        if (mismatches.length > 0) process.exitCode = 1;
+      }),
+    );
+
+  program
+    .command("merge")
+    .description("check that every rank of a multi-machine run is complete and write manifest.json, README.md and stats.csv")
+    .argument("<outdir>", "the shared output folder of all ranks")
+    .option("--verify", "also re-hash every shard against its recorded sha256")
+    .action(
+      action(async (outdir: string, flags: { verify?: boolean }) => {
+        const m = (await mergeDataset(outdir))!;
+        if (flags.verify) {
+          const { verifyShards } = await import("../dataset/manifest.js");
+          const bad = await verifyShards(outdir, m.shards);
+          if (bad.length > 0) throw new UserError(`shard check failed:\n  ${bad.join("\n  ")}`);
+        }
+        process.stdout.write(`merged ${m.world} rank(s): ${m.rows} rows in ${m.shards.length} shards; wrote manifest.json, README.md, stats.csv\n`);
+      }),
+    );
+}

@@ -1,0 +1,218 @@
+import { parseDomain, parseProblem } from "../pddl/index.js";
+import type { Domain } from "../pddl/ast.js";
+import { ground } from "../task/index.js";
+import { applyOp, isApplicable } from "../task/state.js";
+import type { GroundTask } from "../task/types.js";
+import { labelProblem, ProblemSkipped } from "../label/index.js";
+import type { Candidate, Category, LabeledStep } from "../label/types.js";
+import { createRenderer, loadTemplates, loadTemplatesFile } from "../nl/index.js";
+import type { NlTemplates } from "../nl/index.js";
+import { Prng } from "../util/prng.js";
+import { formatRow, type Format } from "./formats.js";
+import { CATEGORIES, type NativeRow, type Split } from "./row.js";
+
+/** One problem to label: everything a worker needs, as plain data (it crosses threads). */
+export interface ProblemJob {
+  /** Position of the problem in the run's ordered problem list. */
+  index: number;
+  domainName: string;
+  domainFile: string;
+  domainText: string;
+  problemId: string;
+  problemFile: string;
+  problemText: string;
+  split: Split;
+  /** Use the built-in templates of this domain (null: generic text or `templatesFile`). */
+  builtinTemplates: string | null;
+  templatesFile: string | null;
+}
+
+/** Settings shared by all jobs of a run. */
+export interface JobConfig {
+  seed: number;
+  samplesPerState: number;
+  format: Format;
+  threshold: number;
+  randomOptimal: boolean;
+  balance: boolean;
+  nonExecutable: "near-miss" | "any";
+  timeMs: number;
+  maxExpansions: number;
+  maxStates: number;
+  /** Also return the row objects (library `generate()`); the CLI needs only the lines. */
+  keepRows: boolean;
+}
+
+export type CategoryCounts = Record<Category, number>;
+
+export interface JobResult {
+  index: number;
+  domainName: string;
+  problemId: string;
+  split: Split;
+  lines: string[];
+  rows: NativeRow[] | null;
+  counts: CategoryCounts;
+  planLength: number;
+  states: number;
+  skipped: string | null;
+  /** Milliseconds per stage. */
+  ms: { grounding: number; labelling: number; translation: number };
+}
+
+export function emptyCounts(): CategoryCounts {
+  const c = {} as CategoryCounts;
+  for (const k of CATEGORIES) c[k] = 0;
+  return c;
+}
+
+/** Stable id of a problem across a multi-domain run. */
+export function problemKey(domainName: string, problemId: string): string {
+  return `${domainName}/${problemId}`;
+}
+
+// Parsed domains and templates are cached per worker: a run labels many problems of few domains.
+const domainCache = new Map<string, Domain>();
+const templateCache = new Map<string, NlTemplates | null>();
+
+function cachedDomain(job: ProblemJob): Domain {
+  const key = `${job.domainFile}\0${job.domainText}`;
+  let d = domainCache.get(key);
+  if (!d) {
+    d = parseDomain(job.domainText, job.domainFile);
+    domainCache.set(key, d);
+  }
+  return d;
+}
+
+function cachedTemplates(job: ProblemJob, domain: Domain): NlTemplates | null {
+  const key = job.builtinTemplates !== null ? `builtin:${job.builtinTemplates}` : `file:${job.templatesFile ?? ""}`;
+  if (templateCache.has(key)) return templateCache.get(key)!;
+  let t: NlTemplates | null = null;
+  if (job.builtinTemplates !== null) t = loadTemplates(job.builtinTemplates);
+  else if (job.templatesFile !== null) t = loadTemplatesFile(job.templatesFile, domain);
+  templateCache.set(key, t);
+  return t;
+}
+
+function opCandidate(task: GroundTask, op: number): Candidate {
+  const args = Array.from(task.opArgs.subarray(task.opArgStart[op]!, task.opArgStart[op + 1]!));
+  return { schema: task.opSchema[op]!, args, name: task.opNames[op]!, op };
+}
+
+function sameState(a: Uint32Array, b: Uint32Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Label one problem and render its rows. Never throws for a problem that hits a limit. */
+export function runJob(job: ProblemJob, config: JobConfig): JobResult {
+  const result: JobResult = {
+    index: job.index,
+    domainName: job.domainName,
+    problemId: job.problemId,
+    split: job.split,
+    lines: [],
+    rows: config.keepRows ? [] : null,
+    counts: emptyCounts(),
+    planLength: 0,
+    states: 0,
+    skipped: null,
+    ms: { grounding: 0, labelling: 0, translation: 0 },
+  };
+  let t0 = performance.now();
+  const domain = cachedDomain(job);
+  const problem = parseProblem(job.problemText, job.problemFile, domain);
+  const task = ground(domain, problem);
+  const templates = cachedTemplates(job, domain);
+  let t1 = performance.now();
+  result.ms.grounding = t1 - t0;
+
+  let steps: LabeledStep[];
+  try {
+    steps = [
+      ...labelProblem(task, {
+        problemId: problemKey(job.domainName, job.problemId),
+        seed: config.seed,
+        samplesPerState: config.samplesPerState,
+        randomOptimal: config.randomOptimal,
+        balance: config.balance,
+        nonExecutable: config.nonExecutable,
+        limits: { timeMs: config.timeMs, maxExpansions: config.maxExpansions, maxStates: config.maxStates },
+        oracleMaxStates: config.maxStates,
+      }),
+    ];
+  } catch (e) {
+    if (e instanceof ProblemSkipped) {
+      result.skipped = e.message;
+      result.ms.labelling = performance.now() - t1;
+      return result;
+    }
+    throw e;
+  }
+  t0 = performance.now();
+  result.ms.labelling = t0 - t1;
+
+  const renderer = createRenderer(task, templates);
+  // States of the walk, to report whether a candidate revisits one (meta.revisits).
+  const walkStates: Uint32Array[] = [task.init];
+  const walkOps: number[] = [];
+  for (const step of steps) {
+    while (walkOps.length < step.prefixOps.length) {
+      const op = step.prefixOps[walkOps.length]!;
+      walkOps.push(op);
+      walkStates.push(applyOp(task, walkStates[walkStates.length - 1]!, op));
+    }
+    result.planLength = step.planLength;
+    result.counts[step.category]++;
+    const rowId = `${job.domainName}/${job.problemId}/t${String(step.stateIndex).padStart(2, "0")}/c${step.candidateIndex}`;
+    const prng = new Prng(config.seed, rowId);
+    const completions: string[] = [];
+    for (let k = 0; k < step.prefixOps.length; k++) {
+      completions.push(renderer.step(k + 1, opCandidate(task, step.prefixOps[k]!), prng));
+    }
+    completions.push(renderer.step(step.prefixOps.length + 1, step.candidate, prng));
+    let revisits = 0;
+    const c = step.candidate;
+    if (c.op >= 0 && step.category !== "non-executable") {
+      const s = walkStates[step.stateIndex]!;
+      if (isApplicable(task, s, c.op)) {
+        const next = applyOp(task, s, c.op);
+        for (let j = 0; j <= step.stateIndex; j++) if (sameState(walkStates[j]!, next)) revisits++;
+      }
+    }
+    const ev = step.evidence;
+    const row: NativeRow = {
+      id: rowId,
+      domain: job.domainName,
+      problem: job.problemId,
+      split: job.split,
+      prompt: renderer.prompt(prng),
+      completions,
+      labels: [...step.prefixOps.map(() => 1.0), step.reward],
+      category: step.category,
+      critique: renderer.critique(step, prng),
+      meta: {
+        state_index: step.stateIndex,
+        prefix: step.prefix,
+        action: c.name,
+        h_before: ev.hBefore,
+        h_after: ev.hAfter,
+        cost: ev.cost,
+        extra_cost: ev.extraCost,
+        failed_preconditions: ev.failedPreconditions,
+        revisits,
+        backtrack_to: ev.backtrackTo,
+        dead_end_proof: ev.deadEnd === null ? null : ev.deadEnd.kind,
+        plan_length: step.planLength,
+        seed: config.seed,
+      },
+    };
+    result.lines.push(formatRow(row, config.format, { threshold: config.threshold }));
+    if (result.rows) result.rows.push(row);
+  }
+  result.states = walkStates.length;
+  t1 = performance.now();
+  result.ms.translation = t1 - t0;
+  return result;
+}

@@ -1,0 +1,139 @@
+import { createHash } from "node:crypto";
+import { createReadStream, existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { UserError } from "../pddl/errors.js";
+import { packageVersion } from "../util/paths.js";
+import { datasetCard } from "./card.js";
+import { emptyCounts, type CategoryCounts } from "./job.js";
+import { CATEGORIES, SPLITS } from "./row.js";
+import type { ShardInfo } from "./shard.js";
+import type { ProblemRecord, RankRecord } from "./write.js";
+import { statsTable, writeStatsCsv } from "./stats.js";
+
+/** manifest.json of a complete dataset (DESIGN.md §9). */
+export interface Manifest {
+  generator: string;
+  version: string;
+  config_hash: string;
+  config: Record<string, unknown>;
+  seed: number;
+  world: number;
+  rows: number;
+  counts: {
+    by_split: Record<string, number>;
+    by_domain: Record<string, number>;
+    by_category: CategoryCounts;
+    by_domain_split_category: Record<string, Record<string, CategoryCounts>>;
+  };
+  problems: { total: number; labelled: number; skipped: { domain: string; problem: string; reason: string }[] };
+  shards: ShardInfo[];
+}
+
+function writeAtomic(path: string, text: string): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+/** The ranks' completion records, or the list of missing ranks. */
+export function readRanks(out: string): { config: Record<string, unknown>; configHash: string; world: number; ranks: RankRecord[]; missing: number[] } {
+  const configPath = join(out, "config.json");
+  if (!existsSync(configPath)) throw new UserError(`${out}: not a pddl2prm dataset folder (no config.json)`);
+  const cfg = JSON.parse(readFileSync(configPath, "utf8")) as { config_hash: string; config: Record<string, unknown> };
+  const world = Number(cfg.config["world"] ?? 1);
+  const ranks: RankRecord[] = [];
+  const missing: number[] = [];
+  const dir = join(out, "completions");
+  for (let r = 0; r < world; r++) {
+    const p = join(dir, String(r).padStart(5, "0"));
+    if (!existsSync(p)) {
+      missing.push(r);
+      continue;
+    }
+    const rec = JSON.parse(readFileSync(p, "utf8")) as RankRecord;
+    if (rec.config_hash !== cfg.config_hash) throw new UserError(`${p}: rank ${r} was made with other settings than ${configPath}`);
+    ranks.push(rec);
+  }
+  return { config: cfg.config, configHash: cfg.config_hash, world, ranks, missing };
+}
+
+/** sha256 of a file, streamed. */
+export async function sha256File(path: string): Promise<string> {
+  const h = createHash("sha256");
+  for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
+  return h.digest("hex");
+}
+
+/** Check every shard of a complete dataset against its recorded size and sha256. */
+export async function verifyShards(out: string, shards: ShardInfo[]): Promise<string[]> {
+  const problems: string[] = [];
+  for (const s of shards) {
+    const p = join(out, s.path);
+    if (!existsSync(p)) {
+      problems.push(`${s.path}: missing`);
+      continue;
+    }
+    if (statSync(p).size !== s.bytes) problems.push(`${s.path}: size ${statSync(p).size}, expected ${s.bytes}`);
+    else if ((await sha256File(p)) !== s.sha256) problems.push(`${s.path}: sha256 mismatch`);
+  }
+  return problems;
+}
+
+/**
+ * Combine the completion records of all ranks into manifest.json, README.md and stats.csv.
+ * Returns null (or throws, unless `quietIfIncomplete`) when some rank has not finished.
+ */
+export async function mergeDataset(out: string, opts: { quietIfIncomplete?: boolean } = {}): Promise<Manifest | null> {
+  const { config, configHash, world, ranks, missing } = readRanks(out);
+  if (missing.length > 0) {
+    if (opts.quietIfIncomplete) return null;
+    throw new UserError(`${out}: ranks not complete yet: ${missing.join(", ")} (of ${world})`);
+  }
+  const shards = ranks.flatMap((r) => r.shards);
+  for (const s of shards) {
+    const p = join(out, s.path);
+    if (!existsSync(p) || statSync(p).size !== s.bytes) throw new UserError(`${out}: shard ${s.path} is missing or has the wrong size`);
+  }
+  const problems: ProblemRecord[] = ranks.flatMap((r) => r.problems);
+  // Canonical order: independent of which rank handled which problem.
+  problems.sort((a, b) => (a.domain === b.domain ? (a.problem < b.problem ? -1 : a.problem > b.problem ? 1 : 0) : a.domain < b.domain ? -1 : 1));
+  const bySplit: Record<string, number> = {};
+  for (const s of SPLITS) bySplit[s] = 0;
+  const byDomain: Record<string, number> = {};
+  const byCategory = emptyCounts();
+  const byDsc: Record<string, Record<string, CategoryCounts>> = {};
+  for (const r of ranks) for (const k of CATEGORIES) byCategory[k] += r.counts[k];
+  for (const s of shards) {
+    const split = SPLITS.find((x) => s.path.startsWith(`data/${x}-`))!;
+    bySplit[split] = (bySplit[split] ?? 0) + s.rows;
+  }
+  for (const p of problems) byDomain[p.domain] = (byDomain[p.domain] ?? 0) + p.rows;
+  const manifest: Manifest = {
+    generator: "pddl2prm",
+    version: packageVersion(),
+    config_hash: configHash,
+    config,
+    seed: Number(config["seed"]),
+    world,
+    rows: shards.reduce((a, s) => a + s.rows, 0),
+    counts: { by_split: bySplit, by_domain: byDomain, by_category: byCategory, by_domain_split_category: byDsc },
+    problems: {
+      total: problems.length,
+      labelled: problems.filter((p) => p.skipped === null).length,
+      skipped: problems.filter((p) => p.skipped !== null).map((p) => ({ domain: p.domain, problem: p.problem, reason: p.skipped! })),
+    },
+    shards,
+  };
+  const table = statsTable(problems);
+  manifest.counts.by_domain_split_category = table.byDomainSplitCategory;
+  writeAtomic(join(out, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+  writeAtomic(join(out, "README.md"), datasetCard(manifest));
+  await writeStatsCsv(join(out, "stats.csv"), table);
+  return manifest;
+}
+
+/** Names of all files of a finished dataset's shards (for tests and `stats`). */
+export function shardFiles(out: string): string[] {
+  const dir = join(out, "data");
+  return existsSync(dir) ? readdirSync(dir).filter((n) => /\.jsonl(\.gz)?$/.test(n)).sort() : [];
+}

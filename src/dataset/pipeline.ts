@@ -1,0 +1,191 @@
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { Piscina } from "piscina";
+import { PddlError, UserError } from "../pddl/errors.js";
+import { getBuiltinDomain } from "../generators/index.js";
+import { packageRoot } from "../util/paths.js";
+import { type Format } from "./formats.js";
+import { type JobConfig, type JobResult, type ProblemJob } from "./job.js";
+import { type NativeRow } from "./row.js";
+import { resolveProblems, splitOf, type ProblemSelection, type ProblemSource } from "./problems.js";
+import { runJobSafe, type WorkerReply } from "./worker.js";
+
+/** Options of `generate()` and `writeDataset()` (the CLI's flags, see `pddl2prm generate --help`). */
+export interface GenerateOptions {
+  /** Built-in domain name(s), or "all". */
+  domain?: string | string[];
+  /** A user domain file, with `problems`. */
+  domainFile?: string;
+  /** Folder or glob of problem files for `domainFile`. */
+  problems?: string;
+  /** nl.json templates for a user domain (otherwise generic text from PDDL names). */
+  templates?: string;
+  /** Make N fresh problems per built-in domain with its generator (seeded by `seed`). */
+  count?: number;
+  /** Candidates per state (default: the domain's default y, 8 for user domains). */
+  samplesPerState?: number;
+  /** Run seed (default 1). */
+  seed?: number;
+  format?: Format;
+  /** Reward threshold for boolean labels (trl, math-shepherd); default 0.75. */
+  threshold?: number;
+  /** Worker threads (default: number of cores). */
+  workers?: number;
+  /** This machine's rank and the number of machines: rank R takes problems i with i mod N = R. */
+  rank?: number;
+  world?: number;
+  balance?: boolean;
+  holdoutDomain?: string;
+  randomOptimal?: boolean;
+  nonExecutable?: "near-miss" | "any";
+  /** Per-problem limits; a problem that hits one is skipped and recorded. */
+  timeMs?: number;
+  maxExpansions?: number;
+  maxStates?: number;
+  /** Called after every problem. */
+  onProgress?: (p: Progress) => void;
+}
+
+export interface Progress {
+  problemsDone: number;
+  problemsTotal: number;
+  rows: number;
+  elapsedMs: number;
+}
+
+/** A fully resolved run: the jobs of this rank and the shared job config. */
+export interface RunPlan {
+  jobs: ProblemJob[];
+  /** All problems of the run (all ranks), for the config hash. */
+  allProblems: ProblemSource[];
+  config: JobConfig;
+  rank: number;
+  world: number;
+  workers: number;
+  domains: string[];
+  options: GenerateOptions;
+}
+
+const DEFAULT_Y_USER = 8;
+
+function checkInt(name: string, v: number | undefined, min: number): void {
+  if (v !== undefined && (!Number.isInteger(v) || v < min)) throw new UserError(`${name} must be an integer >= ${min}, got ${v}`);
+}
+
+/** Resolve options into the ordered jobs of this rank. Throws UserError/PddlError for bad input. */
+export function planRun(options: GenerateOptions, keepRows: boolean): RunPlan {
+  const seed = options.seed ?? 1;
+  checkInt("seed", seed, 0);
+  checkInt("count", options.count, 1);
+  checkInt("samples-per-state", options.samplesPerState, 1);
+  checkInt("workers", options.workers, 1);
+  const world = options.world ?? 1;
+  const rank = options.rank ?? 0;
+  checkInt("world", world, 1);
+  checkInt("rank", rank, 0);
+  if (rank >= world) throw new UserError(`rank ${rank} must be < world ${world}`);
+  const threshold = options.threshold ?? 0.75;
+  if (!(threshold >= 0 && threshold <= 1)) throw new UserError(`threshold must be in [0, 1], got ${threshold}`);
+  const domains = options.domain === undefined ? [] : Array.isArray(options.domain) ? options.domain : [options.domain];
+  const sel: ProblemSelection = { domains, seed };
+  if (options.domainFile !== undefined) sel.domainFile = options.domainFile;
+  if (options.problems !== undefined) sel.problems = options.problems;
+  if (options.templates !== undefined) sel.templatesFile = options.templates;
+  if (options.count !== undefined) sel.count = options.count;
+  const all = resolveProblems(sel);
+  if (options.holdoutDomain !== undefined && !all.some((p) => p.domainName === options.holdoutDomain)) {
+    throw new UserError(`holdout-domain '${options.holdoutDomain}' is not among the run's domains`);
+  }
+  const domainNames = [...new Set(all.map((p) => p.domainName))];
+  let y = options.samplesPerState;
+  if (y === undefined) {
+    // One y per domain would make mixed runs harder to read; use each domain's default.
+    y = 0;
+  }
+  const config: JobConfig = {
+    seed,
+    samplesPerState: y,
+    format: options.format ?? "native",
+    threshold,
+    randomOptimal: options.randomOptimal ?? false,
+    balance: options.balance ?? false,
+    nonExecutable: options.nonExecutable ?? "near-miss",
+    timeMs: options.timeMs ?? 60_000,
+    maxExpansions: options.maxExpansions ?? 5_000_000,
+    maxStates: options.maxStates ?? 2_000_000,
+    keepRows,
+  };
+  const jobs: ProblemJob[] = [];
+  all.forEach((p, index) => {
+    if (index % world !== rank) return;
+    jobs.push({ index, ...p, split: splitOf(p.domainName, p.problemId, options.holdoutDomain) });
+  });
+  const workers = options.workers ?? Math.max(1, availableParallelism());
+  return { jobs, allProblems: all, config, rank, world, workers, domains: domainNames, options };
+}
+
+/** y for a job: the explicit flag, else the built-in domain's default, else 8. */
+export function samplesFor(job: ProblemJob, config: JobConfig): number {
+  if (config.samplesPerState > 0) return config.samplesPerState;
+  if (job.builtinTemplates !== null) return getBuiltinDomain(job.domainName).defaultSamplesPerState;
+  return DEFAULT_Y_USER;
+}
+
+function unwrap(reply: WorkerReply): JobResult {
+  if (reply.ok) return reply.result;
+  if (reply.kind === "pddl") throw new PddlError(reply.message, { file: reply.file, line: reply.line, column: reply.column });
+  throw new UserError(reply.message);
+}
+
+/**
+ * Run the jobs and yield their results in job order, whatever order the workers finish in, so
+ * output bytes never depend on scheduling. At most a few jobs per worker are in flight.
+ */
+export async function* runJobs(plan: RunPlan): AsyncGenerator<JobResult> {
+  const input = (job: ProblemJob) => ({ job, config: { ...plan.config, samplesPerState: samplesFor(job, plan.config) } });
+  if (plan.workers <= 1 || plan.jobs.length <= 1) {
+    for (const job of plan.jobs) {
+      yield unwrap(runJobSafe(input(job)));
+      await new Promise((r) => setImmediate(r)); // let progress timers run
+    }
+    return;
+  }
+  const pool = new Piscina({
+    filename: join(packageRoot(), "dist", "src", "dataset", "worker.js"),
+    minThreads: plan.workers,
+    maxThreads: plan.workers,
+    idleTimeout: 1000,
+  });
+  const window = plan.workers * 4;
+  const pending: Promise<WorkerReply>[] = [];
+  let next = 0;
+  try {
+    while (next < plan.jobs.length && pending.length < window) pending.push(pool.run(input(plan.jobs[next++]!)));
+    while (pending.length > 0) {
+      const reply = await pending.shift()!;
+      if (next < plan.jobs.length) pending.push(pool.run(input(plan.jobs[next++]!)));
+      yield unwrap(reply);
+    }
+  } finally {
+    // Unawaited tasks may still reject after an error: swallow, the first error wins.
+    for (const p of pending) p.catch(() => undefined);
+    await pool.destroy();
+  }
+}
+
+/**
+ * Label problems and yield native rows in a deterministic order (library entry point).
+ * Problems that hit a limit are skipped silently here; `writeDataset` records them.
+ */
+export async function* generate(options: GenerateOptions): AsyncGenerator<NativeRow> {
+  const plan = planRun(options, true);
+  const t0 = performance.now();
+  let done = 0;
+  let rows = 0;
+  for await (const r of runJobs(plan)) {
+    done++;
+    rows += r.lines.length;
+    options.onProgress?.({ problemsDone: done, problemsTotal: plan.jobs.length, rows, elapsedMs: performance.now() - t0 });
+    for (const row of r.rows ?? []) yield row;
+  }
+}

@@ -1,0 +1,114 @@
+import { createReadStream, renameSync, writeFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { createGunzip } from "node:zlib";
+import { writeToString } from "fast-csv";
+import { emptyCounts, type CategoryCounts } from "./job.js";
+import { CATEGORIES, SPLITS } from "./row.js";
+import type { ProblemRecord } from "./write.js";
+
+/** One line of stats.csv: a (domain, split) pair, or the totals with domain "all". */
+export interface StatsRow {
+  domain: string;
+  split: string;
+  problems: number;
+  skipped: number;
+  rows: number;
+  mean_plan_length: number;
+  counts: CategoryCounts;
+}
+
+export interface StatsTable {
+  rows: StatsRow[];
+  byDomainSplitCategory: Record<string, Record<string, CategoryCounts>>;
+}
+
+/** Counts per domain and split from per-problem records, plus an "all" total per split. */
+export function statsTable(problems: readonly ProblemRecord[]): StatsTable {
+  const groups = new Map<string, { domain: string; split: string; ps: ProblemRecord[] }>();
+  const add = (domain: string, split: string, p: ProblemRecord) => {
+    const key = `${domain}\0${split}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { domain, split, ps: [] }));
+    g.ps.push(p);
+  };
+  for (const p of problems) {
+    add(p.domain, p.split, p);
+    add(p.domain, "all", p);
+    add("all", p.split, p);
+    add("all", "all", p);
+  }
+  const splitOrder = [...SPLITS, "all"] as string[];
+  const rows: StatsRow[] = [...groups.values()]
+    .sort((a, b) => {
+      if (a.domain !== b.domain) return a.domain === "all" ? 1 : b.domain === "all" ? -1 : a.domain < b.domain ? -1 : 1;
+      return splitOrder.indexOf(a.split) - splitOrder.indexOf(b.split);
+    })
+    .map(({ domain, split, ps }) => {
+      const counts = emptyCounts();
+      for (const p of ps) for (const k of CATEGORIES) counts[k] += p.counts[k];
+      const labelled = ps.filter((p) => p.skipped === null);
+      const mean = labelled.length ? labelled.reduce((a, p) => a + p.plan_length, 0) / labelled.length : 0;
+      return {
+        domain,
+        split,
+        problems: ps.length,
+        skipped: ps.length - labelled.length,
+        rows: ps.reduce((a, p) => a + p.rows, 0),
+        mean_plan_length: Math.round(mean * 100) / 100,
+        counts,
+      };
+    });
+  const byDomainSplitCategory: Record<string, Record<string, CategoryCounts>> = {};
+  for (const r of rows) {
+    if (r.domain === "all" || r.split === "all") continue;
+    (byDomainSplitCategory[r.domain] ??= {})[r.split] = r.counts;
+  }
+  return { rows, byDomainSplitCategory };
+}
+
+/** Write stats.csv (one line per domain and split, totals last) atomically. */
+export async function writeStatsCsv(path: string, table: StatsTable): Promise<void> {
+  const records = table.rows.map((r) => ({
+    domain: r.domain,
+    split: r.split,
+    problems: r.problems,
+    skipped: r.skipped,
+    rows: r.rows,
+    mean_plan_length: r.mean_plan_length,
+    ...Object.fromEntries(CATEGORIES.map((k) => [k, r.counts[k]])),
+  }));
+  const text = await writeToString(records, { headers: true });
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, text + "\n");
+  renameSync(tmp, path);
+}
+
+/** A plain-text table of the totals per domain (split "all") for the terminal. */
+export function formatStatsTable(table: StatsTable): string {
+  const head = ["domain", "problems", "rows", "MOPL", ...CATEGORIES];
+  const lines = table.rows
+    .filter((r) => r.split === "all")
+    .map((r) => [r.domain, String(r.problems), String(r.rows), r.mean_plan_length.toFixed(2), ...CATEGORIES.map((k) => String(r.counts[k]))]);
+  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  return [fmt(head), fmt(widths.map((w) => "-".repeat(w))), ...lines.map(fmt)].join("\n");
+}
+
+/** Count rows per category in one shard by scanning its lines (works for every format). */
+export async function countShard(path: string): Promise<{ rows: number; counts: CategoryCounts; bad: number }> {
+  const counts = emptyCounts();
+  let rows = 0;
+  let bad = 0;
+  const input = path.endsWith(".gz") ? createReadStream(path).pipe(createGunzip()) : createReadStream(path);
+  const rl = createInterface({ input, crlfDelay: Infinity });
+  const re = /"category":"([a-z-]+)"/;
+  for await (const line of rl) {
+    if (line.length === 0) continue;
+    rows++;
+    const m = re.exec(line);
+    const k = m?.[1] as keyof CategoryCounts | undefined;
+    if (k !== undefined && k in counts) counts[k]++;
+    else bad++;
+  }
+  return { rows, counts, bad };
+}

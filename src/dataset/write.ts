@@ -1,0 +1,242 @@
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { UserError } from "../pddl/errors.js";
+import { packageVersion } from "../util/paths.js";
+import { emptyCounts, type CategoryCounts } from "./job.js";
+import { mergeDataset } from "./manifest.js";
+import { planRun, runJobs, type GenerateOptions, type Progress } from "./pipeline.js";
+import { SPLITS, type Split } from "./row.js";
+import { ShardWriter, type ShardInfo } from "./shard.js";
+
+export interface WriteOptions extends GenerateOptions {
+  /** Output folder. */
+  out: string;
+  gzip?: boolean;
+  /** Delete an existing dataset made with other settings instead of refusing. */
+  force?: boolean;
+}
+
+/** Per-problem record kept in the rank's completion marker and the manifest. */
+export interface ProblemRecord {
+  domain: string;
+  problem: string;
+  split: Split;
+  rows: number;
+  plan_length: number;
+  skipped: string | null;
+  counts: CategoryCounts;
+}
+
+/** The content of `completions/{rank}`: everything `merge` needs from a finished rank. */
+export interface RankRecord {
+  rank: number;
+  world: number;
+  config_hash: string;
+  shards: ShardInfo[];
+  problems: ProblemRecord[];
+  counts: CategoryCounts;
+}
+
+export interface StageTimes {
+  grounding: number;
+  labelling: number;
+  translation: number;
+  writing: number;
+}
+
+export interface DatasetSummary {
+  out: string;
+  rank: number;
+  world: number;
+  /** True when this rank was already complete and nothing was recomputed. */
+  resumed: boolean;
+  rows: number;
+  problems: number;
+  skipped: number;
+  counts: CategoryCounts;
+  byDomain: Record<string, CategoryCounts>;
+  ms: StageTimes;
+  wallMs: number;
+  /** True when all ranks are complete and manifest.json, README.md and stats.csv were written. */
+  merged: boolean;
+}
+
+const pad5 = (n: number) => String(n).padStart(5, "0");
+
+/** Shard file name of DESIGN.md §9. */
+export function shardName(split: Split, rank: number, world: number, gzip: boolean): string {
+  return `${split}-${pad5(rank)}-of-${pad5(world)}.jsonl${gzip ? ".gz" : ""}`;
+}
+
+/** The settings that decide the bytes of a run; a resumed or merged run must match them. */
+export function runConfig(options: WriteOptions, plan: ReturnType<typeof planRun>): Record<string, unknown> {
+  return {
+    domains: plan.domains,
+    domain_file: options.domainFile ?? null,
+    problems: plan.allProblems.length,
+    problems_sha256: createHash("sha256")
+      .update(plan.allProblems.map((p) => `${p.domainName}/${p.problemId}\0${p.problemText}`).join("\0"))
+      .digest("hex"),
+    domains_sha256: createHash("sha256")
+      .update([...new Set(plan.allProblems.map((p) => p.domainText))].join("\0"))
+      .digest("hex"),
+    count: options.count ?? null,
+    seed: plan.config.seed,
+    samples_per_state: plan.config.samplesPerState > 0 ? plan.config.samplesPerState : "domain default",
+    format: plan.config.format,
+    threshold: plan.config.threshold,
+    balance: plan.config.balance,
+    random_optimal: plan.config.randomOptimal,
+    non_executable: plan.config.nonExecutable,
+    holdout_domain: options.holdoutDomain ?? null,
+    gzip: options.gzip ?? false,
+    world: plan.world,
+    limits: { time_ms: plan.config.timeMs, max_expansions: plan.config.maxExpansions, max_states: plan.config.maxStates },
+    version: packageVersion(),
+  };
+}
+
+function writeAtomic(path: string, text: string): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+/**
+ * Label the selected problems and write the dataset folder of DESIGN.md §9 for this rank:
+ * shards, the PDDL used, and a completion marker; when every rank is complete, also
+ * manifest.json, README.md (dataset card) and stats.csv. Re-running skips finished ranks.
+ */
+export async function writeDataset(options: WriteOptions): Promise<DatasetSummary> {
+  const t0 = performance.now();
+  const plan = planRun(options, false);
+  const gzip = options.gzip ?? false;
+  const out = options.out;
+  const config = runConfig(options, plan);
+  const configHash = createHash("sha256").update(JSON.stringify(config)).digest("hex");
+  const summary: DatasetSummary = {
+    out,
+    rank: plan.rank,
+    world: plan.world,
+    resumed: false,
+    rows: 0,
+    problems: plan.jobs.length,
+    skipped: 0,
+    counts: emptyCounts(),
+    byDomain: {},
+    ms: { grounding: 0, labelling: 0, translation: 0, writing: 0 },
+    wallMs: 0,
+    merged: false,
+  };
+
+  const configPath = join(out, "config.json");
+  const marker = join(out, "completions", pad5(plan.rank));
+  if (existsSync(configPath)) {
+    const old = JSON.parse(readFileSync(configPath, "utf8")) as { config_hash?: string };
+    if (old.config_hash !== configHash) {
+      if (!options.force) {
+        throw new UserError(`${out} holds a dataset made with other settings; use another --out, or --force to replace it`);
+      }
+      rmSync(out, { recursive: true, force: true });
+    }
+  } else if (existsSync(out) && !options.force) {
+    // Other ranks may be creating the same folder right now: only foreign files are a problem.
+    const foreign = readdirSync(out).filter((n) => !/^(data|completions|config\.json.*|\.keep)$/.test(n));
+    if (foreign.length > 0) {
+      throw new UserError(`${out} exists and is not a pddl2prm dataset folder; use another --out, or --force to replace it`);
+    }
+  }
+  mkdirSync(out, { recursive: true });
+  if (!existsSync(configPath)) writeAtomic(configPath, JSON.stringify({ config_hash: configHash, config }, null, 2) + "\n");
+  mkdirSync(join(out, "data"), { recursive: true });
+  mkdirSync(join(out, "completions"), { recursive: true });
+
+  if (existsSync(marker)) {
+    const rec = JSON.parse(readFileSync(marker, "utf8")) as RankRecord;
+    summary.resumed = true;
+    summary.rows = rec.shards.reduce((a, s) => a + s.rows, 0);
+    summary.counts = rec.counts;
+    summary.skipped = rec.problems.filter((p) => p.skipped !== null).length;
+  } else {
+    await runRank(plan, options, out, gzip, configHash, summary);
+  }
+  summary.merged = (await mergeDataset(out, { quietIfIncomplete: true })) !== null;
+  summary.wallMs = performance.now() - t0;
+  return summary;
+}
+
+async function runRank(
+  plan: ReturnType<typeof planRun>,
+  options: WriteOptions,
+  out: string,
+  gzip: boolean,
+  configHash: string,
+  summary: DatasetSummary,
+): Promise<void> {
+  const dataDir = join(out, "data");
+  // Leftovers of a killed run of this rank are never complete: drop them.
+  for (const name of readdirSync(dataDir)) {
+    if (name.includes(`-${pad5(plan.rank)}-of-`) && name.includes(".tmp")) rmSync(join(dataDir, name), { force: true });
+  }
+  const writers = new Map<Split, ShardWriter>();
+  for (const split of SPLITS) {
+    const name = shardName(split, plan.rank, plan.world, gzip);
+    writers.set(split, new ShardWriter(join(dataDir, name), join(dataDir, `${name}.tmp-${process.pid}`), `data/${name}`, gzip));
+  }
+  const problems: ProblemRecord[] = [];
+  const pddlFiles = new Map<string, string>();
+  const t0 = performance.now();
+  let done = 0;
+  try {
+    for await (const r of runJobs(plan)) {
+      const job = plan.jobs[done]!;
+      done++;
+      const tw = performance.now();
+      await writers.get(r.split)!.writeLines(r.lines);
+      summary.ms.writing += performance.now() - tw;
+      summary.ms.grounding += r.ms.grounding;
+      summary.ms.labelling += r.ms.labelling;
+      summary.ms.translation += r.ms.translation;
+      summary.rows += r.lines.length;
+      if (r.skipped !== null) summary.skipped++;
+      const dc = (summary.byDomain[r.domainName] ??= emptyCounts());
+      for (const [k, v] of Object.entries(r.counts) as [keyof typeof r.counts, number][]) {
+        summary.counts[k] += v;
+        dc[k] += v;
+      }
+      problems.push({
+        domain: r.domainName,
+        problem: r.problemId,
+        split: r.split,
+        rows: r.lines.length,
+        plan_length: r.planLength,
+        skipped: r.skipped,
+        counts: r.counts,
+      });
+      pddlFiles.set(join("pddl", job.domainName, "domain.pddl"), job.domainText);
+      pddlFiles.set(join("pddl", job.domainName, `${job.problemId}.pddl`), job.problemText);
+      const progress: Progress = {
+        problemsDone: done,
+        problemsTotal: plan.jobs.length,
+        rows: summary.rows,
+        elapsedMs: performance.now() - t0,
+      };
+      options.onProgress?.(progress);
+    }
+  } catch (e) {
+    for (const w of writers.values()) w.abort();
+    throw e;
+  }
+  const tw = performance.now();
+  const shards: ShardInfo[] = [];
+  for (const split of SPLITS) shards.push(await writers.get(split)!.finish());
+  for (const [rel, text] of pddlFiles) {
+    const path = join(out, rel);
+    mkdirSync(join(path, ".."), { recursive: true });
+    writeAtomic(path, text);
+  }
+  const rec: RankRecord = { rank: plan.rank, world: plan.world, config_hash: configHash, shards, problems, counts: summary.counts };
+  writeAtomic(join(out, "completions", pad5(plan.rank)), JSON.stringify(rec) + "\n");
+  summary.ms.writing += performance.now() - tw;
+}

@@ -1,0 +1,189 @@
+/**
+ * The eleven built-in domains: their PDDL files, default problem sets and seeded problem
+ * generators, and `generateProblems`, which makes distinct, solvable, deterministic problem sets.
+ */
+import { join } from "node:path";
+import type { Domain } from "../pddl/ast.js";
+import { UserError } from "../pddl/errors.js";
+import { parseDomain, parseProblem } from "../pddl/index.js";
+import { solve } from "../search/index.js";
+import { ground } from "../task/index.js";
+import { packageRoot } from "../util/paths.js";
+import { Prng } from "../util/prng.js";
+import { readFileSync } from "node:fs";
+import { blocksworld } from "./blocksworld.js";
+import { blocksworld3ops } from "./blocksworld-3ops.js";
+import { problemKey, renderProblem, type DomainGenerator, type ProblemSpec, type SizeOption, type Sizes } from "./common.js";
+import { elevator } from "./elevator.js";
+import { ferry } from "./ferry.js";
+import { hanoi } from "./hanoi.js";
+import { logistics } from "./logistics.js";
+import { npuzzle } from "./npuzzle.js";
+import { rooms } from "./rooms.js";
+import { sokoban } from "./sokoban.js";
+import { spanner } from "./spanner.js";
+import { visitgrid } from "./visitgrid.js";
+
+export type { SizeOption, Sizes, ProblemSpec } from "./common.js";
+
+/** A built-in domain: its name, description, default samples per state and problem generator. */
+export interface BuiltinDomain {
+  name: string;
+  /** One line. */
+  description: string;
+  /** Default y (candidates sampled per state), after the paper's rows/(problems*MOPL). */
+  defaultSamplesPerState: number;
+  sizeOptions: readonly SizeOption[];
+  /** Problem PDDL text for one draw; sizes given override the random draws. */
+  generate(prng: Prng, sizes: Sizes, problemName: string): string;
+  /** The same draw as `generate`, before printing. */
+  build(prng: Prng, sizes: Sizes): ProblemSpec;
+}
+
+function builtin(g: DomainGenerator): BuiltinDomain {
+  return {
+    name: g.name,
+    description: g.description,
+    defaultSamplesPerState: g.defaultSamplesPerState,
+    sizeOptions: g.sizeOptions,
+    build: (prng, sizes) => g.build(prng, sizes),
+    generate: (prng, sizes, problemName) => renderProblem(g.name, problemName, g.build(prng, sizes)),
+  };
+}
+
+/** The eleven built-in domains, in the order of the paper's table. */
+export const BUILTIN_DOMAINS: readonly BuiltinDomain[] = [
+  blocksworld,
+  blocksworld3ops,
+  ferry,
+  hanoi,
+  logistics,
+  elevator,
+  npuzzle,
+  visitgrid,
+  sokoban,
+  spanner,
+  rooms,
+].map(builtin);
+
+/** The built-in domain of that name; an unknown name is a UserError listing the valid names. */
+export function getBuiltinDomain(name: string): BuiltinDomain {
+  const d = BUILTIN_DOMAINS.find((x) => x.name === name.toLowerCase());
+  if (d === undefined)
+    throw new UserError(`unknown domain '${name}' (built-in domains: ${BUILTIN_DOMAINS.map((x) => x.name).join(", ")})`);
+  return d;
+}
+
+/** Absolute path of domains/<name>/domain.pddl. */
+export function builtinDomainFile(name: string): string {
+  return join(packageRoot(), "domains", getBuiltinDomain(name).name, "domain.pddl");
+}
+
+/** Absolute path of the default problem set problems/<name>/. */
+export function builtinProblemsDir(name: string): string {
+  return join(packageRoot(), "problems", getBuiltinDomain(name).name);
+}
+
+/**
+ * Check user sizes against a domain's options: unknown flags, out-of-range values and
+ * inconsistent combinations are a UserError naming the flag (`--blocks`).
+ */
+export function checkSizes(name: string, sizes: Sizes): void {
+  const d = getBuiltinDomain(name);
+  for (const [flag, v] of Object.entries(sizes)) {
+    if (v === undefined) continue;
+    const opt = d.sizeOptions.find((o) => o.flag === flag);
+    if (opt === undefined)
+      throw new UserError(`--${flag} is not a size option of ${d.name} (options: ${d.sizeOptions.map((o) => "--" + o.flag).join(", ")})`);
+    if (!Number.isInteger(v) || v < opt.min || v > opt.max) throw new UserError(`--${flag} must be an integer in ${opt.min}..${opt.max}, got ${v}`);
+  }
+  // one trial draw surfaces inconsistent combinations (e.g. fewer spanners than nuts)
+  d.build(new Prng(0, "check-sizes"), sizes);
+}
+
+/** Options of `generateProblems`. */
+export interface GenerateProblemsOptions {
+  count: number;
+  seed: number;
+  /** Fixed sizes (by flag name); others are drawn per problem. */
+  sizes?: Sizes;
+  /** Check solvability with the optimal planner and measure plan lengths (default true). */
+  check?: boolean;
+  /** Per-problem planner limits for the check (default 200,000 expansions, 20 s). */
+  maxExpansions?: number;
+  timeMs?: number;
+}
+
+/** One generated problem. `planLength` is the optimal plan length (-1 when not checked). */
+export interface GeneratedProblem {
+  name: string;
+  text: string;
+  planLength: number;
+}
+
+/** Attempts per problem before giving up (sizes too small for that many distinct problems). */
+const MAX_ATTEMPTS = 200;
+
+const domainCache = new Map<string, Domain>();
+
+function builtinDomainAst(name: string): Domain {
+  let d = domainCache.get(name);
+  if (d === undefined) {
+    const file = builtinDomainFile(name);
+    d = parseDomain(readFileSync(file, "utf8"), file);
+    domainCache.set(name, d);
+  }
+  return d;
+}
+
+/** Problem name of the i-th problem (1-based): p0001. */
+export function problemName(i: number): string {
+  return `p${String(i).padStart(4, "0")}`;
+}
+
+/**
+ * Generate `count` distinct (canonical key of objects, init and goal), solvable problems named
+ * p0001, p0002, …, each with a non-empty optimal plan. Problem i draws from a PRNG derived from
+ * (seed, domain, i); a duplicate or unsolvable draw retries on the next sub-stream, so the same
+ * seed always gives the same set, and a longer set extends a shorter one.
+ */
+export function generateProblems(name: string, opts: GenerateProblemsOptions): GeneratedProblem[] {
+  const d = getBuiltinDomain(name);
+  const sizes = opts.sizes ?? {};
+  checkSizes(d.name, sizes);
+  const check = opts.check ?? true;
+  const domain = check ? builtinDomainAst(d.name) : null;
+  const seen = new Set<string>();
+  const out: GeneratedProblem[] = [];
+  for (let i = 1; i <= opts.count; i++) {
+    const pname = problemName(i);
+    let done = false;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS && !done; attempt++) {
+      const prng = new Prng(opts.seed, `${d.name}/${i}/${attempt}`);
+      const spec = d.build(prng, sizes);
+      const key = problemKey(spec);
+      if (seen.has(key)) continue;
+      const text = renderProblem(d.name, pname, spec);
+      let planLength = -1;
+      if (domain !== null) {
+        const problem = parseProblem(text, `${d.name}/${pname}.pddl`, domain);
+        const task = ground(domain, problem);
+        const res = solve(task, {
+          heuristic: "lmcut",
+          limits: { maxExpansions: opts.maxExpansions ?? 200_000, timeMs: opts.timeMs ?? 20_000 },
+        });
+        if (res.status !== "solved" || res.plan.length === 0) continue;
+        planLength = res.plan.length;
+      }
+      seen.add(key);
+      out.push({ name: pname, text, planLength });
+      done = true;
+    }
+    if (!done)
+      throw new UserError(
+        `${d.name}: could not make problem ${i} distinct and solvable in ${MAX_ATTEMPTS} attempts; ` +
+          `the sizes allow too few different problems (made ${out.length})`,
+      );
+  }
+  return out;
+}

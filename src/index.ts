@@ -1,0 +1,48 @@
+/**
+ * pddl2prm public API. The pipeline runs left to right:
+ * pddl (parse) -> task (ground) -> search (solve, h*) -> label (classify, walk) -> nl (render)
+ * -> dataset (rows, shards). Each stage is usable on its own.
+ */
+export {
+  parseDomain,
+  parseProblem,
+  parseDomainFile,
+  parseProblemFile,
+  printDomain,
+  printProblem,
+  PddlError,
+  UserError,
+} from "./pddl/index.js";
+export type { Domain, Problem, Loc } from "./pddl/index.js";
+
+export {
+  ground,
+  isApplicable,
+  applyOp,
+  isGoal,
+  stateToFacts,
+  SuccessorGenerator,
+  StateRegistry,
+  explainAction,
+  parseGroundAction,
+  parsePlan,
+  validatePlan,
+} from "./task/index.js";
+export type { GroundTask, ValidationResult } from "./task/index.js";
+
+export { astar, solve, createHeuristic, createOracle, formatPlan } from "./search/index.js";
+export type { Heuristic, HStarOracle, SearchResult, SearchLimits } from "./search/index.js";
+
+export { classify, labelProblem, labelProblemAll, sampleCandidates, createLabelContext, ProblemSkipped, REWARD } from "./label/index.js";
+export type { Category, Candidate, Evidence, LabeledStep } from "./label/index.js";
+
+export { createRenderer, loadTemplates, loadTemplatesFile } from "./nl/index.js";
+export type { Renderer, NlTemplates } from "./nl/index.js";
+
+export { BUILTIN_DOMAINS, getBuiltinDomain, builtinDomainFile, builtinProblemsDir, generateProblems } from "./generators/index.js";
+
+export { generate, type GenerateOptions, type Progress } from "./dataset/pipeline.js";
+export { writeDataset, type WriteOptions, type DatasetSummary } from "./dataset/write.js";
+export { mergeDataset, type Manifest } from "./dataset/manifest.js";
+export { NativeRowSchema, type NativeRow } from "./dataset/row.js";
+export { formatRow, FORMATS, type Format } from "./dataset/formats.js";

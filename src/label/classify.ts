@@ -1,0 +1,196 @@
+import { LimitError } from "../search/types.js";
+import { explainAction, isGoal } from "../task/index.js";
+import {
+  applicableVariant,
+  applicableOps,
+  checkDeadline,
+  hstar,
+  optimalActions,
+  stateId,
+  successor,
+  type LabelContext,
+} from "./context.js";
+import { REWARD, type Candidate, type Category, type DeadEndProof, type Evidence } from "./types.js";
+
+/** The label of one candidate: category, reward and evidence (DESIGN.md §6). */
+export interface Label {
+  category: Category;
+  reward: number;
+  evidence: Evidence;
+}
+
+function evidence(): Evidence {
+  return {
+    failedPreconditions: [],
+    hBefore: null,
+    hAfter: null,
+    extraCost: null,
+    cost: null,
+    backtrackTo: null,
+    deadEnd: null,
+  };
+}
+
+function label(category: Category, ev: Evidence): Label {
+  return { category, reward: REWARD[category], evidence: ev };
+}
+
+// The visited set of the last call, by array identity and length: the walk labels many
+// candidates against the same V.
+let lastVisited: {
+  ref: readonly Uint32Array[];
+  len: number;
+  last: Uint32Array | undefined;
+  ctx: LabelContext;
+  index: Map<number, number>;
+} | null = null;
+
+/** Registry id -> smallest walk index j with s_j = that state. */
+export function visitedIndex(ctx: LabelContext, visited: readonly Uint32Array[]): Map<number, number> {
+  const last = visited[visited.length - 1];
+  const c = lastVisited;
+  if (c && c.ref === visited && c.len === visited.length && c.last === last && c.ctx === ctx) {
+    return c.index;
+  }
+  const index = new Map<number, number>();
+  for (let j = 0; j < visited.length; j++) {
+    const id = stateId(ctx, visited[j]!);
+    if (!index.has(id)) index.set(id, j);
+  }
+  lastVisited = { ref: visited, len: visited.length, last, ctx, index };
+  return index;
+}
+
+/**
+ * Does every optimal plan from s' pass through a visited state? Decided exactly: explore from s'
+ * along optimal edges only (c(a) + h*(t') = h*(t); every optimal plan from s' uses only such
+ * edges and every such path extends to an optimal plan) with the visited states forbidden. A
+ * goal reached this way is an optimal plan avoiding V, i.e. the best V-avoiding cost equals
+ * h*(s'); exhausting the exploration means that cost is > h*(s').
+ *
+ * `backtrackTo` is the smallest walk index j such that s_j is the first visited state met by some
+ * optimal plan from s' (the index of s' itself when s' ∈ V). These s_j are exactly the visited
+ * states one optimal edge away from the explored V-free region.
+ */
+export function backtrackCheck(
+  ctx: LabelContext,
+  next: Uint32Array,
+  nextId: number,
+  vIndex: ReadonlyMap<number, number>,
+): { backtracking: boolean; backtrackTo: number | null } {
+  const own = vIndex.get(nextId);
+  if (own !== undefined) return { backtracking: true, backtrackTo: own };
+  const task = ctx.task;
+  const seen = new Set<number>([nextId]);
+  const stack: Uint32Array[] = [next];
+  let first = Infinity;
+  while (stack.length > 0) {
+    const t = stack.pop()!;
+    if (isGoal(task, t)) return { backtracking: false, backtrackTo: null };
+    for (const op of optimalActions(ctx, t)) {
+      const u = successor(ctx, t, op);
+      const uid = stateId(ctx, u);
+      const j = vIndex.get(uid);
+      if (j !== undefined) {
+        if (j < first) first = j;
+      } else if (!seen.has(uid)) {
+        seen.add(uid);
+        stack.push(u);
+      }
+    }
+    if (seen.size > ctx.maxStates) throw new LimitError(`backtracking check exceeded ${ctx.maxStates} states`);
+    if ((seen.size & 1023) === 0) checkDeadline(ctx);
+  }
+  if (first === Infinity) {
+    // s' is solvable, so some optimal plan exists; if none avoids V, one must meet V.
+    throw new Error("internal: optimal-edge exploration found neither the goal nor a visited state");
+  }
+  return { backtracking: true, backtrackTo: first };
+}
+
+/**
+ * How h*(s') = ∞ is proved (by the oracle): the goal is unreachable even in the delete relaxation
+ * (h^max = ∞), or an exhaustive search from s' (its state count) found no goal. Cached per s'.
+ */
+export function deadEndProof(ctx: LabelContext, next: Uint32Array, nextId: number): DeadEndProof {
+  const hit = ctx.deadEndProofs.get(nextId);
+  if (hit) return hit;
+  checkDeadline(ctx);
+  const t0 = performance.now();
+  const proof = ctx.oracle.deadEndProof(next);
+  ctx.stats.hstarMs += performance.now() - t0;
+  ctx.deadEndProofs.set(nextId, proof);
+  return proof;
+}
+
+/**
+ * Label one candidate action at state s = st of a walk that visited s0..st (DESIGN.md §6, rows
+ * checked in order): non-executable, dead-end, optimal, backtracking, suboptimal.
+ * `visited` must end with `state`. Throws LimitError when a limit is hit.
+ */
+export function classify(
+  ctx: LabelContext,
+  state: Uint32Array,
+  visited: readonly Uint32Array[],
+  candidate: Candidate,
+): Label {
+  const task = ctx.task;
+  const ev = evidence();
+  const sId = stateId(ctx, state);
+  const h = hstar(ctx, state, sId);
+  ev.hBefore = h === Infinity ? null : h;
+
+  const op = applicableVariant(ctx, state, candidate.schema, candidate.args);
+  if (op < 0) {
+    ev.failedPreconditions = explainAction(task, state, candidate.schema, candidate.args).failed;
+    return label("non-executable", ev);
+  }
+  const cost = task.opCost[op]!;
+  ev.cost = cost;
+  const next = successor(ctx, state, op);
+  const nextId = stateId(ctx, next);
+  const h2 = hstar(ctx, next, nextId);
+  if (h2 === Infinity) {
+    ev.deadEnd = deadEndProof(ctx, next, nextId);
+    return label("dead-end", ev);
+  }
+  ev.hAfter = h2;
+  // s' solvable implies s solvable, so h is finite here.
+  ev.extraCost = cost + h2 - h;
+  if (cost + h2 === h) return label("optimal", ev);
+  const bt = backtrackCheck(ctx, next, nextId, visitedIndex(ctx, visited));
+  if (bt.backtracking) {
+    ev.backtrackTo = bt.backtrackTo;
+    return label("backtracking", ev);
+  }
+  return label("suboptimal", ev);
+}
+
+/** Labels of every executable action at s (one per distinct action name), by candidate name. */
+export function labelExecutable(
+  ctx: LabelContext,
+  state: Uint32Array,
+  visited: readonly Uint32Array[],
+): { candidate: Candidate; label: Label }[] {
+  const out: { candidate: Candidate; label: Label }[] = [];
+  const names = new Set<string>();
+  for (const op of applicableOps(ctx, state)) {
+    const name = ctx.task.opNames[op]!;
+    if (names.has(name)) continue;
+    names.add(name);
+    const candidate = opCandidate(ctx, op);
+    out.push({ candidate, label: classify(ctx, state, visited, candidate) });
+  }
+  return out;
+}
+
+/** The candidate for a ground operator of the task. */
+export function opCandidate(ctx: LabelContext, op: number): Candidate {
+  const t = ctx.task;
+  return {
+    schema: t.opSchema[op]!,
+    args: Array.from(t.opArgs.subarray(t.opArgStart[op]!, t.opArgStart[op + 1]!)),
+    name: t.opNames[op]!,
+    op,
+  };
+}

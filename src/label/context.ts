@@ -1,0 +1,130 @@
+import { createOracle, type Oracle } from "../search/index.js";
+import { LimitError, type SearchLimits } from "../search/types.js";
+import { StateRegistry, SuccessorGenerator, applyOp, findOperator, isApplicable } from "../task/index.js";
+import type { GroundTask } from "../task/types.js";
+import type { DeadEndProof } from "./types.js";
+
+/** Limits for one problem (DESIGN.md §5, §12). */
+export interface LabelLimits extends SearchLimits {
+  /** Cap on states any single exploration of the labeller (or the oracle) may hold. */
+  maxStates?: number;
+}
+
+export interface LabelContextOptions {
+  /** Reuse an existing oracle for this task instead of creating one. */
+  oracle?: Oracle;
+  /** Largest reachable space the oracle explores explicitly (DESIGN.md §5, default 2,000,000). */
+  oracleMaxStates?: number;
+  /** Per-query limits for the oracle; `timeMs` is also a deadline for the whole context. */
+  limits?: LabelLimits;
+}
+
+/** Time spent in h* queries versus everything else (for bench/label). */
+export interface LabelStats {
+  hstarMs: number;
+  hstarCalls: number;
+}
+
+/**
+ * Everything the classifier, sampler and walk need for one task: the h* oracle (with its
+ * dead-end proofs), the successor generator, a state registry for the labeller's own explorations, and
+ * caches. One context per task; not thread-safe (one per worker).
+ */
+export interface LabelContext {
+  readonly task: GroundTask;
+  readonly oracle: Oracle;
+  readonly successors: SuccessorGenerator;
+  /** Ids for states the labeller touches (visited sets, backtracking and dead-end explorations). */
+  readonly registry: StateRegistry;
+  /** Cap on states of one labeller exploration. */
+  readonly maxStates: number;
+  /** performance.now() value after which work throws LimitError (Infinity: none). */
+  readonly deadline: number;
+  readonly stats: LabelStats;
+  /** Dead-end proofs by registry id of s'. */
+  readonly deadEndProofs: Map<number, DeadEndProof>;
+  /** h* by registry id, so repeated queries skip the oracle's hashing. */
+  readonly hstarCache: Map<number, number>;
+}
+
+const DEFAULT_MAX_STATES = 2_000_000;
+
+/** Build the labelling context of a task (creates the h* oracle unless one is given). */
+export function createLabelContext(task: GroundTask, options: LabelContextOptions = {}): LabelContext {
+  const start = performance.now(); // the deadline covers building the oracle too
+  const limits = options.limits ?? {};
+  const maxStates = limits.maxStates ?? DEFAULT_MAX_STATES;
+  const oracleLimits: SearchLimits = {};
+  if (limits.maxExpansions !== undefined) oracleLimits.maxExpansions = limits.maxExpansions;
+  if (limits.timeMs !== undefined) oracleLimits.timeMs = limits.timeMs;
+  const oracle =
+    options.oracle ??
+    createOracle(task, {
+      maxStates: options.oracleMaxStates ?? Math.min(maxStates, DEFAULT_MAX_STATES),
+      limits: oracleLimits,
+    });
+  return {
+    task,
+    oracle,
+    successors: new SuccessorGenerator(task),
+    registry: new StateRegistry(task.words),
+    maxStates,
+    deadline: limits.timeMs !== undefined && limits.timeMs > 0 ? start + limits.timeMs : Infinity,
+    stats: { hstarMs: 0, hstarCalls: 0 },
+    deadEndProofs: new Map(),
+    hstarCache: new Map(),
+  };
+}
+
+/** Throw LimitError when the context's deadline has passed. */
+export function checkDeadline(ctx: LabelContext): void {
+  if (ctx.deadline !== Infinity && performance.now() > ctx.deadline) {
+    throw new LimitError("time limit reached while labelling");
+  }
+}
+
+/** Registry id of a state (interned). */
+export function stateId(ctx: LabelContext, state: Uint32Array): number {
+  return ctx.registry.intern(state);
+}
+
+/** h*(s) through the oracle, cached by state id and timed. Infinity for dead ends. */
+export function hstar(ctx: LabelContext, state: Uint32Array, id = stateId(ctx, state)): number {
+  const hit = ctx.hstarCache.get(id);
+  if (hit !== undefined) return hit;
+  checkDeadline(ctx);
+  const t0 = performance.now();
+  const h = ctx.oracle.hstar(state);
+  ctx.stats.hstarMs += performance.now() - t0;
+  ctx.stats.hstarCalls++;
+  ctx.hstarCache.set(id, h);
+  return h;
+}
+
+/** Operator ids starting an optimal plan from s (increasing ids), timed as h* work. */
+export function optimalActions(ctx: LabelContext, state: Uint32Array): number[] {
+  checkDeadline(ctx);
+  const t0 = performance.now();
+  const ops = ctx.oracle.optimalActions(state);
+  ctx.stats.hstarMs += performance.now() - t0;
+  return ops;
+}
+
+/** The lowest-id applicable ground operator of a grounding (any split variant), or -1. */
+export function applicableVariant(ctx: LabelContext, state: Uint32Array, schema: number, args: number[]): number {
+  for (const op of findOperator(ctx.task, schema, args)) if (isApplicable(ctx.task, state, op)) return op;
+  return -1;
+}
+
+/** Applicable ground operators in s, increasing ids. */
+export function applicableOps(ctx: LabelContext, state: Uint32Array): number[] {
+  const out: number[] = [];
+  ctx.successors.applicable(state, out);
+  out.sort((a, b) => a - b);
+  return out;
+}
+
+/** s' = a(s), a fresh array. */
+export function successor(ctx: LabelContext, state: Uint32Array, op: number): Uint32Array {
+  return applyOp(ctx.task, state, op);
+}

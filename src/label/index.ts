@@ -1,0 +1,20 @@
+/** Exact step labels (DESIGN.md §6, §7): the classifier, the candidate sampler and the walk. */
+export * from "./types.js";
+export {
+  createLabelContext,
+  hstar,
+  type LabelContext,
+  type LabelContextOptions,
+  type LabelLimits,
+  type LabelStats,
+} from "./context.js";
+export { classify, labelExecutable, opCandidate, backtrackCheck, deadEndProof, type Label } from "./classify.js";
+export {
+  sampleCandidates,
+  drawCandidates,
+  emptyTally,
+  groundingName,
+  type SampleOptions,
+  type DrawnCandidate,
+} from "./sample.js";
+export { labelProblem, labelProblemAll, optimalWalk, ProblemSkipped, type LabelProblemOptions } from "./walk.js";

@@ -1,0 +1,198 @@
+import type { Oracle } from "../search/index.js";
+import { LimitError } from "../search/types.js";
+import { isGoal } from "../task/index.js";
+import type { GroundTask } from "../task/types.js";
+import { Prng } from "../util/prng.js";
+import {
+  createLabelContext,
+  hstar,
+  optimalActions,
+  stateId,
+  successor,
+  type LabelContext,
+  type LabelLimits,
+} from "./context.js";
+import { drawCandidates, emptyTally, labelDrawn } from "./sample.js";
+import type { LabeledStep } from "./types.js";
+
+/** Options of one problem's walk (DESIGN.md §7). */
+export interface LabelProblemOptions {
+  /** Problem id; with `seed` it seeds the per-problem PRNG. */
+  problemId: string;
+  seed: number;
+  /** y: candidates drawn per state. */
+  samplesPerState: number;
+  /** Follow a seeded random optimal action instead of the lowest operator id. */
+  randomOptimal?: boolean;
+  /** Draw candidates toward an even category mix (DESIGN.md §7). */
+  balance?: boolean;
+  nonExecutable?: "near-miss" | "any";
+  /** Probability of drawing an executable candidate while both kinds remain (default 0.5). */
+  executableShare?: number;
+  /**
+   * Also walk one recovery branch: at a seeded choice among the states where a suboptimal or
+   * backtracking candidate was drawn, take it, then follow an optimal plan from there to the
+   * goal, labelling candidates at every state relative to the whole branch walk (V includes
+   * the states before the detour). These steps have `branch` = 1.
+   */
+  recovery?: boolean;
+  limits?: LabelLimits;
+  /** Explicit-space threshold of the h* oracle (DESIGN.md §5). */
+  oracleMaxStates?: number;
+  /** Reuse a context (e.g. to read its timing stats); must be for the same task. */
+  context?: LabelContext;
+  /** Reuse an oracle for this task. */
+  oracle?: Oracle;
+}
+
+/** A problem that could not be labelled completely; `reason` says why. No step of it is emitted. */
+export class ProblemSkipped extends Error {
+  readonly reason: "unsolvable" | "limit";
+  constructor(reason: "unsolvable" | "limit", message: string) {
+    super(message);
+    this.name = "ProblemSkipped";
+    this.reason = reason;
+  }
+}
+
+/**
+ * An optimal plan from `start` following the oracle: at each state the lowest-id optimal action,
+ * or a `prng` choice among them. Optimal actions whose successor the plan already visited are
+ * avoided (zero-cost cycles). Returns operator ids; throws ProblemSkipped if `start` is a dead end.
+ */
+export function optimalWalk(
+  ctx: LabelContext,
+  start: Uint32Array,
+  prng: Prng | null,
+  visited: readonly Uint32Array[] = [],
+): { ops: number[]; states: Uint32Array[] } {
+  if (hstar(ctx, start) === Infinity) throw new ProblemSkipped("unsolvable", "no plan exists from the initial state");
+  const seen = new Set<number>(visited.map((s) => stateId(ctx, s)));
+  seen.add(stateId(ctx, start));
+  const ops: number[] = [];
+  const states: Uint32Array[] = [start];
+  let s = start;
+  while (!isGoal(ctx.task, s)) {
+    let choices = optimalActions(ctx, s);
+    const fresh = choices.filter((op) => !seen.has(stateId(ctx, successor(ctx, s, op))));
+    if (fresh.length > 0) choices = fresh;
+    if (choices.length === 0) throw new Error("internal: a solvable non-goal state has no optimal action");
+    const op = prng === null ? choices[0]! : prng.pick(choices);
+    s = successor(ctx, s, op);
+    if (seen.has(stateId(ctx, s))) throw new ProblemSkipped("limit", "the optimal walk cycles through zero-cost actions");
+    seen.add(stateId(ctx, s));
+    ops.push(op);
+    states.push(s);
+  }
+  return { ops, states };
+}
+
+/**
+ * Label one problem (Algorithm 1): walk an optimal plan from s0 and at every non-goal state draw
+ * `samplesPerState` candidates and label each. All steps are computed before this returns, so
+ * a problem is either labelled completely or throws `ProblemSkipped` (unsolvable, or a limit).
+ */
+export function labelProblemAll(task: GroundTask, options: LabelProblemOptions): LabeledStep[] {
+  try {
+    return run(task, options);
+  } catch (e) {
+    if (e instanceof LimitError) throw new ProblemSkipped("limit", e.message);
+    if (e instanceof RangeError && /memory|Map maximum size|Invalid array length/i.test(e.message)) {
+      throw new ProblemSkipped("limit", `out of memory: ${e.message}`);
+    }
+    throw e;
+  }
+}
+
+/** `labelProblemAll` as an iterable (the steps are buffered per problem). */
+export function labelProblem(task: GroundTask, options: LabelProblemOptions): Iterable<LabeledStep> {
+  return labelProblemAll(task, options);
+}
+
+function run(task: GroundTask, o: LabelProblemOptions): LabeledStep[] {
+  const ctxOptions: Parameters<typeof createLabelContext>[1] = {};
+  if (o.limits) ctxOptions.limits = o.limits;
+  if (o.oracleMaxStates !== undefined) ctxOptions.oracleMaxStates = o.oracleMaxStates;
+  if (o.oracle) ctxOptions.oracle = o.oracle;
+  const ctx = o.context ?? createLabelContext(task, ctxOptions);
+  const root = Prng.forProblem(o.seed, o.problemId);
+  const walkPrng = root.fork("walk");
+  const sampleOptions = {
+    nonExecutable: o.nonExecutable ?? "near-miss",
+    executableShare: o.executableShare ?? 0.5,
+    balance: o.balance ?? false,
+    tally: emptyTally(),
+  } as const;
+
+  const plan = optimalWalk(ctx, task.init, o.randomOptimal ? walkPrng : null);
+  const steps: LabeledStep[] = [];
+  const prefix: string[] = [];
+
+  const labelStates = (
+    states: readonly Uint32Array[],
+    ops: readonly number[],
+    before: { visited: Uint32Array[]; prefix: string[]; prefixOps: number[] },
+    planLength: number,
+    branch: number,
+  ): void => {
+    const visited = before.visited.slice();
+    const pre = before.prefix.slice();
+    const preOps = before.prefixOps.slice();
+    for (let k = 0; k < ops.length; k++) {
+      const s = states[k]!;
+      visited.push(s);
+      const t = visited.length - 1;
+      const prng = root.fork(branch === 0 ? `t${t}` : `b${branch}t${t}`);
+      const drawn = drawCandidates(ctx, s, o.samplesPerState, prng, { ...sampleOptions, visited });
+      const labels = labelDrawn(ctx, s, visited, drawn);
+      for (let i = 0; i < drawn.length; i++) {
+        const l = labels[i]!;
+        const step: LabeledStep = {
+          problem: o.problemId,
+          stateIndex: t,
+          prefix: pre.slice(),
+          prefixOps: preOps.slice(),
+          candidate: drawn[i]!.candidate,
+          category: l.category,
+          reward: l.reward,
+          evidence: l.evidence,
+          planLength,
+          candidateIndex: i,
+        };
+        if (branch !== 0) step.branch = branch;
+        steps.push(step);
+      }
+      pre.push(task.opNames[ops[k]!]!);
+      preOps.push(ops[k]!);
+    }
+  };
+
+  labelStates(plan.states, plan.ops, { visited: [], prefix, prefixOps: [] }, plan.ops.length, 0);
+
+  if (o.recovery) {
+    const detours = steps.filter(
+      (st) => st.category === "suboptimal" || st.category === "backtracking",
+    );
+    if (detours.length > 0) {
+      const d = root.fork("recovery").pick(detours);
+      const t = d.stateIndex;
+      const s = plan.states[t]!;
+      const op = d.candidate.op;
+      const next = successor(ctx, s, op);
+      const visitedBefore = plan.states.slice(0, t + 1);
+      const rest = optimalWalk(ctx, next, o.randomOptimal ? root.fork("recovery-walk") : null, []);
+      labelStates(
+        rest.states,
+        rest.ops,
+        {
+          visited: visitedBefore,
+          prefix: [...d.prefix, task.opNames[op]!],
+          prefixOps: [...d.prefixOps, op],
+        },
+        t + 1 + rest.ops.length,
+        1,
+      );
+    }
+  }
+  return steps;
+}

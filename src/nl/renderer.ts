@@ -1,0 +1,747 @@
+/**
+ * Renders a ground task as text: the prompt, one reasoning step per candidate action, critiques
+ * from label evidence, and the parser of step text back to the ground action.
+ *
+ * Everything that does not depend on the row's PRNG is prepared once per task (object phrases,
+ * compiled preconditions and effects per action schema, prompt facts), so a render is string
+ * concatenation over precompiled templates.
+ */
+import type { Effect, Formula, Term } from "../pddl/ast.js";
+import type { GroundTask } from "../task/types.js";
+import { applyOp } from "../task/index.js";
+import type { Candidate, LabeledStep } from "../label/types.js";
+import type { Prng } from "../util/prng.js";
+import { completeTemplates, genericType } from "./generic.js";
+import type { NlTemplates, PredicateTemplate, TypeTemplate } from "./templates.js";
+import { capitalize, countWord, escapeRegExp, fill, joinList, paramNames, withArticle, words, type Compiled } from "./text.js";
+
+/** Text of one task. Every method is deterministic given the PRNG state. */
+export interface Renderer {
+  readonly task: GroundTask;
+  /** The complete templates in use (nl.json with generic fill-ins, or generic). */
+  readonly templates: NlTemplates;
+  /** The noun phrase of object `id` ("block a", "floor 3"); unique within the task. */
+  objectPhrase(id: number): string;
+  /** What-I-do text of an action ("pick up block a"); paraphrase 0 when `prng` is null. */
+  actionText(schema: number, args: ArrayLike<number>, prng: Prng | null): string;
+  /** Intro + objects + fixed facts + initial state + goal + instruction. */
+  prompt(prng: Prng): string;
+  /**
+   * "Step k: Since <preconditions>, I <action>. Now <effects>." The claims come from the lifted
+   * schema, so a non-executable candidate gets the same (then false) claims. For an action with
+   * conditional effects, when `state` is given and the candidate is a ground operator, the
+   * effects are exactly those the operator has in `state`; otherwise they are listed in lifted
+   * form ("for every ..., if ..., then ...").
+   */
+  step(k: number, candidate: Candidate, prng: Prng, state?: Uint32Array): string;
+  /** Why the step got its label, from its evidence. */
+  critique(step: LabeledStep, prng: Prng): string;
+  /** The ground action a rendered step describes (any paraphrase), or null. */
+  parseStep(text: string): { schema: number; args: number[] } | null;
+  /** The facts true in `state`, as a list clause ("block a is clear and my hand is empty"). */
+  describeState(state: Uint32Array): string;
+}
+
+// Refs in compiled literals: >= 0 is an action parameter index, < 0 is object id -(ref + 1).
+type Ref = number;
+
+interface LitItem {
+  kind: "lit";
+  pred: PredicateTemplate;
+  pos: boolean;
+  refs: Ref[];
+}
+interface EqItem {
+  kind: "eq";
+  pos: boolean;
+  a: Ref;
+  b: Ref;
+}
+interface FormulaItem {
+  kind: "formula";
+  f: Formula;
+}
+type PreItem = LitItem | EqItem | FormulaItem;
+
+interface EffItem {
+  pred: PredicateTemplate;
+  add: boolean;
+  refs: Ref[];
+}
+
+interface SchemaInfo {
+  name: string;
+  params: string[];
+  paramTypes: string[][];
+  pre: PreItem[];
+  adds: EffItem[];
+  dels: EffItem[];
+  /** forall/when effects, rendered lifted or from the ground tables. */
+  complex: Effect[];
+  text: Compiled[];
+}
+
+interface StaticGroup {
+  pred: PredicateTemplate;
+  /** Arguments of the first fact; at `pred.groupOver` the list of `members` is used instead. */
+  args: number[];
+  /** The argument lists of all facts of the group. */
+  members: number[][];
+}
+
+const WHY = ["Since ", "Because ", "Given that ", "As "];
+const NOW = ["Now ", "As a result, ", "After this, ", "This means that "];
+const INIT = ["Initially, {x}.", "At the start, {x}.", "In the initial state, {x}."];
+const FIXED = ["These facts hold throughout and never change: {x}.", "The following is fixed and never changes: {x}.", "Some facts are permanent: {x}."];
+const NO_EFFECT = ["Nothing changes.", "This changes nothing."];
+
+function pick<T>(xs: readonly T[], prng: Prng | null): T {
+  return xs.length === 1 || prng === null ? xs[0]! : xs[prng.int(xs.length)]!;
+}
+
+function sub(tpl: string, x: string): string {
+  const i = tpl.indexOf("{x}");
+  return tpl.slice(0, i) + x + tpl.slice(i + 3);
+}
+
+/** Create the renderer of `task`; `templates = null` uses generic text from PDDL names. */
+export function createRenderer(task: GroundTask, templates: NlTemplates | null): Renderer {
+  const domain = task.domain;
+  const problem = task.problem;
+  const tpl = completeTemplates(templates, domain);
+  const nObj = task.objects.length;
+  const objId = new Map<string, number>();
+  task.objects.forEach((o, i) => objId.set(o, i));
+
+  // ---- types and object phrases
+  const parents = new Map<string, string[]>();
+  for (const t of domain.types) parents.set(t.name, t.parents);
+  const declared = new Map<string, string[]>();
+  for (const c of domain.constants) declared.set(c.name, c.types);
+  for (const o of problem.objects) declared.set(o.name, o.types);
+  const typeChain = (types: string[]): string[] => {
+    const out: string[] = [];
+    const queue = [...types];
+    while (queue.length > 0) {
+      const t = queue.shift()!;
+      if (out.includes(t)) continue;
+      out.push(t);
+      for (const p of parents.get(t) ?? (t === "object" ? [] : ["object"])) queue.push(p);
+    }
+    if (!out.includes("object")) out.push("object");
+    return out;
+  };
+  const defaultType = (t: string): TypeTemplate => {
+    if (tpl.generic) return genericType(t);
+    const g = genericType(t);
+    return { ...g, phrase: { parts: [g.noun + " ", ""], slots: [0], source: `${g.noun} {name}` } };
+  };
+  const objTypeKey: string[] = new Array(nObj);
+  const objType: TypeTemplate[] = new Array(nObj);
+  for (let i = 0; i < nObj; i++) {
+    const decl = declared.get(task.objects[i]!) ?? ["object"];
+    const chain = typeChain(decl);
+    const found = chain.find((t) => tpl.types.has(t));
+    // Objects whose types have no entry are grouped by their declared type.
+    objTypeKey[i] = found ?? decl[0] ?? "object";
+    objType[i] = found !== undefined ? tpl.types.get(found)! : defaultType(objTypeKey[i]!);
+  }
+  const perType = new Map<string, number>();
+  for (const k of objTypeKey) perType.set(k, (perType.get(k) ?? 0) + 1);
+  const phrases: string[] = new Array(nObj);
+  for (let i = 0; i < nObj; i++) {
+    const name = task.objects[i]!;
+    const tt = objType[i]!;
+    let p: string | null = null;
+    if (tt.single !== null && perType.get(objTypeKey[i]!) === 1) p = tt.single;
+    else if (tt.match !== null) {
+      const m = tt.match.exec(name);
+      if (m !== null) {
+        const vals = tt.phraseNames.map((n, j) => (j === 0 ? name : (m.groups?.[n] ?? "")));
+        if (vals.every((v) => v.length > 0)) p = fill(tt.phrase, vals);
+      }
+      if (p === null) p = tt.fallback !== null ? fill(tt.fallback, [name]) : `${tt.noun} ${name}`;
+    } else p = fill(tt.phrase, [name]);
+    phrases[i] = p;
+  }
+  // Phrases must be unique for an exact round trip: fall back to "<noun> <name>", then the name.
+  const dedupe = (fallback: (i: number) => string): void => {
+    const count = new Map<string, number>();
+    for (const p of phrases) count.set(p, (count.get(p) ?? 0) + 1);
+    for (let i = 0; i < nObj; i++) if (count.get(phrases[i]!)! > 1) phrases[i] = fallback(i);
+  };
+  dedupe((i) => `${objType[i]!.noun} ${task.objects[i]!}`);
+  dedupe((i) => task.objects[i]!);
+  const phraseId = new Map<string, number>();
+  phrases.forEach((p, i) => phraseId.set(p, i));
+
+  const typeNoun = (t: string): string => (tpl.types.get(t) ?? defaultType(t)).noun;
+
+  // ---- predicates
+  const staticPreds = new Set(domain.predicates.map((p) => p.name));
+  const markEffects = (e: Effect | null): void => {
+    if (e === null) return;
+    switch (e.kind) {
+      case "add":
+      case "del":
+        staticPreds.delete(e.atom.predicate);
+        return;
+      case "and":
+        e.args.forEach(markEffects);
+        return;
+      case "forall":
+      case "when":
+        markEffects(e.body);
+        return;
+      default:
+        return;
+    }
+  };
+  for (const a of domain.actions) markEffects(a.effect);
+  const derivedPreds = new Set(domain.derived.map((d) => d.predicate));
+  for (const d of derivedPreds) staticPreds.delete(d);
+
+  const predOf = (name: string, arity: number): PredicateTemplate => {
+    const p = tpl.predicates.get(name);
+    if (p !== undefined) return p;
+    // Not a domain predicate (cannot happen after checking); keep PDDL-like text.
+    const params = Array.from({ length: arity }, (_, i) => `a${i}`);
+    const src = `${name}(${params.map((x) => `{${x}}`).join(", ")})`;
+    const c: Compiled = { parts: [name + "(", ...params.slice(1).map(() => ", "), ")"], slots: params.map((_, i) => i), source: src };
+    if (arity === 0) c.parts = [name];
+    const n: Compiled = { ...c, parts: ["not " + c.parts[0]!, ...c.parts.slice(1)] };
+    return { params, pos: [c], neg: [n], groupOver: arity > 0 ? [arity - 1] : [], item: null, grouped: null };
+  };
+  const atomText = (pred: PredicateTemplate, pos: boolean, vals: readonly string[], prng: Prng | null): string =>
+    fill(pick(pos ? pred.pos : pred.neg, prng), vals);
+  const eqText = (pos: boolean, a: string, b: string): string => (pos ? `${a} is the same as ${b}` : `${a} is different from ${b}`);
+
+  // ---- action schemas
+  const termRef = (t: Term, params: string[]): Ref | null => {
+    if (t.kind === "var") {
+      const i = params.indexOf(t.name.replace(/^\?/, ""));
+      return i >= 0 ? i : null;
+    }
+    const id = objId.get(t.name);
+    return id === undefined ? null : -(id + 1);
+  };
+  const schemas: SchemaInfo[] = domain.actions.map((a) => {
+    const params = paramNames(a.params);
+    const pre: PreItem[] = [];
+    const addPre = (f: Formula): void => {
+      if (f.kind === "and") return f.args.forEach(addPre);
+      let pos = true;
+      let g = f;
+      if (g.kind === "not" && (g.arg.kind === "atom" || g.arg.kind === "eq")) {
+        pos = false;
+        g = g.arg;
+      }
+      if (g.kind === "atom") {
+        const refs = g.atom.args.map((t) => termRef(t, params));
+        if (refs.every((r) => r !== null)) {
+          pre.push({ kind: "lit", pred: predOf(g.atom.predicate, refs.length), pos, refs: refs as Ref[] });
+          return;
+        }
+      } else if (g.kind === "eq") {
+        const ra = termRef(g.left, params);
+        const rb = termRef(g.right, params);
+        if (ra !== null && rb !== null) {
+          pre.push({ kind: "eq", pos, a: ra, b: rb });
+          return;
+        }
+      }
+      pre.push({ kind: "formula", f });
+    };
+    if (a.precondition !== null) addPre(a.precondition);
+    const adds: EffItem[] = [];
+    const dels: EffItem[] = [];
+    const complex: Effect[] = [];
+    const addEff = (e: Effect): void => {
+      if (e.kind === "and") return e.args.forEach(addEff);
+      if (e.kind === "add" || e.kind === "del") {
+        const refs = e.atom.args.map((t) => termRef(t, params));
+        if (refs.every((r) => r !== null)) {
+          (e.kind === "add" ? adds : dels).push({ pred: predOf(e.atom.predicate, refs.length), add: e.kind === "add", refs: refs as Ref[] });
+          return;
+        }
+      }
+      if (e.kind === "forall" || e.kind === "when") complex.push(e);
+    };
+    if (a.effect !== null) addEff(a.effect);
+    return {
+      name: a.name,
+      params,
+      paramTypes: a.params.map((p) => p.types),
+      pre,
+      adds,
+      dels,
+      complex,
+      text: tpl.actions.get(a.name)!.text,
+    };
+  });
+
+  // ---- lifted formula and effect text (quantifiers, disjunctions, conditional effects)
+  type Env = Map<string, string>;
+  const termPhrase = (t: Term, env: Env): string => {
+    if (t.kind === "var") return env.get(t.name.replace(/^\?/, "")) ?? words(t.name);
+    const id = objId.get(t.name);
+    return id === undefined ? t.name : phrases[id]!;
+  };
+  const bind = (env: Env, ps: { name: string; types: string[] }[]): [Env, string] => {
+    const e = new Map(env);
+    const desc: string[] = [];
+    for (const p of ps) {
+      const v = p.name.replace(/^\?/, "");
+      e.set(v, v);
+      desc.push(`${typeNoun(p.types[0] ?? "object")} ${v}`);
+    }
+    return [e, joinList(desc)];
+  };
+  const formulaText = (f: Formula, env: Env, prng: Prng | null): string => {
+    switch (f.kind) {
+      case "atom":
+        return atomText(predOf(f.atom.predicate, f.atom.args.length), true, f.atom.args.map((t) => termPhrase(t, env)), prng);
+      case "eq":
+        return eqText(true, termPhrase(f.left, env), termPhrase(f.right, env));
+      case "not":
+        if (f.arg.kind === "atom") {
+          const a = f.arg.atom;
+          return atomText(predOf(a.predicate, a.args.length), false, a.args.map((t) => termPhrase(t, env)), prng);
+        }
+        if (f.arg.kind === "eq") return eqText(false, termPhrase(f.arg.left, env), termPhrase(f.arg.right, env));
+        return `it is not the case that ${formulaText(f.arg, env, prng)}`;
+      case "and":
+        return f.args.length === 0 ? "nothing is required" : joinList(f.args.map((g) => formulaText(g, env, prng)));
+      case "or": {
+        const items = f.args.map((g) => formulaText(g, env, prng));
+        return items.length === 0 ? "an impossible condition holds" : items.length === 1 ? items[0]! : `either ${joinList(items, "or")}`;
+      }
+      case "imply":
+        return `if ${formulaText(f.left, env, prng)}, then ${formulaText(f.right, env, prng)}`;
+      case "exists": {
+        const [e, d] = bind(env, f.params);
+        return `there is some ${d} such that ${formulaText(f.body, e, prng)}`;
+      }
+      case "forall": {
+        const [e, d] = bind(env, f.params);
+        return `for every ${d}, ${formulaText(f.body, e, prng)}`;
+      }
+    }
+  };
+  const effectText = (e: Effect, env: Env, prng: Prng | null): string => {
+    switch (e.kind) {
+      case "add":
+      case "del":
+        return atomText(predOf(e.atom.predicate, e.atom.args.length), e.kind === "add", e.atom.args.map((t) => termPhrase(t, env)), prng);
+      case "and":
+        return joinList(e.args.filter((x) => x.kind !== "increase").map((x) => effectText(x, env, prng)));
+      case "forall": {
+        const [env2, d] = bind(env, e.params);
+        return `for every ${d}, ${effectText(e.body, env2, prng)}`;
+      }
+      case "when":
+        return `if ${formulaText(e.cond, env, prng)}, then ${effectText(e.body, env, prng)}`;
+      case "increase":
+        return "";
+    }
+  };
+
+  // ---- step parts
+  const refPhrase = (r: Ref, argPhrases: readonly string[]): string => (r >= 0 ? argPhrases[r]! : phrases[-r - 1]!);
+  const litVals = (refs: Ref[], argPhrases: readonly string[]): string[] => refs.map((r) => refPhrase(r, argPhrases));
+  const schemaEnv = (s: SchemaInfo, argPhrases: readonly string[]): Env => new Map(s.params.map((p, i) => [p, argPhrases[i]!]));
+
+  const whyItems = (s: SchemaInfo, argPhrases: readonly string[], prng: Prng | null): string[] => {
+    const out: string[] = [];
+    for (const it of s.pre) {
+      if (it.kind === "lit") out.push(atomText(it.pred, it.pos, litVals(it.refs, argPhrases), prng));
+      else if (it.kind === "eq") out.push(eqText(it.pos, refPhrase(it.a, argPhrases), refPhrase(it.b, argPhrases)));
+      else out.push(formulaText(it.f, schemaEnv(s, argPhrases), prng));
+    }
+    return out;
+  };
+  const resolve = (r: Ref, args: ArrayLike<number>): number => (r >= 0 ? args[r]! : -r - 1);
+  const sameAtom = (a: EffItem, b: EffItem, args: ArrayLike<number>): boolean => {
+    if (a.pred !== b.pred || a.refs.length !== b.refs.length) return false;
+    for (let i = 0; i < a.refs.length; i++) if (resolve(a.refs[i]!, args) !== resolve(b.refs[i]!, args)) return false;
+    return true;
+  };
+  const factText = (f: number, pos: boolean, prng: Prng | null): string => {
+    const vals: string[] = [];
+    for (let j = task.factArgStart[f]!; j < task.factArgStart[f + 1]!; j++) vals.push(phrases[task.factArgs[j]!]!);
+    return atomText(predOf(task.factPredicate[f]!, vals.length), pos, vals, prng);
+  };
+  const has = (state: Uint32Array, f: number): boolean => ((state[f >>> 5]! >>> (f & 31)) & 1) === 1;
+  const effectItems = (s: SchemaInfo, args: ArrayLike<number>, argPhrases: readonly string[], prng: Prng | null, op: number, state: Uint32Array | undefined): string[] => {
+    const out: string[] = [];
+    if (s.complex.length > 0 && state !== undefined && op >= 0) {
+      // Conditional effects with a known state: exactly what the ground operator does there.
+      const adds: number[] = [];
+      for (let j = task.addStart[op]!; j < task.addStart[op + 1]!; j++) adds.push(task.add[j]!);
+      const dels: number[] = [];
+      for (let j = task.delStart[op]!; j < task.delStart[op + 1]!; j++) dels.push(task.del[j]!);
+      for (let e = task.ceStart[op]!; e < task.ceStart[op + 1]!; e++) {
+        let fires = true;
+        for (let j = task.ceCondStart[e]!; fires && j < task.ceCondStart[e + 1]!; j++) fires = has(state, task.ceCond[j]!);
+        for (let j = task.ceNegCondStart[e]!; fires && j < task.ceNegCondStart[e + 1]!; j++) fires = !has(state, task.ceNegCond[j]!);
+        if (fires) (task.ceIsAdd[e] === 1 ? adds : dels).push(task.ceFact[e]!);
+      }
+      const addSet = new Set(adds);
+      for (const f of new Set(adds)) out.push(factText(f, true, prng));
+      for (const f of new Set(dels)) if (!addSet.has(f)) out.push(factText(f, false, prng));
+      return out;
+    }
+    for (const e of s.adds) out.push(atomText(e.pred, true, litVals(e.refs, argPhrases), prng));
+    for (const e of s.dels) {
+      if (s.adds.some((a) => sameAtom(a, e, args))) continue; // add wins over delete
+      out.push(atomText(e.pred, false, litVals(e.refs, argPhrases), prng));
+    }
+    if (s.complex.length > 0) {
+      const env = schemaEnv(s, argPhrases);
+      for (const e of s.complex) {
+        const t = effectText(e, env, prng);
+        if (t.length > 0) out.push(t);
+      }
+    }
+    return out;
+  };
+
+  const actionText = (schema: number, args: ArrayLike<number>, prng: Prng | null): string => {
+    const s = schemas[schema]!;
+    const vals: string[] = new Array(s.params.length);
+    for (let i = 0; i < vals.length; i++) vals[i] = phrases[args[i]!]!;
+    return fill(pick(s.text, prng), vals);
+  };
+
+  const step = (k: number, c: Candidate, prng: Prng, state?: Uint32Array): string => {
+    const s = schemas[c.schema]!;
+    const argPhrases: string[] = new Array(s.params.length);
+    for (let i = 0; i < argPhrases.length; i++) argPhrases[i] = phrases[c.args[i]!]!;
+    const why = whyItems(s, argPhrases, prng);
+    const act = fill(pick(s.text, prng), argPhrases);
+    const eff = effectItems(s, c.args, argPhrases, prng, c.op, state);
+    let out = `Step ${k}: `;
+    out += why.length > 0 ? `${pick(WHY, prng)}${joinList(why)}, I ${act}.` : `I ${act}.`;
+    out += eff.length > 0 ? ` ${pick(NOW, prng)}${joinList(eff)}.` : ` ${pick(NO_EFFECT, prng)}`;
+    return out;
+  };
+
+  // ---- prompt
+  const typeOrder: string[] = [];
+  const typeObjects = new Map<string, number[]>();
+  const objOrder = [...domain.constants.map((c) => c.name), ...problem.objects.map((o) => o.name)];
+  const seen = new Set<number>();
+  for (const name of objOrder) {
+    const id = objId.get(name);
+    if (id === undefined || seen.has(id)) continue;
+    seen.add(id);
+    const k = objTypeKey[id]!;
+    if (!typeObjects.has(k)) {
+      typeObjects.set(k, []);
+      typeOrder.push(k);
+    }
+    typeObjects.get(k)!.push(id);
+  }
+  const objectSentences = (prng: Prng): string[] =>
+    typeOrder.map((k) => {
+      const ids = typeObjects.get(k)!;
+      const tt = objType[ids[0]!]!;
+      if (ids.length === 1) {
+        const p = phrases[ids[0]!]!;
+        return p === tt.noun || p === `the ${tt.noun}` ? `There is one ${tt.noun}.` : `There is one ${tt.noun}: ${p}.`;
+      }
+      const list = joinList(ids.map((i) => phrases[i]!));
+      return pick([`There are ${countWord(ids.length)} ${tt.plural}: ${list}.`, `The ${tt.plural} are ${list}.`], prng);
+    });
+
+  const fluentInit: { pred: PredicateTemplate; args: number[] }[] = [];
+  const staticGroups: StaticGroup[] = [];
+  const alwaysTrue: { pred: PredicateTemplate; args: number[] }[] = [];
+  {
+    const factSet = new Set(task.factNames);
+    const seenAtoms = new Set<string>();
+    const groups = new Map<string, StaticGroup>();
+    for (const el of problem.init) {
+      if (el.kind !== "atom") continue;
+      const a = el.atom;
+      const key = `(${[a.predicate, ...a.args.map((t) => t.name)].join(" ")})`;
+      if (seenAtoms.has(key) || derivedPreds.has(a.predicate)) continue;
+      seenAtoms.add(key);
+      const args = a.args.map((t) => objId.get(t.name) ?? -1);
+      if (args.some((x) => x < 0)) continue;
+      const pred = predOf(a.predicate, args.length);
+      if (!staticPreds.has(a.predicate)) {
+        fluentInit.push({ pred, args });
+        if (!factSet.has(key)) alwaysTrue.push({ pred, args });
+        continue;
+      }
+      if (args.length < 2 || pred.groupOver.length >= args.length) {
+        staticGroups.push({ pred, args, members: [args] });
+        continue;
+      }
+      const gk = a.predicate + "|" + args.map((x, i) => (pred.groupOver.includes(i) ? "*" : String(x))).join(",");
+      let g = groups.get(gk);
+      if (g === undefined) {
+        g = { pred, args, members: [] };
+        groups.set(gk, g);
+        staticGroups.push(g);
+      }
+      g.members.push(args);
+    }
+  }
+  const staticText = (g: StaticGroup, prng: Prng): string => {
+    const p = g.pred;
+    if (g.members.length <= 1) return fill(pick(p.pos, prng), g.args.map((x) => phrases[x]!));
+    const items = g.members.map((m) => {
+      const vals = m.map((x) => phrases[x]!);
+      return p.item !== null ? fill(pick(p.item, prng), vals) : vals[p.groupOver[0]!]!;
+    });
+    const list = joinList(items);
+    const vals = g.args.map((x) => phrases[x]!);
+    for (const i of p.groupOver) vals[i] = list;
+    if (p.grouped === null) return fill(pick(p.pos, prng), vals);
+    vals.push(list); // {items}
+    return fill(pick(p.grouped, prng), vals);
+  };
+
+  // Rules of a generic domain, written from its action schemas with parameters as "?x".
+  const genericIntro = (prng: Prng): string => {
+    const head = pick(
+      [
+        `This is a planning problem in the "${domain.name}" domain. These are the actions, what each one needs and what it does.`,
+        `We work in the planning domain "${domain.name}". Each action below lists the conditions it needs and the facts it changes.`,
+        `The problem below comes from the "${domain.name}" planning domain, with the following actions.`,
+      ],
+      prng,
+    );
+    const lines = schemas.map((s) => {
+      const ph = s.params.map((p) => `?${p}`);
+      const act = fill(s.text[0]!, ph);
+      const typed = s.paramTypes.some((ts) => ts.some((t) => t !== "object"))
+        ? ` (where ${joinList(s.params.map((p, i) => `?${p} is ${withArticle(typeNoun(s.paramTypes[i]![0] ?? "object"))}`))})`
+        : "";
+      const why = whyItems(s, ph, null);
+      // Distinct placeholders per parameter, disjoint from object ids (for add-wins-over-delete).
+      const fakeArgs = s.params.map((_, i) => -(1_000_000 + i));
+      const eff = effectItems(s, fakeArgs, ph, null, -1, undefined);
+      const needs = why.length > 0 ? `it needs ${joinList(why)}` : "it needs nothing";
+      const does = eff.length > 0 ? `afterwards ${joinList(eff)}` : "it changes nothing";
+      return `- To ${act}${typed}: ${needs}; ${does}.`;
+    });
+    return head + "\n" + lines.join("\n");
+  };
+
+  const prompt = (prng: Prng): string => {
+    const paras: string[] = [];
+    paras.push(tpl.generic || tpl.intro.length === 0 ? genericIntro(prng) : pick(tpl.intro, prng));
+    paras.push(objectSentences(prng).join(" "));
+    if (staticGroups.length > 0) paras.push(sub(pick(FIXED, prng), staticGroups.map((g) => staticText(g, prng)).join("; ")));
+    const init = fluentInit.map((a) => atomText(a.pred, true, a.args.map((x) => phrases[x]!), prng));
+    paras.push(init.length > 0 ? sub(pick(INIT, prng), joinList(init)) : "Initially, none of the changing facts holds.");
+    paras.push(fill(pick(tpl.goal, prng), [formulaText(problem.goal, new Map(), prng)]));
+    paras.push(pick(tpl.instruction, prng));
+    return paras.join("\n\n");
+  };
+
+  // ---- describe a state
+  const describeState = (state: Uint32Array): string => {
+    const items: string[] = [];
+    for (let f = 0; f < task.numFacts; f++) {
+      if (task.factDerived[f] === 1 || !has(state, f)) continue;
+      if (!tpl.predicates.has(task.factPredicate[f]!)) continue;
+      items.push(factText(f, true, null));
+    }
+    for (const a of alwaysTrue) items.push(atomText(a.pred, true, a.args.map((x) => phrases[x]!), null));
+    return items.length > 0 ? joinList(items) : "none of the changing facts holds";
+  };
+
+  // ---- critiques
+  const unit = (n: number): string => (task.hasCosts ? `${n === 1 ? "a cost of 1" : `a cost of ${n}`}` : `${countWord(n)} step${n === 1 ? "" : "s"}`);
+  const away = (n: number): string => (task.hasCosts ? `a remaining cost of ${n}` : `${countWord(n)} step${n === 1 ? "" : "s"} away`);
+  const failedText = (lit: string): string => {
+    // The evidence lists literals of the precondition that are false; say what is true instead.
+    const toks = lit.toLowerCase().match(/[()]|[^\s()]+/g) ?? [];
+    let i = 0;
+    let pos = true;
+    if (toks[0] === "(" && toks[1] === "not") {
+      pos = false;
+      i = 2;
+    }
+    if (toks[i] !== "(") return lit;
+    const name = toks[i + 1];
+    const args: string[] = [];
+    let j = i + 2;
+    while (j < toks.length && toks[j] !== ")") args.push(toks[j++]!);
+    if (name === undefined) return lit;
+    const ph = args.map((a) => {
+      const id = objId.get(a);
+      return id === undefined ? a : phrases[id]!;
+    });
+    if (name === "=" && ph.length === 2) return eqText(!pos, ph[0]!, ph[1]!);
+    if (!tpl.predicates.has(name)) return lit;
+    return atomText(predOf(name, ph.length), !pos, ph, null);
+  };
+  const stateAfterPrefix = (ops: readonly number[]): Uint32Array => {
+    let s = task.init;
+    for (const op of ops) s = applyOp(task, s, op);
+    return s;
+  };
+  const sameState = (a: Uint32Array, b: Uint32Array): boolean => {
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+  };
+
+  const critique = (ls: LabeledStep, prng: Prng): string => {
+    const c = ls.candidate;
+    const ev = ls.evidence;
+    const act = actionText(c.schema, c.args, prng);
+    switch (ls.category) {
+      case "non-executable": {
+        const reasons = ev.failedPreconditions.map(failedText);
+        const r = reasons.length > 0 ? joinList(reasons) : "its precondition does not hold";
+        return pick(
+          [
+            `This step is invalid: I cannot ${act} now, because ${r}.`,
+            `The step is not possible here: ${r}, so I cannot ${act}.`,
+            `Wrong step. It is impossible to ${act} in this state, since ${r}.`,
+          ],
+          prng,
+        );
+      }
+      case "dead-end": {
+        const why =
+          ev.deadEnd?.kind === "exhaustive"
+            ? `exploring all ${ev.deadEnd.states} states reachable from there finds no way to the goal`
+            : "even if no action ever undid anything, some goal condition could not be reached from there";
+        return pick(
+          [
+            `This step is a dead end: once I ${act}, the goal can no longer be reached, because ${why}.`,
+            `If I ${act}, the goal becomes unreachable: ${why}.`,
+            `This ruins the task: once I ${act}, there is no way to reach the goal any more, since ${why}.`,
+          ],
+          prng,
+        );
+      }
+      case "backtracking": {
+        const j = ev.backtrackTo ?? 0;
+        const where = j === 0 ? "the initial state" : `the state after step ${j}`;
+        let exact = false;
+        if (c.op >= 0 && ls.prefixOps.length >= j) {
+          try {
+            const s = stateAfterPrefix(ls.prefixOps);
+            exact = sameState(applyOp(task, s, c.op), stateAfterPrefix(ls.prefixOps.slice(0, j)));
+          } catch {
+            exact = false;
+          }
+        }
+        const extra = ev.extraCost !== null && ev.extraCost > 0 ? `, which wastes ${unit(ev.extraCost)}` : "";
+        const lead = exact
+          ? `if I ${act}, I am back in ${where}`
+          : `if I ${act}, every optimal plan from there has to pass through ${where} again`;
+        return pick(
+          [
+            `This step undoes progress: ${lead}${extra}.`,
+            `This goes backwards: ${lead}${extra}.`,
+            `Not useful. ${capitalize(lead)}${extra}, so the step only undoes what was done.`,
+          ],
+          prng,
+        );
+      }
+      case "suboptimal": {
+        const hb = ev.hBefore;
+        const ha = ev.hAfter;
+        const x = ev.extraCost ?? 0;
+        const detail =
+          hb !== null && ha !== null ? ` Before it, the goal is ${away(hb)}; after it, it is ${ha === hb ? "still " : ""}${away(ha)}.` : "";
+        return pick(
+          [
+            `This step is possible and the goal stays reachable, but it is a detour: to ${act} costs ${unit(x)} more than an optimal plan.${detail}`,
+            `The step works but is not optimal: after I ${act}, the best plan is longer by ${unit(x)}.${detail}`,
+            `A valid but wasteful step: I can ${act}, yet it adds ${unit(x)} to the shortest plan.${detail}`,
+          ],
+          prng,
+        );
+      }
+      case "optimal": {
+        const hb = ev.hBefore;
+        const ha = ev.hAfter;
+        if (ha === 0) {
+          return pick([`This step is correct: when I ${act}, the goal is reached.`, `Correct: to ${act} completes the goal.`, `Good step. Once I ${act}, every goal condition holds.`], prng);
+        }
+        const detail = hb !== null && ha !== null ? `the goal goes from ${away(hb)} to ${away(ha)}` : "it starts an optimal plan";
+        return pick(
+          [
+            `This step is correct and on an optimal plan: when I ${act}, ${detail}.`,
+            `Good step: to ${act} makes full progress, since ${detail}.`,
+            `Correct. It is optimal to ${act} here: ${detail}.`,
+          ],
+          prng,
+        );
+      }
+    }
+  };
+
+  // ---- parser
+  interface Matcher {
+    schema: number;
+    re: RegExp;
+    /** Parameter index of each capture group. */
+    slots: number[];
+  }
+  let matchers: Matcher[] | null = null;
+  const buildMatchers = (): Matcher[] => {
+    const out: Matcher[] = [];
+    schemas.forEach((s, si) => {
+      const alts = s.paramTypes.map((types) => {
+        const ids: number[] = [];
+        for (let i = 0; i < nObj; i++) if (types.some((t) => task.objectTypes[i]!.includes(t))) ids.push(i);
+        if (ids.length === 0) return "(?!)";
+        return "(" + ids.map((i) => phrases[i]!).sort((a, b) => b.length - a.length).map(escapeRegExp).join("|") + ")";
+      });
+      for (const c of s.text) {
+        let src = "^" + escapeRegExp(c.parts[0]!);
+        for (let j = 0; j < c.slots.length; j++) src += alts[c.slots[j]!]! + escapeRegExp(c.parts[j + 1]!);
+        out.push({ schema: si, re: new RegExp(src + "$"), slots: c.slots });
+      }
+    });
+    return out;
+  };
+  const matchClause = (clause: string): { schema: number; args: number[] } | null => {
+    for (const m of matchers!) {
+      const r = m.re.exec(clause);
+      if (r === null) continue;
+      const args: number[] = new Array(schemas[m.schema]!.params.length).fill(-1);
+      m.slots.forEach((p, j) => (args[p] = phraseId.get(r[j + 1]!)!));
+      return { schema: m.schema, args };
+    }
+    return null;
+  };
+  const parseStep = (text: string): { schema: number; args: number[] } | null => {
+    matchers ??= buildMatchers();
+    const head = /^\s*Step \d+:\s*/.exec(text);
+    const body = head !== null ? text.slice(head[0].length) : text.trim();
+    const starts: number[] = [];
+    if (body.startsWith("I ")) starts.push(2);
+    for (let i = body.indexOf(", I "); i >= 0; i = body.indexOf(", I ", i + 1)) starts.push(i + 4);
+    for (const s of starts) {
+      // The action text has no '.', but object phrases might: try every '.' after the start.
+      for (let e = body.indexOf(".", s); e >= 0; e = body.indexOf(".", e + 1)) {
+        const r = matchClause(body.slice(s, e));
+        if (r !== null) return r;
+      }
+    }
+    return null;
+  };
+
+  return {
+    task,
+    templates: tpl,
+    objectPhrase: (id) => phrases[id]!,
+    actionText,
+    prompt,
+    step,
+    critique,
+    parseStep,
+    describeState,
+  };
+}

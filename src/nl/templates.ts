@@ -1,0 +1,243 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ZodIssue } from "zod";
+import type { Domain } from "../pddl/ast.js";
+import { UserError } from "../pddl/errors.js";
+import { parseDomain } from "../pddl/index.js";
+import { packageRoot } from "../util/paths.js";
+import { NlJsonSchema, type NlJson } from "./schema.js";
+import { compile, normalizeSpace, paramNames, TemplateSyntaxError, words, type Compiled } from "./text.js";
+
+/** Compiled naming of the objects of one type. */
+export interface TypeTemplate {
+  noun: string;
+  plural: string;
+  /** Name of the only object of this type, or null. */
+  single: string | null;
+  match: RegExp | null;
+  /** Used (with `{name}`) when `match` does not match; null means "<noun> <name>". */
+  fallback: Compiled | null;
+  /** Compiled against `phraseNames` (`name` first, then the named groups of `match`). */
+  phrase: Compiled;
+  phraseNames: string[];
+}
+
+/** Compiled templates of one predicate; slots index the predicate's parameters. */
+export interface PredicateTemplate {
+  params: string[];
+  pos: Compiled[];
+  neg: Compiled[];
+  /** Parameter indexes that vary inside one group of static facts (default: the last). */
+  groupOver: number[];
+  /** Per-fact item of a group, compiled against `params` (null: the one `groupOver` object). */
+  item: Compiled[] | null;
+  /** Group sentence, compiled against `[...params, "items"]`; null: the `pos` templates. */
+  grouped: Compiled[] | null;
+}
+
+/** Compiled what-I-do templates of one action; slots index the action's parameters. */
+export interface ActionTemplate {
+  params: string[];
+  text: Compiled[];
+}
+
+/** Validated, compiled templates of a domain (from nl.json, or generic from PDDL names). */
+export interface NlTemplates {
+  domainName: string;
+  /** The nl.json path, or null for generic templates. */
+  file: string | null;
+  generic: boolean;
+  intro: string[];
+  types: Map<string, TypeTemplate>;
+  predicates: Map<string, PredicateTemplate>;
+  actions: Map<string, ActionTemplate>;
+  /** Compiled against ["goal"]. */
+  goal: Compiled[];
+  instruction: string[];
+}
+
+function zodMessage(file: string, issue: ZodIssue): string {
+  const path = issue.path.length > 0 ? issue.path.join(".") : "(top level)";
+  if (issue.code === "unrecognized_keys") {
+    return `${file}: ${path}: unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `'${k}'`).join(", ")}`;
+  }
+  return `${file}: ${path}: ${issue.message}`;
+}
+
+function plural(noun: string): string {
+  if (/(s|x|z|ch|sh)$/.test(noun)) return noun + "es";
+  if (/[^aeiou]y$/.test(noun)) return noun.slice(0, -1) + "ies";
+  return noun + "s";
+}
+
+/**
+ * Validate raw JSON against the schema and the domain, and compile it. Throws a UserError naming
+ * the file, the key path and the bad placeholder/key.
+ */
+export function compileTemplates(raw: unknown, domain: Domain, file: string): NlTemplates {
+  const parsed = NlJsonSchema.safeParse(raw);
+  if (!parsed.success) throw new UserError(zodMessage(file, parsed.error.issues[0]!));
+  const json: NlJson = parsed.data;
+  const fail = (path: string, msg: string): never => {
+    throw new UserError(`${file}: ${path}: ${msg}`);
+  };
+  const comp = (src: string, names: readonly string[], path: string): Compiled => {
+    try {
+      return compile(src, names);
+    } catch (e) {
+      if (e instanceof TemplateSyntaxError) return fail(path, e.message);
+      throw e;
+    }
+  };
+  if (json.domain !== undefined && json.domain.toLowerCase() !== domain.name) {
+    fail("domain", `written for domain '${json.domain}', but the domain is '${domain.name}'`);
+  }
+
+  const typeNames = new Set(["object", ...domain.types.map((t) => t.name)]);
+  const types = new Map<string, TypeTemplate>();
+  for (const [key, e] of Object.entries(json.types)) {
+    const t = key.toLowerCase();
+    const path = `types.${key}`;
+    if (!typeNames.has(t)) fail(path, `unknown type '${key}' (types of ${domain.name}: ${[...typeNames].join(", ")})`);
+    let match: RegExp | null = null;
+    const names = ["name"];
+    if (e.match !== undefined) {
+      try {
+        match = new RegExp(e.match);
+      } catch (err) {
+        fail(`${path}.match`, `bad regular expression: ${(err as Error).message}`);
+      }
+      const groups = e.match.matchAll(/\(\?<([A-Za-z_][A-Za-z0-9_]*)>/g);
+      for (const g of groups) names.push(g[1]!.toLowerCase());
+    }
+    const noun = normalizeSpace(e.noun ?? words(t));
+    types.set(t, {
+      noun,
+      plural: normalizeSpace(e.plural ?? plural(noun)),
+      single: e.single !== undefined ? normalizeSpace(e.single) : null,
+      match,
+      fallback: e.fallback !== undefined ? comp(e.fallback, ["name"], `${path}.fallback`) : null,
+      phrase: comp(e.phrase ?? `${noun} {name}`, names, `${path}.phrase`),
+      phraseNames: names,
+    });
+  }
+
+  const predicates = new Map<string, PredicateTemplate>();
+  for (const [key, e] of Object.entries(json.predicates)) {
+    const name = key.toLowerCase();
+    const decl = domain.predicates.find((p) => p.name === name);
+    const path = `predicates.${key}`;
+    if (decl === undefined) {
+      fail(path, `unknown predicate '${key}' (predicates of ${domain.name}: ${domain.predicates.map((p) => p.name).join(", ")})`);
+      continue;
+    }
+    const params = paramNames(decl.params);
+    let groupOver = params.length > 0 ? [params.length - 1] : [];
+    let item: Compiled[] | null = null;
+    let grouped: Compiled[] | null = null;
+    if (e.static !== undefined) {
+      if (e.static.over !== undefined) {
+        const over = typeof e.static.over === "string" ? [e.static.over] : e.static.over;
+        groupOver = over.map((o) => {
+          const i = params.indexOf(o.replace(/^\?/, "").toLowerCase());
+          if (i < 0) fail(`${path}.static.over`, `unknown parameter '${o}' (parameters of ${name}: ${params.join(", ") || "none"})`);
+          return i;
+        });
+      }
+      if (groupOver.length === 0) fail(`${path}.static`, `${name} has no parameters to group over`);
+      if (e.static.item !== undefined) item = e.static.item.map((s, i) => comp(s, params, `${path}.static.item[${i}]`));
+      else if (groupOver.length > 1) fail(`${path}.static.item`, "needed when grouping over several parameters");
+      grouped = e.static.text.map((s, i) => comp(s, [...params, "items"], `${path}.static.text[${i}]`));
+    }
+    predicates.set(name, {
+      params,
+      pos: e.true.map((s, i) => comp(s, params, `${path}.true[${i}]`)),
+      neg: e.false.map((s, i) => comp(s, params, `${path}.false[${i}]`)),
+      groupOver,
+      item,
+      grouped,
+    });
+  }
+
+  const actions = new Map<string, ActionTemplate>();
+  for (const [key, list] of Object.entries(json.actions)) {
+    const name = key.toLowerCase();
+    const decl = domain.actions.find((a) => a.name === name);
+    const path = `actions.${key}`;
+    if (decl === undefined) {
+      fail(path, `unknown action '${key}' (actions of ${domain.name}: ${domain.actions.map((a) => a.name).join(", ")})`);
+      continue;
+    }
+    const params = paramNames(decl.params);
+    const text = list.map((s, i) => {
+      const at = `${path}[${i}]`;
+      const c = comp(s, params, at);
+      // Exact round trip: every parameter once, and no '.' (it ends the action clause of a step).
+      for (let p = 0; p < params.length; p++) {
+        const n = c.slots.filter((x) => x === p).length;
+        if (n === 0) fail(at, `placeholder {${params[p]}} is missing (every parameter of ${name} must appear once)`);
+        if (n > 1) fail(at, `placeholder {${params[p]}} appears ${n} times (every parameter of ${name} must appear once)`);
+      }
+      for (let k = 1; k < c.slots.length; k++) {
+        if (c.parts[k] === "") fail(at, "two placeholders must be separated by some text");
+      }
+      if (c.source.includes(".")) fail(at, "an action text must not contain '.'");
+      return c;
+    });
+    actions.set(name, { params, text });
+  }
+
+  return {
+    domainName: domain.name,
+    file,
+    generic: false,
+    intro: json.intro.map(normalizeSpace),
+    types,
+    predicates,
+    actions,
+    goal: json.goal.map((s, i) => comp(s, ["goal"], `goal[${i}]`)),
+    instruction: json.instruction.map(normalizeSpace),
+  };
+}
+
+/**
+ * Load and validate an nl.json for `domain`. Unknown keys, predicates, actions, types or
+ * placeholders give a UserError naming the file, the key path and the bad name.
+ */
+export function loadTemplatesFile(path: string, domain: Domain): NlTemplates {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UserError(code === "ENOENT" ? `${path}: no such file` : `${path}: cannot read (${code ?? String(e)})`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new UserError(`${path}: invalid JSON (${(e as Error).message})`);
+  }
+  return compileTemplates(raw, domain, path);
+}
+
+const builtinCache = new Map<string, NlTemplates | null>();
+
+/**
+ * Templates of a built-in domain (`domains/<name>/nl.json`, validated against
+ * `domains/<name>/domain.pddl`), or null when the domain has no nl.json.
+ */
+export function loadTemplates(domainName: string): NlTemplates | null {
+  const cached = builtinCache.get(domainName);
+  if (cached !== undefined) return cached;
+  const dir = join(packageRoot(), "domains", domainName);
+  const nlFile = join(dir, "nl.json");
+  const domainFile = join(dir, "domain.pddl");
+  let result: NlTemplates | null = null;
+  if (/^[a-z0-9_-]+$/i.test(domainName) && existsSync(nlFile) && existsSync(domainFile)) {
+    const domain = parseDomain(readFileSync(domainFile, "utf8"), domainFile);
+    result = loadTemplatesFile(nlFile, domain);
+  }
+  builtinCache.set(domainName, result);
+  return result;
+}

@@ -1,0 +1,129 @@
+/**
+ * Template compilation and small text helpers. A template such as "{x} is on {y}" is compiled
+ * once into literal parts and slot indexes, so rendering is plain string concatenation.
+ */
+
+/** A compiled template: `parts[0] + v[slots[0]] + parts[1] + ... + parts[n]`. */
+export interface Compiled {
+  parts: string[];
+  /** Index into the placeholder name list the template was compiled against. */
+  slots: number[];
+  /** The template as written. */
+  source: string;
+}
+
+/** Why a template failed to compile (the caller adds file and key path). */
+export class TemplateSyntaxError extends Error {}
+
+/** The placeholder names of a template, in order, e.g. "{x} on {y}" -> ["x", "y"]. */
+export function placeholders(src: string): string[] {
+  const out: string[] = [];
+  let i = 0;
+  for (;;) {
+    const open = src.indexOf("{", i);
+    const close = src.indexOf("}", i);
+    if (open < 0) {
+      if (close >= 0) throw new TemplateSyntaxError(`unbalanced '}' at offset ${close}`);
+      return out;
+    }
+    if (close >= 0 && close < open) throw new TemplateSyntaxError(`unbalanced '}' at offset ${close}`);
+    const end = src.indexOf("}", open + 1);
+    const nextOpen = src.indexOf("{", open + 1);
+    if (end < 0 || (nextOpen >= 0 && nextOpen < end)) throw new TemplateSyntaxError(`unbalanced '{' at offset ${open}`);
+    const name = src.slice(open + 1, end).trim();
+    if (name.length === 0) throw new TemplateSyntaxError(`empty placeholder {} at offset ${open}`);
+    out.push(name.toLowerCase());
+    i = end + 1;
+  }
+}
+
+/** Collapse runs of whitespace into one space and trim. */
+export function normalizeSpace(s: string): string {
+  return s.replace(/\s+/g, " ").trim();
+}
+
+/**
+ * Compile `src` against the allowed placeholder `names`. Throws TemplateSyntaxError naming the
+ * first unknown placeholder.
+ */
+export function compile(src: string, names: readonly string[]): Compiled {
+  const text = normalizeSpace(src);
+  const ph = placeholders(text);
+  const parts: string[] = [];
+  const slots: number[] = [];
+  let i = 0;
+  for (const name of ph) {
+    const idx = names.indexOf(name);
+    if (idx < 0) {
+      const allowed = names.length > 0 ? names.map((n) => `{${n}}`).join(", ") : "none";
+      throw new TemplateSyntaxError(`unknown placeholder {${name}} (allowed: ${allowed})`);
+    }
+    const open = text.indexOf("{", i);
+    const close = text.indexOf("}", open);
+    parts.push(text.slice(i, open));
+    slots.push(idx);
+    i = close + 1;
+  }
+  parts.push(text.slice(i));
+  return { parts, slots, source: text };
+}
+
+/** Render a compiled template with `values` indexed like the names it was compiled against. */
+export function fill(t: Compiled, values: readonly string[]): string {
+  const { parts, slots } = t;
+  let s = parts[0]!;
+  for (let i = 0; i < slots.length; i++) s += values[slots[i]!]! + parts[i + 1]!;
+  return s;
+}
+
+/** "a", "a and b", "a, b and c". */
+export function joinList(items: readonly string[], conj = "and"): string {
+  const n = items.length;
+  if (n === 0) return "";
+  if (n === 1) return items[0]!;
+  let s = items[0]!;
+  for (let i = 1; i < n - 1; i++) s += ", " + items[i]!;
+  return s + " " + conj + " " + items[n - 1]!;
+}
+
+const SMALL = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+
+/** Small counts as words ("three"), larger ones as digits. */
+export function countWord(n: number): string {
+  return n >= 0 && n < SMALL.length ? SMALL[n]! : String(n);
+}
+
+/** Upper-case the first character. */
+export function capitalize(s: string): string {
+  return s.length === 0 ? s : s[0]!.toUpperCase() + s.slice(1);
+}
+
+/** Escape a literal for use inside a RegExp. */
+export function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** PDDL name to words: "on-table" -> "on table", "pick_up" -> "pick up". */
+export function words(name: string): string {
+  return normalizeSpace(name.replace(/^\?/, "").replace(/[-_]+/g, " "));
+}
+
+/**
+ * Placeholder names of PDDL parameters: "?x" -> "x"; a repeated name (some IPC files declare
+ * `(in ?obj ?obj)`) gets its position appended ("obj", "obj2") so every slot stays addressable.
+ */
+export function paramNames(params: readonly { name: string }[]): string[] {
+  const out: string[] = [];
+  params.forEach((p, i) => {
+    let n = p.name.replace(/^\?/, "").toLowerCase();
+    if (out.includes(n)) n = `${n}${i + 1}`;
+    while (out.includes(n)) n += "_";
+    out.push(n);
+  });
+  return out;
+}
+
+/** "a block", "an object". */
+export function withArticle(noun: string): string {
+  return (/^[aeiou]/i.test(noun) ? "an " : "a ") + noun;
+}

@@ -1,0 +1,221 @@
+import type { GroundTask } from "../task/types.js";
+import type { SuccessorGenerator } from "../task/index.js";
+import type { Heuristic, SearchLimits, SearchResult } from "./types.js";
+import { OpenList } from "./queue.js";
+import { StateSpace } from "./space.js";
+
+/** Extra knobs of the A* core (used by the oracle and the labeller's avoidance search). */
+export interface AStarOptions {
+  limits?: SearchLimits;
+  /** Start state (default: the task's initial state). */
+  start?: Uint32Array;
+  /** Only look for plans of cost <= bound (nodes with f > bound are not opened). */
+  bound?: number;
+  /** States for which this returns true are never entered (the start state is not checked). */
+  forbidden?: (state: Uint32Array) => boolean;
+  /**
+   * Known exact h* of a state, or NaN when unknown. Used instead of the heuristic; a state with
+   * an exact value ends the search when it is expanded (its f is then the optimal cost).
+   */
+  exact?: (state: Uint32Array) => number;
+  /** Reuse a successor generator across searches on the same task. */
+  successorGenerator?: SuccessorGenerator;
+}
+
+/** A* outcome plus what the oracle needs to cache: the state space and the solution path. */
+export interface AStarRun extends SearchResult {
+  space: StateSpace;
+  /** Ids (in `space`) of the states along the plan, start first; empty unless solved. */
+  pathIds: number[];
+  /** Exact remaining cost at the last path state (0 at a goal; a cached h* otherwise). */
+  endH: number;
+}
+
+const DEAD = -2;
+const TIME_CHECK_EVERY = 128;
+
+/**
+ * A* with reopening, tie-breaking on (f, h, FIFO) like Fast Downward's `astar`, goal test at
+ * expansion. Counts follow Fast Downward: `expanded` includes the goal node, `generated` counts
+ * every successor (duplicates included), `evaluated` counts heuristic evaluations (initial state
+ * included; states are evaluated once, reopening reuses the value).
+ */
+export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarOptions = {}): AStarRun {
+  const t0 = performance.now();
+  const limits = options.limits ?? {};
+  const maxExp = limits.maxExpansions ?? Infinity;
+  const deadline = limits.timeMs !== undefined ? t0 + limits.timeMs : Infinity;
+  const bound = options.bound ?? Infinity;
+  const forbidden = options.forbidden;
+  const exact = options.exact;
+  const space = new StateSpace(task, options.successorGenerator);
+  const opCost = task.opCost;
+
+  let cap = 1024;
+  let g = new Int32Array(cap);
+  let hv = new Int32Array(cap);
+  let parent = new Int32Array(cap);
+  let parentOp = new Int32Array(cap);
+  let closed = new Uint8Array(cap);
+  let exactFlag = new Uint8Array(cap);
+  const grow = (need: number): void => {
+    let n = cap;
+    while (n <= need) n *= 2;
+    const g2 = new Int32Array(n);
+    g2.set(g);
+    g = g2;
+    const h2 = new Int32Array(n);
+    h2.set(hv);
+    hv = h2;
+    const p2 = new Int32Array(n);
+    p2.set(parent);
+    parent = p2;
+    const o2 = new Int32Array(n);
+    o2.set(parentOp);
+    parentOp = o2;
+    const c2 = new Uint8Array(n);
+    c2.set(closed);
+    closed = c2;
+    const e2 = new Uint8Array(n);
+    e2.set(exactFlag);
+    exactFlag = e2;
+    cap = n;
+  };
+
+  let expanded = 0;
+  let generated = 0;
+  let evaluated = 0;
+  const result = (status: SearchResult["status"], initialH: number | null): AStarRun => ({
+    status,
+    cost: null,
+    plan: [],
+    initialH,
+    expanded,
+    generated,
+    evaluated,
+    searchMs: performance.now() - t0,
+    space,
+    pathIds: [],
+    endH: 0,
+  });
+
+  /** Heuristic value (or exact value) of a fresh state; DEAD for Infinity. */
+  const evalState = (id: number, s: Uint32Array): number => {
+    if (exact !== undefined) {
+      const x = exact(s);
+      if (x === x) {
+        exactFlag[id] = 1;
+        return x === Infinity ? DEAD : x;
+      }
+    }
+    evaluated++;
+    const h = heuristic.evaluate(s);
+    return h === Infinity ? DEAD : h;
+  };
+
+  const start = options.start ?? task.init;
+  const startId = space.intern(start);
+  if (startId >= cap) grow(startId);
+  let known = space.size;
+  const h0 = evalState(startId, start);
+  hv[startId] = h0;
+  if (h0 === DEAD) return result("unsolvable", null);
+  if (h0 > bound) return result("unsolvable", h0);
+  g[startId] = 0;
+  parent[startId] = -1;
+  parentOp[startId] = -1;
+  const open = new OpenList();
+  open.push(h0, h0, startId);
+
+  const cur = new Uint32Array(task.words);
+  const next = new Uint32Array(task.words);
+  const ops: number[] = [];
+
+  while (open.size > 0) {
+    const f = open.peekF();
+    const id = open.pop();
+    if (closed[id] === 1) continue;
+    const gid = g[id]!;
+    const hid = hv[id]!;
+    if (f !== gid + hid) continue; // stale entry from before a cheaper path was found
+    if (expanded >= maxExp) return result("limit", hv[startId] === DEAD ? null : hv[startId]!);
+    if ((expanded & (TIME_CHECK_EVERY - 1)) === 0 && expanded > 0 && performance.now() > deadline) {
+      return result("limit", hv[startId]!);
+    }
+    closed[id] = 1;
+    expanded++;
+    cur.set(space.get(id));
+    if (exactFlag[id] === 1 || space.isGoal(cur)) {
+      const endH = exactFlag[id] === 1 ? hid : 0;
+      const pathIds: number[] = [];
+      const plan: number[] = [];
+      for (let x = id; x !== -1; x = parent[x]!) {
+        pathIds.push(x);
+        if (parent[x] !== -1) plan.push(parentOp[x]!);
+      }
+      pathIds.reverse();
+      plan.reverse();
+      return {
+        status: "solved",
+        cost: gid + endH,
+        plan,
+        initialH: hv[startId]!,
+        expanded,
+        generated,
+        evaluated,
+        searchMs: performance.now() - t0,
+        space,
+        pathIds,
+        endH,
+      };
+    }
+    space.applicable(cur, ops);
+    for (let i = 0; i < ops.length; i++) {
+      const op = ops[i]!;
+      space.apply(cur, op, next);
+      generated++;
+      if (forbidden !== undefined && forbidden(next)) continue;
+      const ng = gid + opCost[op]!;
+      const sid = space.intern(next);
+      if (sid >= known) {
+        // a new state
+        if (sid >= cap) grow(sid);
+        known = space.size;
+        const h = evalState(sid, next);
+        hv[sid] = h;
+        closed[sid] = 0;
+        if (h === DEAD) continue;
+        g[sid] = ng;
+        parent[sid] = id;
+        parentOp[sid] = op;
+        if (ng + h <= bound) open.push(ng + h, h, sid);
+      } else {
+        const h = hv[sid]!;
+        if (h === DEAD || ng >= g[sid]!) continue;
+        // cheaper path to a known state: reopen
+        g[sid] = ng;
+        parent[sid] = id;
+        parentOp[sid] = op;
+        closed[sid] = 0;
+        if (ng + h <= bound) open.push(ng + h, h, sid);
+      }
+    }
+  }
+  return result("unsolvable", hv[startId] === DEAD ? null : hv[startId]!);
+}
+
+/** A* from the task's initial state (see `astarRun` for counts and tie-breaking). */
+export function astar(task: GroundTask, h: Heuristic, limits?: SearchLimits): SearchResult {
+  const r = astarRun(task, h, limits ? { limits } : {});
+  return {
+    status: r.status,
+    cost: r.cost,
+    plan: r.plan,
+    initialH: r.initialH,
+    expanded: r.expanded,
+    generated: r.generated,
+    evaluated: r.evaluated,
+    searchMs: r.searchMs,
+  };
+}
+

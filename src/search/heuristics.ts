@@ -1,0 +1,385 @@
+import type { GroundTask } from "../task/types.js";
+import type { Heuristic } from "./types.js";
+import { IntMinQueue } from "./queue.js";
+import { buildRelaxedTask, type RelaxedTask } from "./relaxed.js";
+
+/** Names accepted by `createHeuristic`. */
+export type HeuristicName = "blind" | "hmax" | "lmcut";
+export const HEURISTIC_NAMES: readonly HeuristicName[] = ["blind", "hmax", "lmcut"];
+
+const INF = 0x3fffffff;
+
+function isGoalState(task: GroundTask, s: Uint32Array): boolean {
+  const gp = task.goalPos;
+  for (let i = 0; i < gp.length; i++) {
+    const f = gp[i]!;
+    if ((s[f >>> 5]! & (1 << (f & 31))) === 0) return false;
+  }
+  const gn = task.goalNeg;
+  for (let i = 0; i < gn.length; i++) {
+    const f = gn[i]!;
+    if ((s[f >>> 5]! & (1 << (f & 31))) !== 0) return false;
+  }
+  return true;
+}
+
+/** Blind heuristic: 0 in goal states, else the cheapest operator cost. */
+export class BlindHeuristic implements Heuristic {
+  readonly name = "blind";
+  private readonly minCost: number;
+  constructor(private readonly task: GroundTask) {
+    let m = task.numOps > 0 ? Infinity : 0;
+    for (let o = 0; o < task.numOps; o++) if (task.opCost[o]! < m) m = task.opCost[o]!;
+    this.minCost = m;
+  }
+  evaluate(state: Uint32Array): number {
+    return isGoalState(this.task, state) ? 0 : this.minCost;
+  }
+}
+
+/**
+ * Dijkstra-style h^max exploration over a RelaxedTask with operator costs that LM-Cut can lower.
+ * All arrays are allocated once; `explore` fills `factCost`, `opSupp` (the precondition
+ * choice function: a precondition of maximal h^max) and `opSuppCost`.
+ */
+class RelaxedExplorer {
+  readonly rt: RelaxedTask;
+  readonly factCost: Int32Array;
+  readonly opUnsat: Int32Array;
+  readonly opSupp: Int32Array;
+  readonly opSuppCost: Int32Array;
+  readonly redCost: Int32Array;
+  /** Ops whose supporter is fact f: an intrusive doubly linked list (head per fact). */
+  readonly suppHead: Int32Array;
+  readonly suppNext: Int32Array;
+  readonly suppPrev: Int32Array;
+  readonly queue: IntMinQueue;
+  private readonly preCount: Int32Array;
+
+  constructor(rt: RelaxedTask) {
+    this.rt = rt;
+    this.factCost = new Int32Array(rt.numFacts);
+    this.opUnsat = new Int32Array(rt.numOps);
+    this.opSupp = new Int32Array(rt.numOps);
+    this.opSuppCost = new Int32Array(rt.numOps);
+    this.redCost = new Int32Array(rt.numOps);
+    this.preCount = new Int32Array(rt.numOps);
+    this.suppHead = new Int32Array(rt.numFacts);
+    this.suppNext = new Int32Array(rt.numOps);
+    this.suppPrev = new Int32Array(rt.numOps);
+    for (let o = 0; o < rt.numOps; o++) this.preCount[o] = rt.preStart[o + 1]! - rt.preStart[o]!;
+    // buckets when costs are small: h^max values then stay small too
+    this.queue = new IntMinQueue(rt.maxCost <= 100);
+  }
+
+  /**
+   * Full h^max from `state` with costs `costs`. With `stopAtGoal` the exploration ends when the
+   * goal fact is popped (enough for h^max, not for LM-Cut). Returns h^max(GOAL) (INF if unreachable).
+   */
+  explore(state: Uint32Array, costs: Int32Array, stopAtGoal: boolean): number {
+    const link = !stopAtGoal;
+    const head = this.suppHead;
+    const next = this.suppNext;
+    const prev = this.suppPrev;
+    if (link) head.fill(-1);
+    const rt = this.rt;
+    const fc = this.factCost;
+    const unsat = this.opUnsat;
+    const supp = this.opSupp;
+    const suppCost = this.opSuppCost;
+    const preOfStart = rt.preOfStart;
+    const preOf = rt.preOf;
+    const effStart = rt.effStart;
+    const eff = rt.eff;
+    const q = this.queue;
+    fc.fill(INF);
+    unsat.set(this.preCount);
+    q.clear();
+    const nf = rt.numFacts - 2;
+    const words = state.length;
+    for (let w = 0; w < words; w++) {
+      let bits = state[w]!;
+      while (bits !== 0) {
+        const t = bits & -bits;
+        const f = (w << 5) + (31 - Math.clz32(t));
+        bits ^= t;
+        if (f < nf) {
+          fc[f] = 0;
+          q.push(0, f);
+        }
+      }
+    }
+    fc[rt.trueFact] = 0;
+    q.push(0, rt.trueFact);
+    const goal = rt.goalFact;
+    while (!q.empty) {
+      const f = q.pop();
+      const d = q.lastKey;
+      if (d > fc[f]!) continue;
+      if (f === goal && stopAtGoal) return d;
+      for (let k = preOfStart[f]!, e = preOfStart[f + 1]!; k < e; k++) {
+        const o = preOf[k]!;
+        if (--unsat[o] === 0) {
+          supp[o] = f;
+          suppCost[o] = d;
+          if (link) {
+            const h0 = head[f]!;
+            next[o] = h0;
+            prev[o] = -1;
+            if (h0 !== -1) prev[h0] = o;
+            head[f] = o;
+          }
+          const v = d + costs[o]!;
+          for (let j = effStart[o]!, je = effStart[o + 1]!; j < je; j++) {
+            const g = eff[j]!;
+            if (v < fc[g]!) {
+              fc[g] = v;
+              q.push(v, g);
+            }
+          }
+        }
+      }
+    }
+    return fc[goal]!;
+  }
+
+  /**
+   * After lowering the cost of `cut` ops, update h^max incrementally: costs only decrease, so
+   * re-seed the cut ops' effects and propagate decreases; an op whose supporter got cheaper
+   * re-picks its supporter (first precondition of maximal cost).
+   */
+  updateAfterCut(cut: Int32Array, cutLen: number): void {
+    const rt = this.rt;
+    const fc = this.factCost;
+    const unsat = this.opUnsat;
+    const supp = this.opSupp;
+    const suppCost = this.opSuppCost;
+    const costs = this.redCost;
+    const preStart = rt.preStart;
+    const pre = rt.pre;
+    const head = this.suppHead;
+    const next = this.suppNext;
+    const prev = this.suppPrev;
+    const effStart = rt.effStart;
+    const eff = rt.eff;
+    const q = this.queue;
+    q.clear();
+    for (let i = 0; i < cutLen; i++) {
+      const o = cut[i]!;
+      const v = suppCost[o]! + costs[o]!;
+      for (let j = effStart[o]!, je = effStart[o + 1]!; j < je; j++) {
+        const g = eff[j]!;
+        if (v < fc[g]!) {
+          fc[g] = v;
+          q.push(v, g);
+        }
+      }
+    }
+    while (!q.empty) {
+      const f = q.pop();
+      const d = q.lastKey;
+      if (d > fc[f]!) continue;
+      for (let o = head[f]!, nx = 0; o !== -1; o = nx) {
+        nx = next[o]!;
+        const old = suppCost[o]!;
+        if (old <= d) continue;
+        // re-pick the supporter: keep f on ties, else the first precondition of maximal cost
+        let best = f;
+        let bestCost = d;
+        for (let j = preStart[o]!, je = preStart[o + 1]!; j < je; j++) {
+          const p = pre[j]!;
+          const c = fc[p]!;
+          if (c > bestCost) {
+            bestCost = c;
+            best = p;
+          }
+        }
+        if (best !== f) {
+          // move o from f's supporter list to best's
+          const p = prev[o]!;
+          if (p === -1) head[f] = nx;
+          else next[p] = nx;
+          if (nx !== -1) prev[nx] = p;
+          const h0 = head[best]!;
+          next[o] = h0;
+          prev[o] = -1;
+          if (h0 !== -1) prev[h0] = o;
+          head[best] = o;
+          supp[o] = best;
+        }
+        if (bestCost < old) {
+          suppCost[o] = bestCost;
+          const v = bestCost + costs[o]!;
+          for (let j = effStart[o]!, je = effStart[o + 1]!; j < je; j++) {
+            const g = eff[j]!;
+            if (v < fc[g]!) {
+              fc[g] = v;
+              q.push(v, g);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+/** h^max (Bonet & Geffner): admissible; conditional effects as separate relaxed operators. */
+export class HMaxHeuristic implements Heuristic {
+  readonly name = "hmax";
+  private readonly ex: RelaxedExplorer;
+  constructor(task: GroundTask, rt: RelaxedTask = buildRelaxedTask(task)) {
+    this.ex = new RelaxedExplorer(rt);
+  }
+  evaluate(state: Uint32Array): number {
+    const h = this.ex.explore(state, this.ex.rt.cost, true);
+    return h >= INF ? Infinity : h;
+  }
+}
+
+/**
+ * LM-Cut (Helmert & Domshlak 2009). Each round: h^max with the precondition choice function,
+ * the goal zone (facts reaching GOAL through zero-cost justification edges), the cut (ops whose
+ * pcf is reachable from the state without entering the goal zone and which add a goal-zone
+ * fact), h += min cut cost, lower the cut's costs, incremental h^max; until h^max(GOAL) = 0.
+ *
+ * Tasks with conditional effects: cost sharing between the relaxed operators of one real
+ * operator breaks admissibility, so `createHeuristic("lmcut")` falls back to h^max there.
+ */
+export class LmCutHeuristic implements Heuristic {
+  readonly name = "lmcut";
+  private readonly ex: RelaxedExplorer;
+  private readonly zone: Int32Array;
+  private readonly reached: Int32Array;
+  private readonly inCut: Int32Array;
+  private readonly stack: Int32Array;
+  private readonly cut: Int32Array;
+  private round = 0;
+
+  constructor(task: GroundTask, rt: RelaxedTask = buildRelaxedTask(task)) {
+    this.ex = new RelaxedExplorer(rt);
+    this.zone = new Int32Array(rt.numFacts);
+    this.reached = new Int32Array(rt.numFacts);
+    this.inCut = new Int32Array(rt.numOps);
+    this.stack = new Int32Array(rt.numFacts + 1);
+    this.cut = new Int32Array(rt.numOps);
+  }
+
+  evaluate(state: Uint32Array): number {
+    const ex = this.ex;
+    const rt = ex.rt;
+    const red = ex.redCost;
+    red.set(rt.cost);
+    const goal = rt.goalFact;
+    const fc = ex.factCost;
+    if (ex.explore(state, red, false) >= INF) return Infinity;
+    const unsat = ex.opUnsat;
+    const supp = ex.opSupp;
+    const zone = this.zone;
+    const reached = this.reached;
+    const inCut = this.inCut;
+    const stack = this.stack;
+    const cut = this.cut;
+    const addedByStart = rt.addedByStart;
+    const addedBy = rt.addedBy;
+    const head = ex.suppHead;
+    const next = ex.suppNext;
+    const effStart = rt.effStart;
+    const eff = rt.eff;
+    const nf = rt.numFacts - 2;
+    let h = 0;
+    while (fc[goal]! !== 0) {
+      // stamps instead of clearing arrays each round
+      if (this.round >= 0x7ffffff0) this.resetStamps();
+      const r = ++this.round;
+      // goal zone: backwards from GOAL through zero-cost edges pcf(o) -> eff(o)
+      let sp = 0;
+      zone[goal] = r;
+      stack[sp++] = goal;
+      while (sp > 0) {
+        const f = stack[--sp]!;
+        for (let k = addedByStart[f]!, e = addedByStart[f + 1]!; k < e; k++) {
+          const o = addedBy[k]!;
+          if (unsat[o] !== 0 || red[o] !== 0) continue;
+          const p = supp[o]!;
+          if (zone[p] !== r) {
+            zone[p] = r;
+            stack[sp++] = p;
+          }
+        }
+      }
+      // forward from the state (and TRUE) along pcf edges, stopping at the goal zone
+      let cutLen = 0;
+      sp = 0;
+      for (let w = 0; w < state.length; w++) {
+        let bits = state[w]!;
+        while (bits !== 0) {
+          const t = bits & -bits;
+          const f = (w << 5) + (31 - Math.clz32(t));
+          bits ^= t;
+          if (f < nf && reached[f] !== r) {
+            reached[f] = r;
+            stack[sp++] = f;
+          }
+        }
+      }
+      reached[rt.trueFact] = r;
+      stack[sp++] = rt.trueFact;
+      let minCost = INF;
+      while (sp > 0) {
+        const f = stack[--sp]!;
+        for (let o = head[f]!; o !== -1; o = next[o]!) {
+          // an op reaching the goal zone joins the cut and does not extend the reached part
+          const je = effStart[o + 1]!;
+          let j = effStart[o]!;
+          for (; j < je; j++) if (zone[eff[j]!] === r) break;
+          if (j < je) {
+            if (inCut[o] !== r) {
+              inCut[o] = r;
+              cut[cutLen++] = o;
+              if (red[o]! < minCost) minCost = red[o]!;
+            }
+            continue;
+          }
+          for (j = effStart[o]!; j < je; j++) {
+            const g = eff[j]!;
+            if (reached[g] !== r) {
+              reached[g] = r;
+              stack[sp++] = g;
+            }
+          }
+        }
+      }
+      if (cutLen === 0 || minCost <= 0) throw new Error("lmcut: empty or zero-cost cut (internal error)");
+      h += minCost;
+      for (let i = 0; i < cutLen; i++) red[cut[i]!]! -= minCost;
+      ex.updateAfterCut(cut, cutLen);
+    }
+    return h;
+  }
+
+  private resetStamps(): void {
+    this.zone.fill(0);
+    this.reached.fill(0);
+    this.inCut.fill(0);
+    this.round = 0;
+  }
+}
+
+/**
+ * Create a heuristic by name. `lmcut` on a task with conditional effects falls back to h^max
+ * (the returned heuristic's `name` is then "hmax").
+ */
+export function createHeuristic(task: GroundTask, name: HeuristicName): Heuristic {
+  switch (name) {
+    case "blind":
+      return new BlindHeuristic(task);
+    case "hmax":
+      return new HMaxHeuristic(task);
+    case "lmcut": {
+      const rt = buildRelaxedTask(task);
+      return rt.hasConditionalEffects ? new HMaxHeuristic(task, rt) : new LmCutHeuristic(task, rt);
+    }
+    default:
+      throw new Error(`unknown heuristic '${String(name)}' (expected blind, hmax or lmcut)`);
+  }
+}

@@ -1,0 +1,15 @@
+/** Optimal search: A*, heuristics (blind, h^max, LM-Cut), the h* oracle and `solve`. */
+export * from "./types.js";
+export { astar, astarRun, type AStarOptions, type AStarRun } from "./astar.js";
+export {
+  createHeuristic,
+  BlindHeuristic,
+  HMaxHeuristic,
+  LmCutHeuristic,
+  HEURISTIC_NAMES,
+  type HeuristicName,
+} from "./heuristics.js";
+export { buildRelaxedTask, type RelaxedTask } from "./relaxed.js";
+export { createOracle, costAvoiding, type Oracle, type OracleOptions, type DeadEndKind } from "./oracle.js";
+export { solve, formatPlan, type SolveOptions } from "./solve.js";
+export { StateSpace } from "./space.js";

@@ -1,0 +1,333 @@
+import type { GroundTask } from "../task/types.js";
+import type { SuccessorGenerator } from "../task/index.js";
+import { astarRun } from "./astar.js";
+import { createHeuristic, HMaxHeuristic } from "./heuristics.js";
+import { IntMinQueue } from "./queue.js";
+import { StateSpace } from "./space.js";
+import { LimitError, type Heuristic, type HStarOracle, type SearchLimits } from "./types.js";
+
+/** Options of `createOracle`. */
+export interface OracleOptions {
+  /** State cap of the explicit mode (default 2,000,000). */
+  maxStates?: number;
+  /** Per-query limits of the search mode (and of fallback queries). */
+  limits?: SearchLimits;
+  /** "auto" (default): explicit when the reachable space fits under `maxStates`, else search. */
+  mode?: "auto" | "explicit" | "search";
+}
+
+/** How a dead end was proved. */
+export type DeadEndKind = { kind: "relaxed-unreachable" } | { kind: "exhaustive"; states: number };
+
+/** The oracle of `createOracle`: HStarOracle plus extras for the labeller. */
+export interface Oracle extends HStarOracle {
+  /** h*(s) if already known without searching (explicit space or cache), else NaN. */
+  known(state: Uint32Array): number;
+  /** Number of states explored by the explicit mode (0 in search mode). */
+  reachableStates(): number;
+  /** Number of h* values cached by the search mode (or explored states in explicit mode). */
+  cachedStates(): number;
+  /** Why h*(s) = Infinity: unreachable goal in the delete relaxation, or an exhaustive search. */
+  deadEndProof(state: Uint32Array): DeadEndKind;
+}
+
+const DEFAULT_MAX_STATES = 2_000_000;
+// one LM-Cut instance per task for avoidance searches (building the relaxed task is not free)
+const lmcutCache = new WeakMap<GroundTask, Heuristic>();
+
+/**
+ * The h* oracle (DESIGN.md §5). Explicit mode: forward exploration of the whole reachable space,
+ * backward Dijkstra from all goal states, h* of every state at once. Search mode: A* + LM-Cut per
+ * query with a cache shared across queries (every state on a found optimal plan gets its exact
+ * h*, proven dead ends are cached; a cached state ends later searches that reach it).
+ * With mode "explicit" a space over `maxStates` throws LimitError.
+ */
+export function createOracle(task: GroundTask, options: OracleOptions = {}): Oracle {
+  const mode = options.mode ?? "auto";
+  if (mode === "search") return new SearchOracle(task, options.limits);
+  const ex = ExplicitOracle.build(task, options.maxStates ?? DEFAULT_MAX_STATES, options.limits);
+  if (ex) return ex;
+  if (mode === "explicit") {
+    throw new LimitError(`explicit h* oracle: more than ${options.maxStates ?? DEFAULT_MAX_STATES} reachable states`);
+  }
+  return new SearchOracle(task, options.limits);
+}
+
+function optimalActionsOf(o: Oracle, space: StateSpace, state: Uint32Array): number[] {
+  const h = o.hstar(state);
+  if (h === Infinity) return [];
+  const ops: number[] = [];
+  space.applicable(state, ops);
+  ops.sort((a, b) => a - b);
+  const next = new Uint32Array(state.length);
+  const cost = space.task.opCost;
+  const out: number[] = [];
+  for (const op of ops) {
+    space.apply(state, op, next);
+    const c = cost[op]!;
+    if (c > h) continue;
+    if (c + o.hstar(next) === h) out.push(op);
+  }
+  return out;
+}
+
+function proveDeadEnd(task: GroundTask, hmax: Heuristic, state: Uint32Array, succ: SuccessorGenerator, limits?: SearchLimits): DeadEndKind {
+  if (hmax.evaluate(state) === Infinity) return { kind: "relaxed-unreachable" };
+  const r = astarRun(task, hmax, { start: state, successorGenerator: succ, ...(limits ? { limits } : {}) });
+  if (r.status === "limit") throw new LimitError("dead-end proof hit the search limits");
+  if (r.status === "solved") throw new Error("deadEndProof: the state is not a dead end");
+  return { kind: "exhaustive", states: r.space.size };
+}
+
+/** Explicit state space: h* for every reachable state. */
+class ExplicitOracle implements Oracle {
+  readonly mode = "explicit" as const;
+  private fallback: SearchOracle | null = null;
+  private hmax: HMaxHeuristic | null = null;
+
+  private constructor(
+    private readonly task: GroundTask,
+    private readonly space: StateSpace,
+    private readonly h: Float64Array,
+    private readonly limits: SearchLimits | undefined,
+  ) {}
+
+  /** Explore and solve backwards; null when the space exceeds `maxStates`. */
+  static build(task: GroundTask, maxStates: number, limits: SearchLimits | undefined): ExplicitOracle | null {
+    const space = new StateSpace(task);
+    space.intern(task.init);
+    const cur = new Uint32Array(task.words);
+    const next = new Uint32Array(task.words);
+    const ops: number[] = [];
+    let edgeStart = new Int32Array(1024);
+    let dst = new Int32Array(4096);
+    let eop = new Int32Array(4096);
+    let m = 0;
+    const goals: number[] = [];
+    for (let id = 0; id < space.size; id++) {
+      cur.set(space.get(id));
+      if (space.isGoal(cur)) goals.push(id);
+      if (id + 1 >= edgeStart.length) {
+        const e2 = new Int32Array(edgeStart.length * 2);
+        e2.set(edgeStart);
+        edgeStart = e2;
+      }
+      edgeStart[id] = m;
+      space.applicable(cur, ops);
+      if (m + ops.length > dst.length) {
+        let n = dst.length * 2;
+        while (n < m + ops.length) n *= 2;
+        const d2 = new Int32Array(n);
+        d2.set(dst);
+        dst = d2;
+        const o2 = new Int32Array(n);
+        o2.set(eop);
+        eop = o2;
+      }
+      for (let i = 0; i < ops.length; i++) {
+        space.apply(cur, ops[i]!, next);
+        dst[m] = space.intern(next);
+        eop[m] = ops[i]!;
+        m++;
+      }
+      if (space.size > maxStates) return null;
+    }
+    const n = space.size;
+    edgeStart[n] = m;
+    // reverse edges (CSR by destination)
+    const revStart = new Int32Array(n + 1);
+    for (let e = 0; e < m; e++) revStart[dst[e]! + 1]!++;
+    for (let v = 0; v < n; v++) revStart[v + 1]! += revStart[v]!;
+    const fill = revStart.slice(0, n);
+    const revSrc = new Int32Array(m);
+    const revCost = new Int32Array(m);
+    const cost = task.opCost;
+    let maxCost = 0;
+    for (let u = 0; u < n; u++) {
+      for (let e = edgeStart[u]!; e < edgeStart[u + 1]!; e++) {
+        const k = fill[dst[e]!]!++;
+        revSrc[k] = u;
+        const c = cost[eop[e]!]!;
+        revCost[k] = c;
+        if (c > maxCost) maxCost = c;
+      }
+    }
+    // backward Dijkstra from all goal states
+    const h = new Float64Array(n).fill(Infinity);
+    const q = new IntMinQueue(maxCost <= 100);
+    for (const v of goals) {
+      h[v] = 0;
+      q.push(0, v);
+    }
+    while (!q.empty) {
+      const v = q.pop();
+      const d = q.lastKey;
+      if (d > h[v]!) continue;
+      for (let k = revStart[v]!; k < revStart[v + 1]!; k++) {
+        const u = revSrc[k]!;
+        const nd = d + revCost[k]!;
+        if (nd < h[u]!) {
+          h[u] = nd;
+          q.push(nd, u);
+        }
+      }
+    }
+    return new ExplicitOracle(task, space, h, limits);
+  }
+
+  private search(): SearchOracle {
+    return (this.fallback ??= new SearchOracle(this.task, this.limits, this.space.successorGenerator));
+  }
+
+  known(state: Uint32Array): number {
+    const id = this.space.lookup(state);
+    if (id >= 0) return this.h[id]!;
+    return this.fallback ? this.fallback.known(state) : NaN;
+  }
+
+  hstar(state: Uint32Array): number {
+    const id = this.space.lookup(state);
+    // states outside the explored space (not reachable from the initial state) go to search
+    return id >= 0 ? this.h[id]! : this.search().hstar(state);
+  }
+
+  optimalActions(state: Uint32Array): number[] {
+    return optimalActionsOf(this, this.space, state);
+  }
+
+  reachableStates(): number {
+    return this.space.size;
+  }
+
+  cachedStates(): number {
+    return this.space.size;
+  }
+
+  deadEndProof(state: Uint32Array): DeadEndKind {
+    this.hmax ??= new HMaxHeuristic(this.task);
+    return proveDeadEnd(this.task, this.hmax, state, this.space.successorGenerator, this.limits);
+  }
+}
+
+/** A* + LM-Cut per query with a shared h* cache. */
+class SearchOracle implements Oracle {
+  readonly mode = "search" as const;
+  private readonly cache: StateSpace;
+  private values = new Float64Array(1024).fill(NaN);
+  private readonly heuristic: Heuristic;
+  private hmax: HMaxHeuristic | null = null;
+  private readonly exactFn: (s: Uint32Array) => number;
+
+  constructor(
+    private readonly task: GroundTask,
+    private readonly limits: SearchLimits | undefined,
+    succ?: SuccessorGenerator,
+  ) {
+    this.cache = new StateSpace(task, succ);
+    this.heuristic = createHeuristic(task, "lmcut");
+    this.exactFn = (s) => this.known(s);
+  }
+
+  private set(state: Uint32Array, v: number): void {
+    const id = this.cache.intern(state);
+    if (id >= this.values.length) {
+      let n = this.values.length * 2;
+      while (n <= id) n *= 2;
+      const a = new Float64Array(n).fill(NaN);
+      a.set(this.values);
+      this.values = a;
+    }
+    this.values[id] = v;
+  }
+
+  known(state: Uint32Array): number {
+    const id = this.cache.lookup(state);
+    return id >= 0 ? this.values[id]! : NaN;
+  }
+
+  hstar(state: Uint32Array): number {
+    const k = this.known(state);
+    if (k === k) return k;
+    const r = astarRun(this.task, this.heuristic, {
+      start: state,
+      exact: this.exactFn,
+      successorGenerator: this.cache.successorGenerator,
+      ...(this.limits ? { limits: this.limits } : {}),
+    });
+    if (r.status === "limit") {
+      throw new LimitError(`h* query hit its limits after ${r.expanded} expansions (${Math.round(r.searchMs)} ms)`);
+    }
+    if (r.status === "unsolvable") {
+      // every state the search reached is reachable from `state`, hence a dead end too
+      const sp = r.space;
+      for (let id = 0; id < sp.size; id++) this.set(sp.get(id), Infinity);
+      this.set(state, Infinity);
+      return Infinity;
+    }
+    const cost = r.cost!;
+    // h* along the plan: cost minus the cost so far
+    let g = 0;
+    for (let i = 0; i < r.pathIds.length; i++) {
+      const s = r.space.get(r.pathIds[i]!);
+      this.set(s, cost - g);
+      if (i < r.plan.length) g += this.task.opCost[r.plan[i]!]!;
+    }
+    return cost;
+  }
+
+  optimalActions(state: Uint32Array): number[] {
+    return optimalActionsOf(this, this.cache, state);
+  }
+
+  reachableStates(): number {
+    return 0;
+  }
+
+  cachedStates(): number {
+    return this.cache.size;
+  }
+
+  deadEndProof(state: Uint32Array): DeadEndKind {
+    this.hmax ??= new HMaxHeuristic(this.task);
+    return proveDeadEnd(this.task, this.hmax, state, this.cache.successorGenerator, this.limits);
+  }
+}
+
+/**
+ * Cheapest cost from `start` to a goal along a path that never enters a state for which
+ * `forbidden` returns true (`start` included: a forbidden start gives Infinity), among paths of
+ * cost <= `bound`; Infinity when no such path exists. A* with the oracle's h* (explicit mode) or
+ * LM-Cut strengthened by cached h* values (search mode) as the admissible heuristic: with exact
+ * h* and bound = h*(start), only optimal paths are explored. Throws LimitError on `limits`.
+ *
+ * The labeller's backtracking test (DESIGN.md §6): every optimal plan from s' passes through V
+ * iff `costAvoiding(task, oracle, s', inV, hstar(s')) === Infinity`.
+ */
+export function costAvoiding(
+  task: GroundTask,
+  oracle: Oracle,
+  start: Uint32Array,
+  forbidden: (state: Uint32Array) => boolean,
+  bound: number,
+  limits?: SearchLimits,
+): number {
+  if (forbidden(start)) return Infinity;
+  let h: Heuristic;
+  if (oracle.mode === "explicit") {
+    h = { name: "hstar", evaluate: (s) => oracle.hstar(s) };
+  } else {
+    let lm = lmcutCache.get(task);
+    if (!lm) lmcutCache.set(task, (lm = createHeuristic(task, "lmcut")));
+    const lmh = lm;
+    h = {
+      name: "lmcut+cache",
+      evaluate: (s) => {
+        const k = oracle.known(s);
+        return k === k ? k : lmh.evaluate(s);
+      },
+    };
+  }
+  const r = astarRun(task, h, { start, forbidden, bound, ...(limits ? { limits } : {}) });
+  if (r.status === "limit") throw new LimitError(`avoidance search hit its limits after ${r.expanded} expansions`);
+  return r.status === "solved" ? r.cost! : Infinity;
+}

@@ -1,0 +1,60 @@
+/**
+ * The one place where search touches the task module's state machinery (registry, successor
+ * generator, transition function), so the search code stays independent of their details.
+ */
+import type { GroundTask } from "../task/types.js";
+import { StateRegistry } from "../task/index.js";
+import { SuccessorGenerator } from "../task/index.js";
+import { applyOp, isGoal } from "../task/index.js";
+
+/** States of one task: interning, successor generation and goal test. */
+export class StateSpace {
+  readonly task: GroundTask;
+  readonly registry: StateRegistry;
+  private readonly succ: SuccessorGenerator;
+
+  constructor(task: GroundTask, succ?: SuccessorGenerator) {
+    this.task = task;
+    this.registry = new StateRegistry(task.words);
+    this.succ = succ ?? new SuccessorGenerator(task);
+  }
+
+  /** The shared successor generator (reuse it for further spaces of the same task). */
+  get successorGenerator(): SuccessorGenerator {
+    return this.succ;
+  }
+
+  /** Id of `state`, interning a copy if new. */
+  intern(state: Uint32Array): number {
+    return this.registry.intern(state);
+  }
+
+  /** Id of `state` or -1 when it was never interned. */
+  lookup(state: Uint32Array): number {
+    return this.registry.lookup(state);
+  }
+
+  /** The packed state with this id (do not modify). */
+  get(id: number): Uint32Array {
+    return this.registry.get(id);
+  }
+
+  get size(): number {
+    return this.registry.size;
+  }
+
+  /** Applicable operator ids of `state`, written into `out` (cleared first). */
+  applicable(state: Uint32Array, out: number[]): void {
+    out.length = 0;
+    this.succ.applicable(state, out);
+  }
+
+  /** Successor of `state` by `op` written into `out`. */
+  apply(state: Uint32Array, op: number, out: Uint32Array): Uint32Array {
+    return applyOp(this.task, state, op, out);
+  }
+
+  isGoal(state: Uint32Array): boolean {
+    return isGoal(this.task, state);
+  }
+}

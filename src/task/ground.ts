@@ -1,0 +1,652 @@
+/**
+ * Grounding by relaxed reachability: a delete-relaxation fixpoint over the lifted action and
+ * axiom schemas, with joins driven by newly reached facts (semi-naive), so only reachable facts
+ * and operators are ever built. Then preconditions are split into DNF variants and everything is
+ * packed into the typed-array `GroundTask`.
+ */
+import type { Domain, Problem } from "../pddl/ast.js";
+import { PddlError, UserError } from "../pddl/errors.js";
+import {
+  AtomTable, atomKey, compile, dnf, instantiate, mkGF, relaxedSat, resolve, toFacts,
+  type CF, type Compiled, type Conj, type GF,
+} from "./compile.js";
+import type { GroundTask } from "./types.js";
+import { evaluateAxioms } from "./state.js";
+
+/** Options of `ground`. */
+export interface GroundOptions {
+  /** Abort with a UserError when more than this many ground operators are reached. */
+  maxOps?: number;
+}
+
+const DNF_CAP = 4096;
+
+interface CoreAtom {
+  pred: number;
+  args: Int32Array;
+}
+
+interface Rule {
+  id: number;
+  isAxiom: boolean;
+  /** schema index (actions) or derived index (axioms) */
+  index: number;
+  head: number; // derived predicate (axioms)
+  arity: number;
+  numSlots: number;
+  paramDoms: Int32Array[];
+  paramMember: Uint8Array[];
+  body: CF | null;
+  core: CoreAtom[];
+  orders: number[][];
+  free: number[];
+  seen: Set<number | string>;
+}
+
+interface FiredOp {
+  schema: number;
+  args: Int32Array;
+  pre: GF;
+  effects: Array<{ cond: GF; atom: number; isAdd: boolean }>;
+  cost: number;
+}
+
+interface FiredAxiom {
+  head: number;
+  body: GF;
+}
+
+/** Collect positive atoms of the top-level conjunction whose arguments are parameters or constants. */
+function coreAtoms(f: CF | null, arity: number, out: CoreAtom[]): void {
+  if (!f) return;
+  if (f.k === "and") {
+    for (const a of f.args) coreAtoms(a, arity, out);
+    return;
+  }
+  if (f.k === "atom") {
+    for (let i = 0; i < f.args.length; i++) if (f.args[i]! < 0 && -f.args[i]! - 1 >= arity) return;
+    out.push({ pred: f.pred, args: f.args });
+  }
+}
+
+function joinOrder(core: CoreAtom[], first: number): number[] {
+  const bound = new Set<number>();
+  const mark = (a: CoreAtom): void => {
+    for (const t of a.args) if (t < 0) bound.add(t);
+  };
+  if (first >= 0) mark(core[first]!);
+  const rest = core.map((_, i) => i).filter((i) => i !== first);
+  const order: number[] = [];
+  while (rest.length) {
+    let best = 0;
+    let bestScore = -1;
+    for (let j = 0; j < rest.length; j++) {
+      const a = core[rest[j]!]!;
+      let score = 0;
+      for (const t of a.args) if (t >= 0 || bound.has(t)) score++;
+      const s = a.args.length === 0 ? 1000 : score === a.args.length ? 999 : score;
+      if (s > bestScore) {
+        bestScore = s;
+        best = j;
+      }
+    }
+    const i = rest.splice(best, 1)[0]!;
+    order.push(i);
+    mark(core[i]!);
+  }
+  return order;
+}
+
+/** Derived-predicate strata from the lifted bodies; throws if negation is cyclic. */
+function strata(c: Compiled, domain: Domain): Int32Array {
+  const layer = new Int32Array(c.predNames.length);
+  const deps: Array<Array<[number, number, boolean]>> = []; // [head, dep, negative]
+  const walk = (f: CF, neg: boolean, head: number, out: Array<[number, number, boolean]>): void => {
+    switch (f.k) {
+      case "atom":
+        if (c.predDerived[f.pred]) out.push([head, f.pred, neg]);
+        return;
+      case "eq":
+        return;
+      case "not":
+        walk(f.arg, !neg, head, out);
+        return;
+      case "and":
+      case "or":
+        for (const a of f.args) walk(a, neg, head, out);
+        return;
+      case "imply":
+        walk(f.l, !neg, head, out);
+        walk(f.r, neg, head, out);
+        return;
+      case "exists":
+      case "forall":
+        walk(f.body, neg, head, out);
+        return;
+    }
+  };
+  for (const d of c.derived) {
+    const out: Array<[number, number, boolean]> = [];
+    walk(d.body, false, d.pred, out);
+    deps.push(out);
+  }
+  const limit = c.predNames.length + 1;
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const ds of deps)
+      for (const [h, q, neg] of ds) {
+        const need = layer[q]! + (neg ? 1 : 0);
+        if (layer[h]! < need) {
+          layer[h] = need;
+          changed = true;
+          if (need > limit) {
+            const dd = domain.derived.find((x) => x.predicate === c.predNames[h]);
+            throw new PddlError(`unsupported: derived predicate '${c.predNames[h]}' is not stratified (recursion through negation)`, dd ? dd.loc : domain.loc);
+          }
+        }
+      }
+  }
+  return layer;
+}
+
+function sortUnique(xs: number[]): number[] {
+  xs.sort((a, b) => a - b);
+  let n = 0;
+  for (let i = 0; i < xs.length; i++) if (i === 0 || xs[i] !== xs[i - 1]) xs[n++] = xs[i]!;
+  xs.length = n;
+  return xs;
+}
+
+function cmpStr(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Ground a parsed domain and problem (DESIGN.md §4): normalise, compute the relaxed-reachable
+ * facts and operators, fold static predicates, compile derived predicates into stratified
+ * axioms and complex goals into a derived goal fact. Numbering is deterministic (facts and
+ * operators sorted by name). Throws PddlError/UserError for unsupported or bad input.
+ */
+export function ground(domain: Domain, problem: Problem, options: GroundOptions = {}): GroundTask {
+  const c = compile(domain, problem);
+  const maxOps = options.maxOps ?? Infinity;
+  const atoms = new AtomTable(c);
+  const nObj = c.objects.length;
+
+  // Relations of reached tuples per predicate, indexed per argument position.
+  const relTuples: Int32Array[][] = c.predNames.map(() => []);
+  const relIndex: Array<Array<Map<number, number[]>>> = c.predArity.map((n) => Array.from({ length: n }, () => new Map()));
+  // Sequence number of each tuple (its position in the global queue). Joins triggered by tuple q
+  // only use tuples with seq <= q, so each binding is found once, when its last tuple arrives.
+  const relSeq: number[][] = c.predNames.map(() => []);
+  let seq = 0;
+  let current = 0;
+  let reached = new Uint8Array(256);
+  const queue: number[] = []; // [pred, tupleIndex] pairs
+  const addTuple = (p: number, args: Int32Array): void => {
+    const id = relTuples[p]!.length;
+    relTuples[p]!.push(args);
+    relSeq[p]!.push(seq++);
+    const idx = relIndex[p]!;
+    for (let i = 0; i < args.length; i++) {
+      const m = idx[i]!;
+      const l = m.get(args[i]!);
+      if (l) l.push(id);
+      else m.set(args[i]!, [id]);
+    }
+    queue.push(p, id);
+  };
+  const reach = (atom: number): void => {
+    if (atom >= reached.length) {
+      const r = new Uint8Array(Math.max(reached.length * 2, atom + 1));
+      r.set(reached);
+      reached = r;
+    }
+    if (reached[atom]) return;
+    reached[atom] = 1;
+    addTuple(atoms.pred[atom]!, atoms.args[atom]!);
+  };
+
+  // Static init tuples join like any other; fluent init atoms are reached.
+  for (const el of problem.init) {
+    if (el.kind !== "atom") continue;
+    const p = c.predIndex.get(el.atom.predicate)!;
+    if (!c.predStatic[p]) continue;
+    addTuple(p, Int32Array.from(el.atom.args.map((t) => c.objectIndex.get(t.name)!)));
+  }
+  for (const [p, args] of c.initFluent) reach(atoms.intern(p, args));
+
+  // Rules.
+  const rules: Rule[] = [];
+  const mkRule = (isAxiom: boolean, index: number, head: number, arity: number, numSlots: number, paramDoms: Int32Array[], body: CF | null): void => {
+    const core: CoreAtom[] = [];
+    coreAtoms(body, arity, core);
+    const inCore = new Set<number>();
+    for (const a of core) for (const t of a.args) if (t < 0) inCore.add(-t - 1);
+    const free: number[] = [];
+    for (let i = 0; i < arity; i++) if (!inCore.has(i)) free.push(i);
+    const paramMember = paramDoms.map((d) => {
+      const m = new Uint8Array(nObj);
+      for (const o of d) m[o] = 1;
+      return m;
+    });
+    rules.push({
+      id: rules.length, isAxiom, index, head, arity, numSlots: Math.max(numSlots, 1), paramDoms, paramMember, body, core,
+      orders: core.map((_, i) => joinOrder(core, i)), free, seen: new Set(),
+    });
+  };
+  c.schemas.forEach((s, i) => mkRule(false, i, -1, s.arity, s.numSlots, s.paramDoms, s.pre));
+  c.derived.forEach((d, i) => mkRule(true, i, d.pred, d.arity, d.numSlots, d.paramDoms, d.body));
+  const triggers: Array<Array<[Rule, number]>> = c.predNames.map(() => []);
+  for (const r of rules) r.core.forEach((a, i) => triggers[a.pred]!.push([r, i]));
+
+  const fired: FiredOp[] = [];
+  const firedAx: FiredAxiom[] = [];
+  const pendingRules: Array<{ rule: Rule; args: Int32Array; gf: GF }> = [];
+  const pendingEffects: Array<{ cond: GF; atom: number }> = [];
+
+  const costOf = (rule: Rule, env: Int32Array): number => {
+    if (!c.useCosts) return 1;
+    const s = c.schemas[rule.index]!;
+    let total = 0;
+    for (const k of s.costs) {
+      if (k.kind === "const") total += k.value;
+      else {
+        const args = Array.from(k.args, (t) => resolve(t, env));
+        const v = c.fnValues.get([k.name, ...args].join(" "));
+        if (v === undefined)
+          throw new PddlError(`no value for (${[k.name, ...args.map((a) => c.objects[a])].join(" ")}) in init`, k.loc);
+        if (!Number.isInteger(v) || v < 0) throw new PddlError(`unsupported: action cost ${v} (costs must be non-negative integers)`, k.loc);
+        total += v;
+      }
+    }
+    return total;
+  };
+
+  const fire = (rule: Rule, env: Int32Array, gf: GF): void => {
+    if (rule.isAxiom) {
+      const head = atoms.intern(rule.head, env.slice(0, rule.arity));
+      firedAx.push({ head, body: gf });
+      reach(head);
+      return;
+    }
+    if (fired.length >= maxOps) throw new UserError(`grounding ${domain.name}/${problem.name} exceeds ${maxOps} operators`);
+    const s = c.schemas[rule.index]!;
+    const op: FiredOp = { schema: rule.index, args: env.slice(0, rule.arity), pre: gf, effects: [], cost: costOf(rule, env) };
+    for (const e of s.effects) {
+      const rec = (i: number): void => {
+        if (i < e.slots.length) {
+          const d = e.doms[i]!;
+          for (let j = 0; j < d.length; j++) {
+            env[e.slots[i]!] = d[j]!;
+            rec(i + 1);
+          }
+          return;
+        }
+        const parts: GF[] = [];
+        for (const cf of e.conds) {
+          const g = instantiate(c, atoms, cf, env, false);
+          if (g === false) return;
+          parts.push(g);
+        }
+        const cond = mkGF(true, parts);
+        if (cond === false) return;
+        const args = new Int32Array(e.args.length);
+        for (let k = 0; k < args.length; k++) args[k] = resolve(e.args[k]!, env);
+        const atom = atoms.intern(e.pred, args);
+        op.effects.push({ cond, atom, isAdd: e.isAdd });
+        if (e.isAdd) {
+          if (relaxedSat(cond, reached)) reach(atom);
+          else pendingEffects.push({ cond, atom });
+        }
+      };
+      rec(0);
+    }
+    fired.push(op);
+  };
+
+  const processBinding = (rule: Rule, env: Int32Array): void => {
+    const key = atomKey(c, 0, env.subarray(0, rule.arity));
+    if (rule.seen.has(key)) return;
+    rule.seen.add(key);
+    const gf = rule.body ? instantiate(c, atoms, rule.body, env, false) : true;
+    if (gf === false) return;
+    if (relaxedSat(gf, reached)) fire(rule, env, gf);
+    else pendingRules.push({ rule, args: env.slice(0, rule.arity), gf });
+  };
+
+  const enumFree = (rule: Rule, env: Int32Array, i: number): void => {
+    if (i === rule.free.length) {
+      processBinding(rule, env);
+      return;
+    }
+    const p = rule.free[i]!;
+    const d = rule.paramDoms[p]!;
+    for (let j = 0; j < d.length; j++) {
+      env[p] = d[j]!;
+      enumFree(rule, env, i + 1);
+    }
+    env[p] = -1;
+  };
+
+  const unify = (rule: Rule, a: CoreAtom, tuple: Int32Array, env: Int32Array, undo: number[]): boolean => {
+    for (let j = 0; j < a.args.length; j++) {
+      const t = a.args[j]!;
+      const v = tuple[j]!;
+      if (t >= 0) {
+        if (t !== v) return false;
+        continue;
+      }
+      const s = -t - 1;
+      const cur = env[s]!;
+      if (cur === -1) {
+        if (!rule.paramMember[s]![v]) return false;
+        env[s] = v;
+        undo.push(s);
+      } else if (cur !== v) return false;
+    }
+    return true;
+  };
+
+  const join = (rule: Rule, order: number[], d: number, env: Int32Array): void => {
+    if (d === order.length) {
+      enumFree(rule, env, 0);
+      return;
+    }
+    const a = rule.core[order[d]!]!;
+    let list: number[] | null = null;
+    for (let j = 0; j < a.args.length && list === null; j++) {
+      const t = a.args[j]!;
+      const v = t >= 0 ? t : env[-t - 1]!;
+      if (v >= 0) list = relIndex[a.pred]![j]!.get(v) ?? [];
+    }
+    const tuples = relTuples[a.pred]!;
+    const seqs = relSeq[a.pred]!;
+    const n = list ? list.length : tuples.length;
+    const undo: number[] = [];
+    for (let k = 0; k < n; k++) {
+      const tid = list ? list[k]! : k;
+      if (seqs[tid]! > current) break; // ids ascend with seq
+      const tuple = tuples[tid]!;
+      if (unify(rule, a, tuple, env, undo)) join(rule, order, d + 1, env);
+      for (const s of undo) env[s] = -1;
+      undo.length = 0;
+    }
+  };
+
+  const envs = rules.map((r) => new Int32Array(r.numSlots).fill(-1));
+  for (const r of rules)
+    if (r.core.length === 0) {
+      envs[r.id]!.fill(-1);
+      enumFree(r, envs[r.id]!, 0);
+    }
+
+  for (;;) {
+    let qi = 0;
+    while (qi < queue.length) {
+      const p = queue[qi++]!;
+      const tid = queue[qi++]!;
+      const t = relTuples[p]![tid]!;
+      current = relSeq[p]![tid]!;
+      for (const [r, i] of triggers[p]!) {
+        const env = envs[r.id]!;
+        env.fill(-1);
+        const undo: number[] = [];
+        if (unify(r, r.core[i]!, t, env, undo)) join(r, r.orders[i]!, 0, env);
+      }
+    }
+    queue.length = 0;
+    // Bindings and conditional effects that waited for facts outside the join core.
+    let progress = false;
+    for (let i = 0; i < pendingRules.length; i++) {
+      const pr = pendingRules[i]!;
+      if (relaxedSat(pr.gf, reached)) {
+        pendingRules[i] = pendingRules[pendingRules.length - 1]!;
+        pendingRules.pop();
+        i--;
+        const env = envs[pr.rule.id]!;
+        env.fill(-1);
+        env.set(pr.args);
+        fire(pr.rule, env, pr.gf);
+        progress = true;
+      }
+    }
+    for (let i = 0; i < pendingEffects.length; i++) {
+      const pe = pendingEffects[i]!;
+      if (relaxedSat(pe.cond, reached)) {
+        pendingEffects[i] = pendingEffects[pendingEffects.length - 1]!;
+        pendingEffects.pop();
+        i--;
+        reach(pe.atom);
+        progress = true;
+      }
+    }
+    if (!progress && queue.length === 0) break;
+  }
+
+  return finish(c, domain, problem, atoms, reached, fired, firedAx);
+}
+
+function finish(c: Compiled, domain: Domain, problem: Problem, atoms: AtomTable, reached: Uint8Array, fired: FiredOp[], firedAx: FiredAxiom[]): GroundTask {
+  // Facts: reached atoms sorted by name.
+  const nameOf = (a: number): string => {
+    const args = atoms.args[a]!;
+    let s = "(" + c.predNames[atoms.pred[a]!]!;
+    for (let i = 0; i < args.length; i++) s += " " + c.objects[args[i]!];
+    return s + ")";
+  };
+  const factAtoms: number[] = [];
+  for (let a = 0; a < atoms.size; a++) if (reached[a]) factAtoms.push(a);
+  const names = factAtoms.map(nameOf);
+  const perm = factAtoms.map((_, i) => i).sort((x, y) => cmpStr(names[x]!, names[y]!));
+  const atomFact = new Int32Array(atoms.size).fill(-1);
+  const factNames: string[] = [];
+  const factPredicate: string[] = [];
+  const factArgsL: number[][] = [];
+  const factDerivedL: number[] = [];
+  perm.forEach((i, f) => {
+    const a = factAtoms[i]!;
+    atomFact[a] = f;
+    factNames.push(names[i]!);
+    factPredicate.push(c.predNames[atoms.pred[a]!]!);
+    factArgsL.push(Array.from(atoms.args[a]!));
+    factDerivedL.push(c.predDerived[atoms.pred[a]!]!);
+  });
+
+  // Axioms.
+  const layerOfPred = strata(c, domain);
+  const axHead: number[] = [];
+  const axLayer: number[] = [];
+  const axBody: number[][] = [];
+  const axNeg: number[][] = [];
+  let maxLayer = 0;
+  const axSeen = new Set<string>();
+  const pushAx = (head: number, layer: number, cj: Conj): void => {
+    if (cj.pos.includes(head)) return;
+    const key = head + ":" + cj.pos.join(",") + "|" + cj.neg.join(",");
+    if (axSeen.has(key)) return;
+    axSeen.add(key);
+    axHead.push(head);
+    axLayer.push(layer);
+    axBody.push(cj.pos);
+    axNeg.push(cj.neg);
+    if (layer > maxLayer) maxLayer = layer;
+  };
+  for (const ax of firedAx) {
+    const head = atomFact[ax.head]!;
+    const d = dnf(toFacts(ax.body, atomFact), DNF_CAP);
+    if (d === null) throw new UserError(`derived predicate '${c.predNames[atoms.pred[ax.head]!]}' is too complex to ground (DNF exceeds ${DNF_CAP} terms)`);
+    for (const cj of d) pushAx(head, layerOfPred[atoms.pred[ax.head]!]!, cj);
+  }
+
+  // Goal: a conjunction of literals, else a derived goal fact.
+  const gEnv = new Int32Array(Math.max(1, c.goalSlots)).fill(-1);
+  const goalGF = toFacts(instantiate(c, atoms, c.goal, gEnv, false), atomFact);
+  const isLit = (g: GF): g is number => typeof g === "number";
+  let goalPos: number[] = [];
+  let goalNeg: number[] = [];
+  if (goalGF === true) {
+    // empty goal
+  } else if (isLit(goalGF) || (typeof goalGF === "object" && goalGF.and && goalGF.args.every(isLit))) {
+    const lits = isLit(goalGF) ? [goalGF] : (goalGF as { args: number[] }).args;
+    const pos = new Set<number>();
+    const neg = new Set<number>();
+    for (const l of lits) (l & 1 ? neg : pos).add(l >>> 1);
+    goalPos = [...pos].sort((a, b) => a - b);
+    goalNeg = [...neg].sort((a, b) => a - b);
+  } else {
+    const g = factNames.length;
+    factNames.push("(__goal)");
+    factPredicate.push("__goal");
+    factArgsL.push([]);
+    factDerivedL.push(1);
+    const d = goalGF === false ? [] : dnf(goalGF, DNF_CAP);
+    if (d === null) throw new UserError(`goal of ${problem.name} is too complex to ground (DNF exceeds ${DNF_CAP} terms)`);
+    const layer = maxLayer + 1;
+    for (const cj of d) pushAx(g, layer, cj);
+    goalPos = [g];
+  }
+  const numFacts = factNames.length;
+
+  // Operators: DNF variants of each fired binding.
+  interface Op {
+    name: string;
+    schema: number;
+    args: Int32Array;
+    cost: number;
+    pre: number[];
+    neg: number[];
+    add: number[];
+    del: number[];
+    ce: Array<{ pos: number[]; neg: number[]; fact: number; isAdd: boolean }>;
+  }
+  const ops: Op[] = [];
+  for (const f of fired) {
+    let name = "(" + c.schemas[f.schema]!.name;
+    for (let i = 0; i < f.args.length; i++) name += " " + c.objects[f.args[i]!];
+    name += ")";
+    const variants = dnf(toFacts(f.pre, atomFact), DNF_CAP);
+    if (variants === null) throw new UserError(`precondition of ${name} is too complex to ground (DNF exceeds ${DNF_CAP} terms)`);
+    if (variants.length === 0) continue;
+    if (f.effects.every((e) => e.cond === true)) {
+      // Fast path (plain STRIPS effects): same for every variant.
+      const addL: number[] = [];
+      const delL: number[] = [];
+      for (const e of f.effects) {
+        const fact = atomFact[e.atom]!;
+        if (fact >= 0) (e.isAdd ? addL : delL).push(fact);
+      }
+      const add = sortUnique(addL);
+      const addS = new Set(add);
+      const del = sortUnique(delL).filter((x) => !addS.has(x));
+      for (const v of variants) ops.push({ name, schema: f.schema, args: f.args, cost: f.cost, pre: v.pos, neg: v.neg, add, del, ce: [] });
+      continue;
+    }
+    const effs = f.effects.map((e) => ({ cond: toFacts(e.cond, atomFact), fact: atomFact[e.atom]!, isAdd: e.isAdd }));
+    const effDnf = effs.map((e) => (e.fact < 0 || e.cond === false ? [] : dnf(e.cond, DNF_CAP)));
+    for (const v of variants) {
+      const preS = new Set(v.pos);
+      const negS = new Set(v.neg);
+      const add = new Set<number>();
+      const del = new Set<number>();
+      const ce: Op["ce"] = [];
+      const ceSeen = new Set<string>();
+      effs.forEach((e, i) => {
+        const d = effDnf[i];
+        if (d === null) throw new UserError(`effect condition of ${name} is too complex to ground (DNF exceeds ${DNF_CAP} terms)`);
+        if (d === undefined) return;
+        for (const cj of d) {
+          if (cj.pos.some((x) => negS.has(x)) || cj.neg.some((x) => preS.has(x))) continue;
+          const pos = cj.pos.filter((x) => !preS.has(x));
+          const neg = cj.neg.filter((x) => !negS.has(x));
+          if (pos.length === 0 && neg.length === 0) {
+            (e.isAdd ? add : del).add(e.fact);
+            continue;
+          }
+          const key = pos.join(",") + "|" + neg.join(",") + ">" + e.fact + (e.isAdd ? "+" : "-");
+          if (ceSeen.has(key)) continue;
+          ceSeen.add(key);
+          ce.push({ pos, neg, fact: e.fact, isAdd: e.isAdd });
+        }
+      });
+      for (const a of add) del.delete(a);
+      const op: Op = {
+        name, schema: f.schema, args: f.args, cost: f.cost, pre: v.pos, neg: v.neg,
+        add: [...add].sort((a, b) => a - b), del: [...del].sort((a, b) => a - b), ce,
+      };
+      // No duplicate check needed: each (schema, args) fires once and its DNF variants are distinct.
+      ops.push(op);
+    }
+  }
+  const opOrder = ops.map((_, i) => i).sort((x, y) => cmpStr(ops[x]!.name, ops[y]!.name) || x - y);
+  const sorted = opOrder.map((i) => ops[i]!);
+
+  const csr = (lists: ArrayLike<number>[]): [Int32Array, Int32Array] => {
+    const start = new Int32Array(lists.length + 1);
+    let n = 0;
+    for (let i = 0; i < lists.length; i++) {
+      start[i] = n;
+      n += lists[i]!.length;
+    }
+    start[lists.length] = n;
+    const data = new Int32Array(n);
+    for (let i = 0; i < lists.length; i++) data.set(lists[i]!, start[i]!);
+    return [start, data];
+  };
+  const [factArgStart, factArgs] = csr(factArgsL);
+  const [opArgStart, opArgs] = csr(sorted.map((o) => o.args));
+  const [preStart, pre] = csr(sorted.map((o) => o.pre));
+  const [negPreStart, negPre] = csr(sorted.map((o) => o.neg));
+  const [addStart, add] = csr(sorted.map((o) => o.add));
+  const [delStart, del] = csr(sorted.map((o) => o.del));
+  const allCe = sorted.flatMap((o) => o.ce);
+  const ceStart = new Int32Array(sorted.length + 1);
+  {
+    let n = 0;
+    sorted.forEach((o, i) => {
+      ceStart[i] = n;
+      n += o.ce.length;
+    });
+    ceStart[sorted.length] = n;
+  }
+  const [ceCondStart, ceCond] = csr(allCe.map((e) => e.pos));
+  const [ceNegCondStart, ceNegCond] = csr(allCe.map((e) => e.neg));
+  // Axioms ordered by layer (stable), so evaluation walks them layer by layer.
+  const axOrder = axHead.map((_, i) => i).sort((x, y) => axLayer[x]! - axLayer[y]! || x - y);
+  const [axBodyStart, axBodyA] = csr(axOrder.map((i) => axBody[i]!));
+  const [axNegBodyStart, axNegBody] = csr(axOrder.map((i) => axNeg[i]!));
+
+  const words = Math.max(1, Math.ceil(numFacts / 32));
+  const init = new Uint32Array(words);
+  for (const [p, args] of c.initFluent) {
+    const f = atomFact[atoms.intern(p, args)]!;
+    init[f >>> 5]! |= 1 << (f & 31);
+  }
+
+  const task: GroundTask = {
+    domain, problem,
+    objects: c.objects,
+    objectTypes: c.objectTypes,
+    numFacts, words, factNames, factPredicate, factArgStart, factArgs,
+    factDerived: Uint8Array.from(factDerivedL),
+    numOps: sorted.length,
+    opNames: sorted.map((o) => o.name),
+    opSchema: Int32Array.from(sorted.map((o) => o.schema)),
+    opArgStart, opArgs,
+    opCost: Int32Array.from(sorted.map((o) => o.cost)),
+    preStart, pre, negPreStart, negPre, addStart, add, delStart, del,
+    ceStart, ceCondStart, ceCond, ceNegCondStart, ceNegCond,
+    ceFact: Int32Array.from(allCe.map((e) => e.fact)),
+    ceIsAdd: Uint8Array.from(allCe.map((e) => (e.isAdd ? 1 : 0))),
+    numAxioms: axHead.length,
+    axHead: Int32Array.from(axOrder.map((i) => axHead[i]!)),
+    axLayer: Int32Array.from(axOrder.map((i) => axLayer[i]!)),
+    axBodyStart, axBody: axBodyA, axNegBodyStart, axNegBody,
+    init,
+    goalPos: Int32Array.from(goalPos),
+    goalNeg: Int32Array.from(goalNeg),
+    hasCosts: c.useCosts,
+  };
+  evaluateAxioms(task, task.init);
+  return task;
+}

@@ -1,0 +1,10 @@
+/** Ground tasks: normalisation and grounding, packed states, successor generation, validation. */
+export type { GroundTask } from "./types.js";
+export { ground, type GroundOptions } from "./ground.js";
+export {
+  hasFact, setFact, emptyState, isApplicable, applyOp, evaluateAxioms, isGoal, stateToFacts, stateKey,
+} from "./state.js";
+export { StateRegistry, hashState } from "./registry.js";
+export { SuccessorGenerator } from "./successor.js";
+export { explainAction, explainGoal, findOperator, parseGroundAction, resolveGroundAction } from "./explain.js";
+export { parsePlan, validatePlan, type ValidationResult } from "./validate.js";

@@ -1,0 +1,143 @@
+/**
+ * State registry: interns packed states to dense integer ids. States live in one growing
+ * Uint32Array arena; an open-addressing hash table (linear probing, power-of-two size) maps
+ * hashes to ids. Hashing is murmur3-style over the words: fast and deterministic.
+ */
+
+/** Deterministic 32-bit hash of a packed state (murmur3 mixing). */
+export function hashState(a: Uint32Array, off = 0, words = a.length): number {
+  let h = 0x9747b28c ^ words;
+  for (let i = 0; i < words; i++) {
+    let k = Math.imul(a[off + i]!, 0xcc9e2d51);
+    k = (k << 15) | (k >>> 17);
+    k = Math.imul(k, 0x1b873593);
+    h ^= k;
+    h = (h << 13) | (h >>> 19);
+    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** Interns states of a fixed word count to ids 0, 1, 2, ... in insertion order. */
+export class StateRegistry {
+  readonly words: number;
+  private arena: Uint32Array;
+  private hashes: Uint32Array;
+  private table: Int32Array;
+  private mask: number;
+  private count = 0;
+
+  constructor(words: number, initialCapacity = 1024) {
+    this.words = Math.max(1, words);
+    const cap = Math.max(16, initialCapacity);
+    this.arena = new Uint32Array(cap * this.words);
+    this.hashes = new Uint32Array(cap);
+    let t = 32;
+    while (t < cap * 2) t *= 2;
+    this.table = new Int32Array(t).fill(-1);
+    this.mask = t - 1;
+  }
+
+  /** Number of interned states. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Id of `state` (first `words` words), interning a copy if it is new. */
+  intern(state: Uint32Array): number {
+    const w = this.words;
+    const h = hashState(state, 0, w);
+    const table = this.table;
+    const arena = this.arena;
+    let slot = h & this.mask;
+    for (;;) {
+      const id = table[slot]!;
+      if (id < 0) break;
+      if (this.hashes[id] === h) {
+        const base = id * w;
+        let eq = true;
+        for (let i = 0; i < w; i++)
+          if (arena[base + i] !== state[i]) {
+            eq = false;
+            break;
+          }
+        if (eq) return id;
+      }
+      slot = (slot + 1) & this.mask;
+    }
+    const id = this.count;
+    if ((id + 1) * w > this.arena.length) this.growArena();
+    this.arena.set(w === state.length ? state : state.subarray(0, w), id * w);
+    this.hashes[id] = h;
+    this.table[slot] = id;
+    this.count++;
+    if (this.count * 2 > this.table.length) this.rehash();
+    return id;
+  }
+
+  /** Id of `state`, or -1 if it was never interned. */
+  lookup(state: Uint32Array): number {
+    const w = this.words;
+    const h = hashState(state, 0, w);
+    let slot = h & this.mask;
+    for (;;) {
+      const id = this.table[slot]!;
+      if (id < 0) return -1;
+      if (this.hashes[id] === h) {
+        const base = id * w;
+        let eq = true;
+        for (let i = 0; i < w; i++)
+          if (this.arena[base + i] !== state[i]) {
+            eq = false;
+            break;
+          }
+        if (eq) return id;
+      }
+      slot = (slot + 1) & this.mask;
+    }
+  }
+
+  /** A read-only view of state `id` (stays valid and unchanged; do not mutate it). */
+  get(id: number): Uint32Array {
+    return this.arena.subarray(id * this.words, (id + 1) * this.words);
+  }
+
+  /** Copy state `id` into `out` and return it. */
+  getInto(id: number, out: Uint32Array): Uint32Array {
+    out.set(this.arena.subarray(id * this.words, (id + 1) * this.words));
+    return out;
+  }
+
+  /** Hash of state `id` (as computed at interning). */
+  hashOf(id: number): number {
+    return this.hashes[id]!;
+  }
+
+  private growArena(): void {
+    // Old views keep pointing at the old buffer, whose contents never change: still valid.
+    const cap = (this.arena.length / this.words) * 2;
+    const a = new Uint32Array(cap * this.words);
+    a.set(this.arena);
+    this.arena = a;
+    const hs = new Uint32Array(cap);
+    hs.set(this.hashes);
+    this.hashes = hs;
+  }
+
+  private rehash(): void {
+    const t = new Int32Array(this.table.length * 2).fill(-1);
+    const mask = t.length - 1;
+    for (let id = 0; id < this.count; id++) {
+      let slot = this.hashes[id]! & mask;
+      while (t[slot]! >= 0) slot = (slot + 1) & mask;
+      t[slot] = id;
+    }
+    this.table = t;
+    this.mask = mask;
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * Successor generation through a precondition index: every operator is filed under one of its
+ * positive precondition facts (the one fewest operators share), so a state only looks at the
+ * operators keyed on its true facts, never at all operators.
+ */
+import type { GroundTask } from "./types.js";
+
+/** Applicable-operator enumeration for one task. */
+export class SuccessorGenerator {
+  private readonly task: GroundTask;
+  private readonly keyStart: Int32Array;
+  private readonly keyOps: Int32Array;
+  private readonly unkeyed: Int32Array;
+
+  constructor(task: GroundTask) {
+    this.task = task;
+    const nf = task.numFacts;
+    const freq = new Int32Array(nf);
+    for (let i = 0; i < task.pre.length; i++) freq[task.pre[i]!]!++;
+    const key = new Int32Array(task.numOps).fill(-1);
+    const count = new Int32Array(nf + 1);
+    const unkeyed: number[] = [];
+    for (let o = 0; o < task.numOps; o++) {
+      let best = -1;
+      for (let i = task.preStart[o]!; i < task.preStart[o + 1]!; i++) {
+        const f = task.pre[i]!;
+        if (best < 0 || freq[f]! < freq[best]! || (freq[f] === freq[best] && f < best)) best = f;
+      }
+      key[o] = best;
+      if (best < 0) unkeyed.push(o);
+      else count[best]!++;
+    }
+    this.keyStart = new Int32Array(nf + 1);
+    for (let f = 0; f < nf; f++) this.keyStart[f + 1] = this.keyStart[f]! + count[f]!;
+    this.keyOps = new Int32Array(this.keyStart[nf]!);
+    const fill = this.keyStart.slice(0, nf);
+    for (let o = 0; o < task.numOps; o++) if (key[o]! >= 0) this.keyOps[fill[key[o]!]!++] = o;
+    this.unkeyed = Int32Array.from(unkeyed);
+  }
+
+  /** Clear `out` and push the ids of all operators applicable in `state`, ascending. */
+  applicable(state: Uint32Array, out: number[]): void {
+    out.length = 0;
+    const t = this.task;
+    const preStart = t.preStart;
+    const pre = t.pre;
+    const negStart = t.negPreStart;
+    const neg = t.negPre;
+    const check = (o: number): boolean => {
+      for (let i = preStart[o]!, e = preStart[o + 1]!; i < e; i++) {
+        const f = pre[i]!;
+        if ((state[f >>> 5]! & (1 << (f & 31))) === 0) return false;
+      }
+      for (let i = negStart[o]!, e = negStart[o + 1]!; i < e; i++) {
+        const f = neg[i]!;
+        if ((state[f >>> 5]! & (1 << (f & 31))) !== 0) return false;
+      }
+      return true;
+    };
+    const un = this.unkeyed;
+    for (let i = 0; i < un.length; i++) if (check(un[i]!)) out.push(un[i]!);
+    const ks = this.keyStart;
+    const ko = this.keyOps;
+    const words = t.words;
+    for (let w = 0; w < words; w++) {
+      let bits = state[w]!;
+      while (bits !== 0) {
+        const low = bits & -bits;
+        const f = (w << 5) + (31 - Math.clz32(low));
+        bits ^= low;
+        for (let i = ks[f]!, e = ks[f + 1]!; i < e; i++) {
+          const o = ko[i]!;
+          if (check(o)) out.push(o);
+        }
+      }
+    }
+    // Ascending order: insertion sort for the usual short lists.
+    const n = out.length;
+    if (n > 48) {
+      out.sort((a, b) => a - b);
+      return;
+    }
+    for (let i = 1; i < n; i++) {
+      const v = out[i]!;
+      let j = i - 1;
+      while (j >= 0 && out[j]! > v) {
+        out[j + 1] = out[j]!;
+        j--;
+      }
+      out[j + 1] = v;
+    }
+  }
+}

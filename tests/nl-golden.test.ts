@@ -1,0 +1,83 @@
+/**
+ * Golden text of one problem per domain: prompt, the optimal walk as steps, and one labelled
+ * candidate (step + critique) per category the walk produced. Regenerate with
+ * `UPDATE_GOLDEN=1 npx vitest run tests/nl-golden` (this also rewrites docs/examples.md), then
+ * read the diff.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { labelProblemAll } from "../src/label/index.js";
+import type { Category } from "../src/label/types.js";
+import { createRenderer, loadTemplates } from "../src/nl/index.js";
+import { applyOp, isApplicable, isGoal } from "../src/task/index.js";
+import { Prng } from "../src/util/prng.js";
+import { DOMAINS, FIXTURES, fixtureTask, opCand, ROOT } from "./nl-helpers.js";
+
+const UPDATE = process.env["UPDATE_GOLDEN"] === "1";
+const ORDER: Category[] = ["optimal", "suboptimal", "backtracking", "dead-end", "non-executable"];
+
+function example(name: string): string {
+  const task = fixtureTask(name);
+  const r = createRenderer(task, loadTemplates(name));
+  const prng = new Prng(1, name);
+  const steps = labelProblemAll(task, { problemId: name, seed: 1, samplesPerState: 8 });
+  const plan = steps.reduce((a, s) => (s.prefixOps.length > a.length ? s.prefixOps : a), [] as number[]);
+  // The walk's last state is one step from the goal: any operator reaching the goal ends the plan.
+  let s = task.init;
+  for (const op of plan) s = applyOp(task, s, op);
+  let lastOp = -1;
+  for (let op = 0; op < task.numOps && lastOp < 0; op++) if (isApplicable(task, s, op) && isGoal(task, applyOp(task, s, op))) lastOp = op;
+  const fullPlan = lastOp >= 0 ? [...plan, lastOp] : plan;
+  const out: string[] = [];
+  out.push(`## ${name}`, "", `Problem: \`tests/fixtures/nl/${name}.pddl\`.`, "", "### Prompt", "", "```text", r.prompt(prng), "```", "");
+  out.push("### An optimal plan, step by step", "", "```text");
+  fullPlan.forEach((op, k) => out.push(r.step(k + 1, opCand(task, op), prng)));
+  out.push("```", "", "### Candidate steps with their labels and critiques", "");
+  for (const cat of ORDER) {
+    const s = steps.find((x) => x.category === cat);
+    if (s === undefined) continue;
+    out.push(
+      `**${cat}** (reward ${s.reward.toFixed(2)}), candidate \`${s.candidate.name}\` after ${s.stateIndex} step${s.stateIndex === 1 ? "" : "s"}:`,
+      "",
+      "```text",
+      r.step(s.stateIndex + 1, s.candidate, prng),
+      `Critique: ${r.critique(s, prng)}`,
+      "```",
+      "",
+    );
+  }
+  return out.join("\n");
+}
+
+describe("golden text, one problem per domain", () => {
+  const all: string[] = [];
+  for (const name of DOMAINS) {
+    it(name, () => {
+      const text = example(name);
+      all.push(text);
+      const file = join(FIXTURES, `${name}.txt`);
+      if (UPDATE || !existsSync(file)) {
+        if (!UPDATE) throw new Error(`${file} is missing: run with UPDATE_GOLDEN=1 and read it`);
+        writeFileSync(file, text);
+      }
+      expect(text).toBe(readFileSync(file, "utf8"));
+    });
+  }
+  if (UPDATE) {
+    it("writes docs/examples.md", () => {
+      const head = [
+        "# Examples: one problem per built-in domain",
+        "",
+        "Generated from the golden files of `tests/nl-golden.test.ts` (`UPDATE_GOLDEN=1 npx vitest run tests/nl-golden`).",
+        "Each example shows the prompt, an optimal plan rendered as reasoning steps, and one sampled",
+        "candidate per label category with its critique. Labels come from the exact labeller",
+        "(`labelProblemAll`, seed 1, 8 candidates per state); the text from `domains/<name>/nl.json`.",
+        "A non-executable candidate is rendered with the claims it would make (that is what a wrong",
+        "step looks like); the critique says which precondition is false.",
+        "",
+      ].join("\n");
+      writeFileSync(join(ROOT, "docs", "examples.md"), head + "\n" + all.join("\n"));
+    });
+  }
+});

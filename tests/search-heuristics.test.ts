@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import { createHeuristic } from "../src/search/heuristics.js";
+import { handTask, mulberry, naiveHStar, randomTask } from "./search-helpers.js";
+
+describe("heuristics on hand-made tasks", () => {
+  it("two independent unit goals: hmax 1, lmcut 2", () => {
+    const t = handTask(2, [
+      { name: "a", pre: [], add: [0] },
+      { name: "b", pre: [], add: [1] },
+    ], [], [0, 1]);
+    expect(createHeuristic(t, "hmax").evaluate(t.init)).toBe(1);
+    expect(createHeuristic(t, "lmcut").evaluate(t.init)).toBe(2);
+    expect(createHeuristic(t, "blind").evaluate(t.init)).toBe(1);
+  });
+
+  it("shared expensive precondition: hmax 4, lmcut 5 (cost-partitioned cuts)", () => {
+    // o0: -> p (3); o1: p -> g1 (1); o2: p -> g2 (1); goal g1, g2
+    const t = handTask(3, [
+      { name: "o0", pre: [], add: [0], cost: 3 },
+      { name: "o1", pre: [0], add: [1], cost: 1 },
+      { name: "o2", pre: [0], add: [2], cost: 1 },
+    ], [], [1, 2]);
+    expect(createHeuristic(t, "hmax").evaluate(t.init)).toBe(4);
+    expect(createHeuristic(t, "lmcut").evaluate(t.init)).toBe(5);
+  });
+
+  it("goal state gives 0, relaxed-unreachable goal gives Infinity", () => {
+    const t = handTask(3, [{ name: "o", pre: [2], add: [1] }], [0], [0, 1]);
+    for (const n of ["hmax", "lmcut"] as const) expect(createHeuristic(t, n).evaluate(t.init)).toBe(Infinity);
+    const g = handTask(2, [{ name: "o", pre: [], add: [1] }], [0, 1], [0, 1]);
+    for (const n of ["blind", "hmax", "lmcut"] as const) expect(createHeuristic(g, n).evaluate(g.init)).toBe(0);
+  });
+
+  it("alternative achievers: lmcut takes the cheaper cut", () => {
+    // g reachable by o0 (cost 5) or o1 (cost 2) from p, p by o2 (cost 1)
+    const t = handTask(2, [
+      { name: "o0", pre: [], add: [1], cost: 5 },
+      { name: "o1", pre: [0], add: [1], cost: 2 },
+      { name: "o2", pre: [], add: [0], cost: 1 },
+    ], [], [1]);
+    expect(createHeuristic(t, "lmcut").evaluate(t.init)).toBe(3);
+    expect(createHeuristic(t, "hmax").evaluate(t.init)).toBe(3);
+  });
+
+  it("lmcut with conditional effects falls back to hmax", () => {
+    const t = handTask(3, [
+      { name: "o", pre: [], add: [], ce: [{ cond: [0], fact: 1, add: true }, { cond: [0], fact: 2, add: true }] },
+      { name: "p", pre: [], add: [0] },
+    ], [], [1, 2]);
+    const h = createHeuristic(t, "lmcut");
+    expect(h.name).toBe("hmax");
+    expect(h.evaluate(t.init)).toBe(2);
+  });
+});
+
+describe("admissibility on random tasks", () => {
+  it("hmax <= lmcut <= h* on every reachable state (brute-force h*)", () => {
+    const rnd = mulberry(42);
+    let compared = 0;
+    let strict = 0;
+    for (let i = 0; i < 300; i++) {
+      const t = randomTask(rnd);
+      const hs = naiveHStar(t);
+      const hmax = createHeuristic(t, "hmax");
+      const lm = createHeuristic(t, "lmcut");
+      const blind = createHeuristic(t, "blind");
+      for (const { state, h } of hs.values()) {
+        const a = hmax.evaluate(state);
+        const b = lm.evaluate(state);
+        expect(a).toBeLessThanOrEqual(b);
+        expect(b).toBeLessThanOrEqual(h);
+        expect(blind.evaluate(state)).toBeLessThanOrEqual(h);
+        // relaxed dead ends are real dead ends
+        if (a === Infinity) expect(h).toBe(Infinity);
+        if (b > a) strict++;
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(1000);
+    expect(strict).toBeGreaterThan(10); // LM-Cut really is stronger than hmax somewhere
+  });
+
+  it("hmax <= h* with conditional effects", () => {
+    const rnd = mulberry(7);
+    for (let i = 0; i < 200; i++) {
+      const t = randomTask(rnd, true);
+      const hs = naiveHStar(t);
+      const hmax = createHeuristic(t, "hmax");
+      const lm = createHeuristic(t, "lmcut");
+      for (const { state, h } of hs.values()) {
+        expect(hmax.evaluate(state)).toBeLessThanOrEqual(h);
+        expect(lm.evaluate(state)).toBeLessThanOrEqual(h);
+      }
+    }
+  });
+
+  it("evaluation is repeatable (no state leaks between calls)", () => {
+    const rnd = mulberry(3);
+    for (let i = 0; i < 50; i++) {
+      const t = randomTask(rnd);
+      const lm = createHeuristic(t, "lmcut");
+      const states = [...naiveHStar(t).values()].map((x) => x.state);
+      const first = states.map((s) => lm.evaluate(s));
+      const fresh = createHeuristic(t, "lmcut");
+      expect(states.map((s) => fresh.evaluate(s))).toEqual(first);
+      expect(states.map((s) => lm.evaluate(s)).reverse()).toEqual(first.slice().reverse());
+    }
+  });
+});
