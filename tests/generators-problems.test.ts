@@ -54,6 +54,10 @@ describe("generateProblems", () => {
     });
   }
 
+  it("fails clearly when the problems are too large for the solvability check", () => {
+    expect(() => generateProblems("sokoban", { count: 1, seed: 1, maxExpansions: 1 })).toThrow(/too large to check/);
+  });
+
   it("fails clearly when the sizes allow too few distinct problems", () => {
     expect(() => generateProblems("blocksworld", { count: 30, seed: 1, sizes: { blocks: 2 } })).toThrow(UserError);
     expect(() => generateProblems("blocksworld", { count: 30, seed: 1, sizes: { blocks: 2 } })).toThrow(/too few/);

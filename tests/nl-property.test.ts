@@ -103,7 +103,7 @@ describe("rendered text is clean (no leftover {…}, undefined, NaN, doubled spa
     const c = randomCandidate(task, new Prng(1, "c"))!;
     const texts = new Set<string>();
     for (let s = 0; s < 30; s++) texts.add(r.step(1, c, new Prng(s, "v")));
-    expect(texts.size).toBeGreaterThan(5);
+    expect(texts.size).toBeGreaterThanOrEqual(3);
     expect(r.step(1, c, new Prng(3, "v"))).toBe(r.step(1, c, new Prng(3, "v")));
     expect(r.prompt(new Prng(3, "v"))).toBe(r.prompt(new Prng(3, "v")));
   });

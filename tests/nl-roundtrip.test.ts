@@ -26,9 +26,11 @@ describe("round trip: every rendered step parses back to exactly its ground acti
             const prev = owner.get(text);
             if (prev !== undefined && prev !== c.name) throw new Error(`${task.problem.name}: "${text}" is both ${prev} and ${c.name}`);
             owner.set(text, c.name);
+            // Every paraphrase parses, also inside a minimal step.
+            expect(r.parseStep(`Step 9: I ${text}. Nothing changes.`), text).toEqual({ schema: c.schema, args: c.args });
           }
           // The full step, with several paraphrase draws.
-          for (let s = 0; s < 3; s++) {
+          for (let s = 0; s < 2; s++) {
             const step = r.step(op + 1, c, new Prng(s, c.name));
             const back = r.parseStep(step);
             expect(back, step).toEqual({ schema: c.schema, args: c.args });

@@ -8,7 +8,7 @@ import { astar, createHeuristic, formatPlan, solve } from "../src/search/index.j
 import { mulberry, naiveHStar, randomTask } from "./search-helpers.js";
 
 const F = join(import.meta.dirname, "fixtures", "search");
-export function load(domain: string, problem: string): GroundTask {
+function load(domain: string, problem: string): GroundTask {
   const d = parseDomain(readFileSync(join(F, domain), "utf8"), domain);
   return ground(d, parseProblem(readFileSync(join(F, problem), "utf8"), problem, d));
 }

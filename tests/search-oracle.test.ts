@@ -82,8 +82,13 @@ describe("h* oracle", () => {
     // random walks from the initial state
     const rnd = mulberry(9);
     let s = t.init.slice();
+    const hmax = createHeuristic(t, "hmax");
+    const lm = createHeuristic(t, "lmcut");
     for (let i = 0; i < 150; i++) {
       expect(se.hstar(s)).toBe(ex.hstar(s));
+      // admissibility against the explicit h*
+      expect(hmax.evaluate(s)).toBeLessThanOrEqual(lm.evaluate(s));
+      expect(lm.evaluate(s)).toBeLessThanOrEqual(ex.hstar(s));
       expect(se.optimalActions(s)).toEqual(ex.optimalActions(s));
       const app: number[] = [];
       for (let o = 0; o < t.numOps; o++) if (naiveApply(t, s, o)) app.push(o);
@@ -121,6 +126,22 @@ describe("h* oracle", () => {
       expect(o.hstar(s)).toBe(Infinity);
       expect(o.deadEndProof(s)).toEqual({ kind: "relaxed-unreachable" });
     }
+  });
+
+  it("explicit mode answers states outside the explored space by search", () => {
+    const t = load("token-domain.pddl", "token-unsolvable.pddl");
+    const o = createOracle(t, { mode: "explicit" });
+    const fact = (name: string): number => t.factNames.indexOf(name);
+    const mk = (...names: string[]): Uint32Array => {
+      const s = new Uint32Array(t.words);
+      for (const n of names) s[fact(n) >>> 5]! |= 1 << (fact(n) & 31);
+      return s;
+    };
+    expect(fact("(a)")).toBeGreaterThanOrEqual(0);
+    expect(o.hstar(mk("(a)", "(b)"))).toBe(0); // a goal state the initial state cannot reach
+    expect(o.hstar(mk("(b)", "(have)"))).toBe(1);
+    expect(o.optimalActions(mk("(b)", "(have)"))).toEqual([t.opNames.indexOf("(use-a)")]);
+    expect(o.known(mk("(b)", "(have)"))).toBe(1);
   });
 
   it("falls back to search mode over the state cap; forced explicit mode throws", () => {

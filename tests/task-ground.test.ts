@@ -227,3 +227,14 @@ describe("derived predicates (reach)", () => {
     expect(() => ground(D, P)).toThrow(/not stratified/);
   });
 });
+
+describe("unreachable goals", () => {
+  it("a goal atom that is not relaxed-reachable gives a goal that never holds", () => {
+    const t = load("bw-domain.pddl", "bw-p3.pddl", (s) => s.replace("(:objects a b c - block)", "(:objects a b c e - block)").replace("(on b c)", "(on b c) (on e a)"));
+    // e is never clear nor on the table: it cannot move, (on e a) is unreachable.
+    expect(t.factNames.includes("(on e a)")).toBe(false);
+    expect(t.factNames[t.goalPos[0]!]).toBe("(__goal)");
+    expect(isGoal(t, t.init)).toBe(false);
+    expect(explainGoal(t, t.init)).toEqual(["(on a b)", "(on b c)", "(on e a)"]);
+  });
+});

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseDomain, parseProblem } from "../src/pddl/index.js";
 import {
-  applyOp, evaluateAxioms, ground, hasFact, isGoal, setFact, stateToFacts, SuccessorGenerator, type GroundTask,
+  applyOp, evaluateAxioms, explainAction, ground, hasFact, isGoal, setFact, stateToFacts, SuccessorGenerator, type GroundTask,
 } from "../src/task/index.js";
 import { naive } from "./task-naive.js";
 import { Prng } from "../src/util/prng.js";
@@ -46,8 +46,18 @@ function derivedOf(task: GroundTask, s: Uint32Array): string[] {
 describe("successor generation equals the naive cartesian reference on random reachable states", () => {
   for (const [d, p] of CASES) {
     it(`${d} / ${p}`, () => {
-      const { task, ref } = load(d, p);
+      const { D, task, ref } = load(d, p);
       const gen = new SuccessorGenerator(task);
+      // All type-correct groundings of every schema (object ids into task.objects).
+      const groundings: Array<{ schema: number; args: number[]; name: string }> = [];
+      D.actions.forEach((a, schema) => {
+        let acc: number[][] = [[]];
+        for (const q of a.params) {
+          const objs = task.objects.map((o, i) => [o, i] as const).filter(([o]) => (q.types.length ? q.types : ["object"]).some((t) => ref.objects.get(o)!.has(t)));
+          acc = acc.flatMap((x) => objs.map(([, i]) => [...x, i]));
+        }
+        for (const args of acc) groundings.push({ schema, args, name: "(" + [a.name, ...args.map((i) => task.objects[i])].join(" ") + ")" });
+      });
       const init = pack(task, ref.fluentFacts(ref.init));
       expect(stateToFacts(task, task.init)).toEqual(ref.fluentFacts(ref.init));
       expect(Array.from(init)).toEqual(Array.from(task.init));
@@ -71,6 +81,13 @@ describe("successor generation equals the naive cartesian reference on random re
               const want = ref.successor(s, task.opNames[o]!);
               expect(stateToFacts(task, next)).toEqual(ref.fluentFacts(want));
               expect(derivedOf(task, next)).toEqual(ref.derivedFacts(want));
+            }
+            // explainAction agrees on every type-correct grounding, pruned or not.
+            for (const g of groundings) {
+              const e = explainAction(task, packed, g.schema, g.args);
+              const ok = names.includes(g.name);
+              expect(e.failed.length === 0).toBe(ok);
+              if (ok) expect(task.opNames[e.op]).toBe(g.name);
             }
             if (names.length === 0) break;
             s = ref.successor(s, rng.pick(names));

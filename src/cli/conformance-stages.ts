@@ -6,7 +6,8 @@
  */
 import type { Domain, Problem } from "../pddl/index.js";
 import { parseDomainFile, parseProblemFile } from "../pddl/index.js";
-import { ground } from "../task/index.js";
+import { ground, validatePlan, type GroundTask } from "../task/index.js";
+import { solve } from "../search/index.js";
 
 /** Data shared by the stages of one (domain, problem) pair. */
 export interface StageContext {
@@ -43,6 +44,19 @@ export const conformanceStages: ConformanceStage[] = [
       const task = ground(ctx.domain, ctx.problem);
       ctx.data.set("task", task);
       return `${task.numFacts} facts, ${task.numOps} operators, ${(performance.now() - t0).toFixed(1)} ms`;
+    },
+  },
+  {
+    // A* + LM-Cut with a short time limit; a found plan must validate. A limit is not a failure.
+    name: "solve",
+    run(_domainPath, _problemPath, ctx) {
+      const task = ctx.data.get("task") as GroundTask | undefined;
+      if (!task) throw new Error("solve stage needs the ground stage");
+      const r = solve(task, { limits: { timeMs: 2000 } });
+      if (r.status !== "solved") return `${r.status} after ${r.expanded} expansions`;
+      const v = validatePlan(task, r.planNames);
+      if (!v.valid || v.cost !== r.cost) throw new Error(`solve: the plan found (cost ${r.cost}) does not validate`);
+      return `cost ${r.cost}, ${r.expanded} expanded, ${r.searchMs.toFixed(1)} ms`;
     },
   },
 ];

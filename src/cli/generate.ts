@@ -4,6 +4,8 @@ import { writeDataset, type WriteOptions, type DatasetSummary } from "../dataset
 import { FORMATS, isFormat } from "../dataset/formats.js";
 import type { Progress } from "../dataset/pipeline.js";
 import { CATEGORIES } from "../dataset/row.js";
+import { ERROR_DEFS, type ErrorDef } from "../dataset/processbench.js";
+import { isEvalFormat } from "../dataset/pairs.js";
 import { action, intFlag, UsageError } from "./common.js";
 
 interface GenerateFlags {
@@ -29,6 +31,29 @@ interface GenerateFlags {
   quiet?: boolean;
   timeLimit?: string;
   maxExpansions?: string;
+  hard?: boolean;
+  errorDef?: string;
+}
+
+/**
+ * The evaluation formats reuse --threshold (it is part of the run's config hash):
+ * processbench: a step is an error iff reward < threshold (--error-def picks it);
+ * pairs: the lowest reward the rejected side may have (--hard = 0.75, else 0).
+ */
+function evalThreshold(flags: GenerateFlags, explicit: boolean, threshold: number): number {
+  if (flags.hard && flags.format !== "pairs") throw new UsageError("--hard applies to --format pairs only");
+  if (flags.format === "processbench") {
+    const def = flags.errorDef ?? "reward-lt-1";
+    if (!(def in ERROR_DEFS)) throw new UsageError(`--error-def must be one of ${Object.keys(ERROR_DEFS).join(", ")}, got '${def}'`);
+    if (explicit && flags.errorDef !== undefined) throw new UsageError("give --error-def or --threshold, not both");
+    return explicit ? threshold : ERROR_DEFS[def as ErrorDef];
+  }
+  if (flags.errorDef !== undefined) throw new UsageError("--error-def applies to --format processbench only");
+  if (flags.format === "pairs") {
+    if (explicit && flags.hard) throw new UsageError("give --hard or --threshold, not both");
+    return flags.hard ? 0.75 : explicit ? threshold : 0;
+  }
+  return threshold;
 }
 
 /** Rank from --rank, else from the scheduler's array index (Slurm, Kubernetes Indexed Job). */
@@ -74,19 +99,20 @@ function progressReporter(quiet: boolean): { onProgress: (p: Progress) => void; 
   };
 }
 
-function summaryText(s: DatasetSummary): string {
+function summaryText(s: DatasetSummary & { format?: string }): string {
   const out: string[] = [];
   if (s.resumed) out.push(`rank ${s.rank} of ${s.world} was already complete in ${s.out}: nothing to do`);
   const total = s.rows;
   out.push(`wrote ${total} rows from ${s.problems - s.skipped} problems${s.skipped ? ` (${s.skipped} skipped, see manifest.json)` : ""} to ${s.out}`);
   const domains = Object.keys(s.byDomain).sort();
   if (domains.length > 0) {
-    const head = ["domain", "rows", ...CATEGORIES];
+    // Evaluation formats: the table counts the labelled walk candidates behind the rows.
+    const head = ["domain", s.format !== undefined && isEvalFormat(s.format) ? "labelled" : "rows", ...CATEGORIES];
     const rows = domains.map((d) => {
       const c = s.byDomain[d]!;
       return [d, String(CATEGORIES.reduce((a, k) => a + c[k], 0)), ...CATEGORIES.map((k) => String(c[k]))];
     });
-    rows.push(["total", String(total), ...CATEGORIES.map((k) => String(s.counts[k]))]);
+    rows.push(["total", String(head[1] === "rows" ? total : CATEGORIES.reduce((a, k) => a + s.counts[k], 0)), ...CATEGORIES.map((k) => String(s.counts[k]))]);
     const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const fmt = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join("  ");
     out.push("", fmt(head), ...rows.map(fmt));
@@ -126,11 +152,13 @@ export function register(program: Command): void {
     .option("--non-executable <mode>", "non-executable candidates: near-miss (ground operators) or any (type-correct)", "near-miss")
     .option("--time-limit <s>", "per-problem time limit in seconds; a problem over it is skipped", "60")
     .option("--max-expansions <n>", "per-problem search expansion limit", "5000000")
+    .option("--hard", "pairs: keep only pairs whose rejected step is suboptimal (reward 0.75, gap 0.25)")
+    .option("--error-def <def>", "processbench: a wrong step has reward-lt-1 (default) or reward-le-0.25")
     .option("--gzip", "write .jsonl.gz shards")
     .option("--force", "replace an existing dataset made with other settings")
     .option("--quiet", "no progress display or summary")
     .action(
-      action(async (flags: GenerateFlags) => {
+      action(async (flags: GenerateFlags, cmd: Command) => {
         if (!isFormat(flags.format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, got '${flags.format}'`);
         if (flags.nonExecutable !== "near-miss" && flags.nonExecutable !== "any") {
           throw new UsageError(`--non-executable must be near-miss or any, got '${flags.nonExecutable}'`);
@@ -140,8 +168,9 @@ export function register(program: Command): void {
         if (flags.domainFile !== undefined && flags.problems === undefined) throw new UsageError("--domain-file needs --problems DIR|GLOB");
         if (flags.problems !== undefined && flags.domainFile === undefined) throw new UsageError("--problems needs --domain-file");
         if (flags.count !== undefined && flags.domainFile !== undefined) throw new UsageError("--count makes problems for built-in domains only");
-        const threshold = Number(flags.threshold);
+        let threshold = Number(flags.threshold);
         if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new UsageError(`--threshold must be a number in [0, 1], got '${flags.threshold}'`);
+        threshold = evalThreshold(flags, cmd.getOptionValueSource("threshold") !== "default", threshold);
         const timeLimit = Number(flags.timeLimit);
         if (!Number.isFinite(timeLimit) || timeLimit <= 0) throw new UsageError(`--time-limit must be a positive number of seconds, got '${flags.timeLimit}'`);
         const domains = flags.domain?.split(",").map((d) => d.trim()).filter((d) => d.length > 0);
@@ -185,7 +214,7 @@ export function register(program: Command): void {
         } finally {
           progress.done();
         }
-        if (!quiet) process.stdout.write(summaryText(summary) + "\n");
+        if (!quiet) process.stdout.write(summaryText({ ...summary, format: flags.format }) + "\n");
       }),
     );
 }

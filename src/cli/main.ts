@@ -2,23 +2,36 @@
 import { Command, CommanderError } from "commander";
 import { createRequire } from "node:module";
 import { EXIT_USAGE } from "./common.js";
-import { register as registerParse } from "./parse.js";
-import { register as registerDomains } from "./domains.js";
-import { register as registerProblems } from "./problems.js";
-import { register as registerGround } from "./ground.js";
-import { register as registerValidate } from "./validate.js";
-import { register as registerLabel } from "./label.js";
-import { register as registerGenerate } from "./generate.js";
-import { register as registerStats } from "./stats.js";
-import { register as registerSolve } from "./solve.js";
-// Each command lives in its own file and registers itself on the program.
-// (commands are added here as they land)
+
+/** A command module: one file per command, registering itself on the program. */
+type CommandModule = { register(program: Command): void };
+
+/**
+ * Command name -> its module. Loaded lazily: a command pays only for the modules it uses,
+ * which keeps start-up short (`--help` loads them all).
+ */
+const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+  parse: () => import("./parse.js"),
+  ground: () => import("./ground.js"),
+  solve: () => import("./solve.js"),
+  validate: () => import("./validate.js"),
+  label: () => import("./label.js"),
+  domains: () => import("./domains.js"),
+  problems: () => import("./problems.js"),
+  generate: () => import("./generate.js"),
+  stats: () => import("./stats.js"),
+  merge: () => import("./stats.js"),
+  score: () => import("./score.js"),
+};
 
 const require = createRequire(import.meta.url);
 const pkg = require("../../../package.json") as { version: string };
 
-/** Build the commander program (exported so tests can drive it in-process). */
-export function buildProgram(): Command {
+/**
+ * Build the commander program with the commands named in `only` (all when omitted).
+ * Exported so tests can drive it in-process.
+ */
+export async function buildProgram(only?: string): Promise<Command> {
   const program = new Command();
   program
     .name("pddl2prm")
@@ -29,20 +42,19 @@ export function buildProgram(): Command {
     .configureOutput({
       outputError: (str, write) => write(str.replace(/^error:/, "pddl2prm: error:")),
     });
-  registerParse(program);
-  registerDomains(program);
-  registerProblems(program);
-  registerGround(program);
-  registerValidate(program);
-  registerLabel(program);
-  registerGenerate(program);
-  registerStats(program);
-  registerSolve(program);
+  const loaders = only !== undefined && only in COMMANDS ? [COMMANDS[only]!] : [...new Set(Object.values(COMMANDS))];
+  const seen = new Set<CommandModule>();
+  for (const load of loaders) {
+    const mod = await load();
+    if (seen.has(mod)) continue;
+    seen.add(mod);
+    mod.register(program);
+  }
   return program;
 }
 
 async function main(): Promise<void> {
-  const program = buildProgram();
+  const program = await buildProgram(process.argv[2]);
   try {
     await program.parseAsync(process.argv);
   } catch (e) {

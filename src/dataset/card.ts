@@ -13,6 +13,10 @@ function features(format: string): string {
       return [str("id"), str("input"), "  - name: label\n    sequence: float64", str("category")].join("\n");
     case "math-shepherd":
       return [str("id"), str("input"), str("label"), str("category")].join("\n");
+    case "pairs":
+    case "trajectories":
+    case "processbench":
+      return evalFeatures(format);
     default:
       return [
         str("id"),
@@ -41,6 +45,57 @@ function features(format: string): string {
         "    - name: seed\n      dtype: int64",
       ].join("\n");
   }
+}
+
+/** Features of the evaluation formats (src/dataset/pairs.ts, trajectories.ts, processbench.ts). */
+function evalFeatures(format: string): string {
+  const f = (name: string, type: string, ind = "  ") => `${ind}- name: ${name}\n${ind}  ${type}`;
+  const s = (name: string, ind = "  ") => f(name, "dtype: string", ind);
+  const i = (name: string, ind = "  ") => f(name, "dtype: int64", ind);
+  const d = (name: string, ind = "  ") => f(name, "dtype: float64", ind);
+  const b = (name: string, ind = "  ") => f(name, "dtype: bool", ind);
+  const seq = (name: string, t: string, ind = "  ") => `${ind}- name: ${name}\n${ind}  sequence: ${t}`;
+  const struct = (name: string, fields: string[], ind = "  ") => [`${ind}- name: ${name}`, `${ind}  struct:`, ...fields].join("\n");
+  const head = [s("id"), s("level"), s("domain"), s("problem"), s("split"), s("prompt")];
+  if (format === "pairs") {
+    const sideF = (n: string) => struct(n, [s("text", "    "), s("action", "    "), s("category", "    "), d("reward", "    ")]);
+    return [
+      ...head,
+      seq("prefix", "string"),
+      sideF("chosen"),
+      sideF("rejected"),
+      d("reward_gap"),
+      s("edit"),
+      s("first"),
+      struct("meta", [
+        i("state_index", "    "), seq("prefix_actions", "string", "    "), d("h_before", "    "), d("chosen_extra_cost", "    "),
+        d("rejected_extra_cost", "    "), seq("failed_preconditions", "string", "    "), i("plan_length", "    "), i("seed", "    "),
+      ]),
+    ].join("\n");
+  }
+  if (format === "trajectories") {
+    const sideF = (n: string) =>
+      struct(n, [seq("steps", "string", "    "), seq("actions", "string", "    "), b("valid", "    "), d("cost", "    "), i("length", "    "), i("first_error", "    "), seq("rewards", "float64", "    ")]);
+    return [
+      ...head,
+      s("first"),
+      sideF("chosen"),
+      sideF("rejected"),
+      s("perturbation"),
+      struct("meta", [i("position", "    "), d("optimal_cost", "    "), s("longer", "    "), s("error_category", "    "), i("seed", "    ")]),
+    ].join("\n");
+  }
+  return [
+    s("id"),
+    s("problem"),
+    seq("steps", "string"),
+    i("label"),
+    struct("meta", [
+      s("domain", "    "), s("problem_id", "    "), s("split", "    "), s("error_def", "    "), s("category", "    "), s("continuation", "    "),
+      seq("actions", "string", "    "), seq("step_rewards", "float64", "    "), seq("step_categories", "string", "    "), i("length", "    "),
+      s("length_bucket", "    "), i("plan_length", "    "), d("optimal_cost", "    "), i("seed", "    "),
+    ]),
+  ].join("\n");
 }
 
 /** The dataset card README.md with YAML front matter that `datasets.load_dataset` understands. */
@@ -81,7 +136,7 @@ non-executable 0.0, dead-end 0.25, backtracking 0.5, suboptimal 0.75, optimal 1.
 Domains:
 ${yamlList(domains, "")}
 
-| category | rows |
+| category | ${["pairs", "trajectories", "processbench"].includes(format) ? "labelled walk candidates behind the rows" : "rows"} |
 |---|---|
 ${catLines}
 

@@ -2,7 +2,7 @@ import type { NativeRow } from "./row.js";
 import { stringifyWithFloats } from "./row.js";
 
 /** Output formats of `generate --format` (DESIGN.md §9). */
-export const FORMATS = ["native", "trl", "openrlhf", "math-shepherd"] as const;
+export const FORMATS = ["native", "trl", "openrlhf", "math-shepherd", "pairs", "trajectories", "processbench"] as const;
 export type Format = (typeof FORMATS)[number];
 
 /** The step marker of Math-Shepherd and OpenRLHF's PRM recipes. */
@@ -72,5 +72,8 @@ export function formatRow(row: NativeRow, format: Format, opts: FormatOptions): 
         label: taggedInput(row, row.labels.map((l) => (l >= opts.threshold ? "+" : "-"))),
         category: row.category,
       });
+    default:
+      // pairs, trajectories, processbench: written per problem by src/dataset/pairs.ts.
+      throw new Error(`internal: format ${format} is not written row by row`);
   }
 }

@@ -10,6 +10,7 @@ import type { NlTemplates } from "../nl/index.js";
 import { Prng } from "../util/prng.js";
 import { formatRow, type Format } from "./formats.js";
 import { CATEGORIES, type NativeRow, type Split } from "./row.js";
+import { isEvalFormat, runEvalJob } from "./pairs.js";
 
 /** One problem to label: everything a worker needs, as plain data (it crosses threads). */
 export interface ProblemJob {
@@ -127,6 +128,8 @@ export function runJob(job: ProblemJob, config: JobConfig): JobResult {
   const templates = cachedTemplates(job, domain);
   let t1 = performance.now();
   result.ms.grounding = t1 - t0;
+  // Pairs, trajectories and processbench are not one row per labelled step.
+  if (isEvalFormat(config.format)) return runEvalJob(job, config, task, templates, result);
 
   let steps: LabeledStep[];
   try {

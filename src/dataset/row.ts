@@ -52,19 +52,27 @@ export function formatFloat(x: number): string {
 }
 
 /**
- * JSON text of a value in which the listed top-level keys hold float arrays printed with
- * `formatFloat`. Key order is the object's own order, so output is byte-stable.
+ * JSON text of `obj` in which the listed top-level keys (float arrays or numbers) print with
+ * `formatFloat`. Key order is the object's own order, so output is byte-stable. One
+ * JSON.stringify, then the float fields are patched: a quoted key cannot occur unescaped
+ * inside a JSON string, so the first match is the field itself.
  */
 export function stringifyWithFloats(obj: Record<string, unknown>, floatKeys: readonly string[]): string {
-  const parts: string[] = [];
-  for (const [k, v] of Object.entries(obj)) {
-    if (floatKeys.includes(k) && Array.isArray(v)) {
-      parts.push(`${JSON.stringify(k)}:[${(v as number[]).map(formatFloat).join(",")}]`);
-    } else if (floatKeys.includes(k) && typeof v === "number") {
-      parts.push(`${JSON.stringify(k)}:${formatFloat(v)}`);
-    } else if (v !== undefined) {
-      parts.push(`${JSON.stringify(k)}:${JSON.stringify(v)}`);
+  let s = JSON.stringify(obj);
+  for (const k of floatKeys) {
+    const v = obj[k];
+    const key = `${JSON.stringify(k)}:`;
+    const i = s.indexOf(key);
+    if (i < 0) continue;
+    const from = i + key.length;
+    if (Array.isArray(v)) {
+      const to = s.indexOf("]", from) + 1;
+      s = `${s.slice(0, from)}[${(v as number[]).map(formatFloat).join(",")}]${s.slice(to)}`;
+    } else if (typeof v === "number") {
+      let to = from;
+      while (to < s.length && s[to] !== "," && s[to] !== "}") to++;
+      s = `${s.slice(0, from)}${formatFloat(v)}${s.slice(to)}`;
     }
   }
-  return `{${parts.join(",")}}`;
+  return s;
 }

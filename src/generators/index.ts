@@ -109,7 +109,7 @@ export interface GenerateProblemsOptions {
   sizes?: Sizes;
   /** Check solvability with the optimal planner and measure plan lengths (default true). */
   check?: boolean;
-  /** Per-problem planner limits for the check (default 200,000 expansions, 20 s). */
+  /** Per-problem planner limits for the check (default 200,000 expansions, 10 s). */
   maxExpansions?: number;
   timeMs?: number;
 }
@@ -123,6 +123,8 @@ export interface GeneratedProblem {
 
 /** Attempts per problem before giving up (sizes too small for that many distinct problems). */
 const MAX_ATTEMPTS = 200;
+/** Draws of one problem that may hit the planner's limits before generation fails. */
+const MAX_LIMIT_HITS = 3;
 
 const domainCache = new Map<string, Domain>();
 
@@ -158,6 +160,7 @@ export function generateProblems(name: string, opts: GenerateProblemsOptions): G
   for (let i = 1; i <= opts.count; i++) {
     const pname = problemName(i);
     let done = false;
+    let limitHits = 0;
     for (let attempt = 0; attempt < MAX_ATTEMPTS && !done; attempt++) {
       const prng = new Prng(opts.seed, `${d.name}/${i}/${attempt}`);
       const spec = d.build(prng, sizes);
@@ -170,8 +173,14 @@ export function generateProblems(name: string, opts: GenerateProblemsOptions): G
         const task = ground(domain, problem);
         const res = solve(task, {
           heuristic: "lmcut",
-          limits: { maxExpansions: opts.maxExpansions ?? 200_000, timeMs: opts.timeMs ?? 20_000 },
+          limits: { maxExpansions: opts.maxExpansions ?? 200_000, timeMs: opts.timeMs ?? 10_000 },
         });
+        // sizes too large for the check: give up soon rather than retry for minutes
+        if (res.status === "limit" && ++limitHits >= MAX_LIMIT_HITS)
+          throw new UserError(
+            `${d.name}: problem ${i} is too large to check for solvability within the planner's limits ` +
+              `(${MAX_LIMIT_HITS} draws hit them); use smaller sizes`,
+          );
         if (res.status !== "solved" || res.plan.length === 0) continue;
         planLength = res.plan.length;
       }

@@ -5,7 +5,6 @@ import {
   applicableOps,
   checkDeadline,
   hstar,
-  optimalActions,
   stateId,
   successor,
   type LabelContext,
@@ -82,22 +81,45 @@ export function backtrackCheck(
   if (own !== undefined) return { backtracking: true, backtrackTo: own };
   const task = ctx.task;
   const seen = new Set<number>([nextId]);
-  const stack: Uint32Array[] = [next];
+  // Depth-first and lazy: a successor's h* is asked only when the search gets to it, so a
+  // V-free optimal plan (the common, suboptimal case) is found without the h* of every sibling.
+  interface Frame {
+    state: Uint32Array;
+    h: number;
+    ops: number[];
+    next: number;
+  }
+  const frame = (state: Uint32Array, id: number): Frame => {
+    const ops: number[] = [];
+    ctx.successors.applicable(state, ops);
+    ops.sort((a, b) => a - b);
+    return { state, h: hstar(ctx, state, id), ops, next: 0 };
+  };
+  if (isGoal(task, next)) return { backtracking: false, backtrackTo: null };
+  const stack: Frame[] = [frame(next, nextId)];
   let first = Infinity;
   while (stack.length > 0) {
-    const t = stack.pop()!;
-    if (isGoal(task, t)) return { backtracking: false, backtrackTo: null };
-    for (const op of optimalActions(ctx, t)) {
-      const u = successor(ctx, t, op);
-      const uid = stateId(ctx, u);
-      const j = vIndex.get(uid);
-      if (j !== undefined) {
-        if (j < first) first = j;
-      } else if (!seen.has(uid)) {
-        seen.add(uid);
-        stack.push(u);
-      }
+    const f = stack[stack.length - 1]!;
+    if (f.next >= f.ops.length) {
+      stack.pop();
+      continue;
     }
+    const op = f.ops[f.next++]!;
+    const c = task.opCost[op]!;
+    if (c > f.h) continue;
+    const u = successor(ctx, f.state, op);
+    const uid = stateId(ctx, u);
+    const j = vIndex.get(uid);
+    if (j !== undefined) {
+      // only optimal edges into V count: plans through them meet V first there
+      if (j < first && c + hstar(ctx, u, uid) === f.h) first = j;
+      continue;
+    }
+    if (seen.has(uid)) continue;
+    if (c + hstar(ctx, u, uid) !== f.h) continue;
+    seen.add(uid);
+    if (isGoal(task, u)) return { backtracking: false, backtrackTo: null };
+    stack.push(frame(u, uid));
     if (seen.size > ctx.maxStates) throw new LimitError(`backtracking check exceeded ${ctx.maxStates} states`);
     if ((seen.size & 1023) === 0) checkDeadline(ctx);
   }

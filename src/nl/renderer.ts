@@ -10,7 +10,7 @@ import type { Effect, Formula, Term } from "../pddl/ast.js";
 import type { GroundTask } from "../task/types.js";
 import { applyOp } from "../task/index.js";
 import type { Candidate, LabeledStep } from "../label/types.js";
-import type { Prng } from "../util/prng.js";
+import { hashString, Prng } from "../util/prng.js";
 import { completeTemplates, genericType } from "./generic.js";
 import type { NlTemplates, PredicateTemplate, TypeTemplate } from "./templates.js";
 import { capitalize, countWord, escapeRegExp, fill, joinList, paramNames, withArticle, words, type Compiled } from "./text.js";
@@ -88,6 +88,10 @@ interface StaticGroup {
   /** The argument lists of all facts of the group. */
   members: number[][];
 }
+
+/** Paraphrase draws kept per action and per prompt of a task (see `step`). */
+const STEP_VARIANTS = 4;
+const PROMPT_VARIANTS = 4;
 
 const WHY = ["Since ", "Because ", "Given that ", "As "];
 const NOW = ["Now ", "As a result, ", "After this, ", "This means that "];
@@ -348,13 +352,23 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
 
   // ---- step parts
   const refPhrase = (r: Ref, argPhrases: readonly string[]): string => (r >= 0 ? argPhrases[r]! : phrases[-r - 1]!);
-  const litVals = (refs: Ref[], argPhrases: readonly string[]): string[] => refs.map((r) => refPhrase(r, argPhrases));
+  // A literal's text straight from its refs (no intermediate array: this is the hot loop).
+  const litText = (pred: PredicateTemplate, pos: boolean, refs: Ref[], argPhrases: readonly string[], prng: Prng | null): string => {
+    const t = pick(pos ? pred.pos : pred.neg, prng);
+    const { parts, slots } = t;
+    let out = parts[0]!;
+    for (let i = 0; i < slots.length; i++) {
+      const r = refs[slots[i]!]!;
+      out += (r >= 0 ? argPhrases[r]! : phrases[-r - 1]!) + parts[i + 1]!;
+    }
+    return out;
+  };
   const schemaEnv = (s: SchemaInfo, argPhrases: readonly string[]): Env => new Map(s.params.map((p, i) => [p, argPhrases[i]!]));
 
   const whyItems = (s: SchemaInfo, argPhrases: readonly string[], prng: Prng | null): string[] => {
     const out: string[] = [];
     for (const it of s.pre) {
-      if (it.kind === "lit") out.push(atomText(it.pred, it.pos, litVals(it.refs, argPhrases), prng));
+      if (it.kind === "lit") out.push(litText(it.pred, it.pos, it.refs, argPhrases, prng));
       else if (it.kind === "eq") out.push(eqText(it.pos, refPhrase(it.a, argPhrases), refPhrase(it.b, argPhrases)));
       else out.push(formulaText(it.f, schemaEnv(s, argPhrases), prng));
     }
@@ -391,10 +405,10 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
       for (const f of new Set(dels)) if (!addSet.has(f)) out.push(factText(f, false, prng));
       return out;
     }
-    for (const e of s.adds) out.push(atomText(e.pred, true, litVals(e.refs, argPhrases), prng));
+    for (const e of s.adds) out.push(litText(e.pred, true, e.refs, argPhrases, prng));
     for (const e of s.dels) {
       if (s.adds.some((a) => sameAtom(a, e, args))) continue; // add wins over delete
-      out.push(atomText(e.pred, false, litVals(e.refs, argPhrases), prng));
+      out.push(litText(e.pred, false, e.refs, argPhrases, prng));
     }
     if (s.complex.length > 0) {
       const env = schemaEnv(s, argPhrases);
@@ -413,17 +427,33 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     return fill(pick(s.text, prng), vals);
   };
 
-  const step = (k: number, c: Candidate, prng: Prng, state?: Uint32Array): string => {
+  // Everything after "Step k: ", rendered with `prng`.
+  const stepBody = (c: Candidate, prng: Prng, state?: Uint32Array): string => {
     const s = schemas[c.schema]!;
     const argPhrases: string[] = new Array(s.params.length);
     for (let i = 0; i < argPhrases.length; i++) argPhrases[i] = phrases[c.args[i]!]!;
     const why = whyItems(s, argPhrases, prng);
     const act = fill(pick(s.text, prng), argPhrases);
     const eff = effectItems(s, c.args, argPhrases, prng, c.op, state);
-    let out = `Step ${k}: `;
-    out += why.length > 0 ? `${pick(WHY, prng)}${joinList(why)}, I ${act}.` : `I ${act}.`;
+    let out = why.length > 0 ? `${pick(WHY, prng)}${joinList(why)}, I ${act}.` : `I ${act}.`;
     out += eff.length > 0 ? ` ${pick(NOW, prng)}${joinList(eff)}.` : ` ${pick(NO_EFFECT, prng)}`;
     return out;
+  };
+  // Rendering runs once per row for ~1M rows, and a row repeats the steps of its prefix: each
+  // action gets STEP_VARIANTS paraphrase draws, rendered once per task; the row's PRNG picks one.
+  const taskSeed = hashString(`${domain.name}/${problem.name}`);
+  const stepCache = new Map<string, string>();
+  const step = (k: number, c: Candidate, prng: Prng, state?: Uint32Array): string => {
+    const v = prng.int(STEP_VARIANTS);
+    const s = schemas[c.schema]!;
+    if (state !== undefined && s.complex.length > 0 && c.op >= 0) return `Step ${k}: ${stepBody(c, new Prng(taskSeed, `${c.name}/${v}`), state)}`;
+    const key = c.op >= 0 ? `${c.op}/${v}` : `${c.schema}:${c.args.join(",")}/${v}`;
+    let body = stepCache.get(key);
+    if (body === undefined) {
+      body = stepBody(c, new Prng(taskSeed, key));
+      stepCache.set(key, body);
+    }
+    return `Step ${k}: ${body}`;
   };
 
   // ---- prompt
@@ -531,7 +561,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     return head + "\n" + lines.join("\n");
   };
 
-  const prompt = (prng: Prng): string => {
+  const renderPrompt = (prng: Prng): string => {
     const paras: string[] = [];
     paras.push(tpl.generic || tpl.intro.length === 0 ? genericIntro(prng) : pick(tpl.intro, prng));
     paras.push(objectSentences(prng).join(" "));
@@ -541,6 +571,12 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     paras.push(fill(pick(tpl.goal, prng), [formulaText(problem.goal, new Map(), prng)]));
     paras.push(pick(tpl.instruction, prng));
     return paras.join("\n\n");
+  };
+
+  const promptCache: (string | undefined)[] = new Array(PROMPT_VARIANTS);
+  const prompt = (prng: Prng): string => {
+    const v = prng.int(PROMPT_VARIANTS);
+    return (promptCache[v] ??= renderPrompt(new Prng(taskSeed, `prompt/${v}`)));
   };
 
   // ---- describe a state
@@ -558,7 +594,13 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
   // ---- critiques
   const unit = (n: number): string => (task.hasCosts ? `${n === 1 ? "a cost of 1" : `a cost of ${n}`}` : `${countWord(n)} step${n === 1 ? "" : "s"}`);
   const away = (n: number): string => (task.hasCosts ? `a remaining cost of ${n}` : `${countWord(n)} step${n === 1 ? "" : "s"} away`);
+  const failedCache = new Map<string, string>();
   const failedText = (lit: string): string => {
+    let t = failedCache.get(lit);
+    if (t === undefined) failedCache.set(lit, (t = failedTextOf(lit)));
+    return t;
+  };
+  const failedTextOf = (lit: string): string => {
     // The evidence lists literals of the precondition that are false; say what is true instead.
     const toks = lit.toLowerCase().match(/[()]|[^\s()]+/g) ?? [];
     let i = 0;
@@ -581,9 +623,16 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     if (!tpl.predicates.has(name)) return lit;
     return atomText(predOf(name, ph.length), !pos, ph, null);
   };
-  const stateAfterPrefix = (ops: readonly number[]): Uint32Array => {
-    let s = task.init;
-    for (const op of ops) s = applyOp(task, s, op);
+  // States of walk prefixes, memoised: the rows of one problem share one walk.
+  const prefixStates = new Map<string, Uint32Array>();
+  const stateAfterPrefix = (ops: readonly number[], n: number): Uint32Array => {
+    if (n === 0) return task.init;
+    const key = ops.slice(0, n).join(",");
+    let s = prefixStates.get(key);
+    if (s === undefined) {
+      s = applyOp(task, stateAfterPrefix(ops, n - 1), ops[n - 1]!);
+      prefixStates.set(key, s);
+    }
     return s;
   };
   const sameState = (a: Uint32Array, b: Uint32Array): boolean => {
@@ -595,32 +644,24 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     const c = ls.candidate;
     const ev = ls.evidence;
     const act = actionText(c.schema, c.args, prng);
+    // Pick the paraphrase first, then build only that string (this runs once per row).
+    const v = prng.int(3);
     switch (ls.category) {
       case "non-executable": {
         const reasons = ev.failedPreconditions.map(failedText);
         const r = reasons.length > 0 ? joinList(reasons) : "its precondition does not hold";
-        return pick(
-          [
-            `This step is invalid: I cannot ${act} now, because ${r}.`,
-            `The step is not possible here: ${r}, so I cannot ${act}.`,
-            `Wrong step. It is impossible to ${act} in this state, since ${r}.`,
-          ],
-          prng,
-        );
+        if (v === 0) return `This step is invalid: I cannot ${act} now, because ${r}.`;
+        if (v === 1) return `The step is not possible here: ${r}, so I cannot ${act}.`;
+        return `Wrong step. It is impossible to ${act} in this state, since ${r}.`;
       }
       case "dead-end": {
         const why =
           ev.deadEnd?.kind === "exhaustive"
             ? `exploring all ${ev.deadEnd.states} states reachable from there finds no way to the goal`
             : "even if no action ever undid anything, some goal condition could not be reached from there";
-        return pick(
-          [
-            `This step is a dead end: once I ${act}, the goal can no longer be reached, because ${why}.`,
-            `If I ${act}, the goal becomes unreachable: ${why}.`,
-            `This ruins the task: once I ${act}, there is no way to reach the goal any more, since ${why}.`,
-          ],
-          prng,
-        );
+        if (v === 0) return `This step is a dead end: once I ${act}, the goal can no longer be reached, because ${why}.`;
+        if (v === 1) return `If I ${act}, the goal becomes unreachable: ${why}.`;
+        return `This ruins the task: once I ${act}, there is no way to reach the goal any more, since ${why}.`;
       }
       case "backtracking": {
         const j = ev.backtrackTo ?? 0;
@@ -628,8 +669,8 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
         let exact = false;
         if (c.op >= 0 && ls.prefixOps.length >= j) {
           try {
-            const s = stateAfterPrefix(ls.prefixOps);
-            exact = sameState(applyOp(task, s, c.op), stateAfterPrefix(ls.prefixOps.slice(0, j)));
+            const s = stateAfterPrefix(ls.prefixOps, ls.prefixOps.length);
+            exact = sameState(applyOp(task, s, c.op), stateAfterPrefix(ls.prefixOps, j));
           } catch {
             exact = false;
           }
@@ -638,14 +679,9 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
         const lead = exact
           ? `if I ${act}, I am back in ${where}`
           : `if I ${act}, every optimal plan from there has to pass through ${where} again`;
-        return pick(
-          [
-            `This step undoes progress: ${lead}${extra}.`,
-            `This goes backwards: ${lead}${extra}.`,
-            `Not useful. ${capitalize(lead)}${extra}, so the step only undoes what was done.`,
-          ],
-          prng,
-        );
+        if (v === 0) return `This step undoes progress: ${lead}${extra}.`;
+        if (v === 1) return `This goes backwards: ${lead}${extra}.`;
+        return `Not useful. ${capitalize(lead)}${extra}, so the step only undoes what was done.`;
       }
       case "suboptimal": {
         const hb = ev.hBefore;
@@ -653,33 +689,26 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
         const x = ev.extraCost ?? 0;
         const detail =
           hb !== null && ha !== null ? ` Before it, the goal is ${away(hb)}; after it, it is ${ha === hb ? "still " : ""}${away(ha)}.` : "";
-        return pick(
-          [
-            `This step is possible and the goal stays reachable, but it is a detour: to ${act} costs ${unit(x)} more than an optimal plan.${detail}`,
-            `The step works but is not optimal: after I ${act}, the best plan is longer by ${unit(x)}.${detail}`,
-            `A valid but wasteful step: I can ${act}, yet it adds ${unit(x)} to the shortest plan.${detail}`,
-          ],
-          prng,
-        );
+        if (v === 0) return `This step is possible and the goal stays reachable, but it is a detour: to ${act} costs ${unit(x)} more than an optimal plan.${detail}`;
+        if (v === 1) return `The step works but is not optimal: after I ${act}, the best plan is longer by ${unit(x)}.${detail}`;
+        return `A valid but wasteful step: I can ${act}, yet it adds ${unit(x)} to the shortest plan.${detail}`;
       }
       case "optimal": {
         const hb = ev.hBefore;
         const ha = ev.hAfter;
         if (ha === 0) {
-          return pick([`This step is correct: when I ${act}, the goal is reached.`, `Correct: to ${act} completes the goal.`, `Good step. Once I ${act}, every goal condition holds.`], prng);
+          if (v === 0) return `This step is correct: when I ${act}, the goal is reached.`;
+          if (v === 1) return `Correct: to ${act} completes the goal.`;
+          return `Good step. Once I ${act}, every goal condition holds.`;
         }
         const detail = hb !== null && ha !== null ? `the goal goes from ${away(hb)} to ${away(ha)}` : "it starts an optimal plan";
-        return pick(
-          [
-            `This step is correct and on an optimal plan: when I ${act}, ${detail}.`,
-            `Good step: to ${act} makes full progress, since ${detail}.`,
-            `Correct. It is optimal to ${act} here: ${detail}.`,
-          ],
-          prng,
-        );
+        if (v === 0) return `This step is correct and on an optimal plan: when I ${act}, ${detail}.`;
+        if (v === 1) return `Good step: to ${act} makes full progress, since ${detail}.`;
+        return `Correct. It is optimal to ${act} here: ${detail}.`;
       }
     }
   };
+
 
   // ---- parser
   interface Matcher {

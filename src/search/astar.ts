@@ -11,7 +11,10 @@ export interface AStarOptions {
   start?: Uint32Array;
   /** Only look for plans of cost <= bound (nodes with f > bound are not opened). */
   bound?: number;
-  /** States for which this returns true are never entered (the start state is not checked). */
+  /**
+   * States for which this returns true are never entered (the start state is not checked).
+   * The argument is a scratch buffer: read it, do not keep it.
+   */
   forbidden?: (state: Uint32Array) => boolean;
   /**
    * Known exact h* of a state, or NaN when unknown. Used instead of the heuristic; a state with
@@ -32,7 +35,7 @@ export interface AStarRun extends SearchResult {
 }
 
 const DEAD = -2;
-const TIME_CHECK_EVERY = 128;
+const TIME_CHECK_EVERY = 16;
 
 /**
  * A* with reopening, tie-breaking on (f, h, FIFO) like Fast Downward's `astar`, goal test at

@@ -250,7 +250,7 @@ export class LmCutHeuristic implements Heuristic {
   private readonly ex: RelaxedExplorer;
   private readonly zone: Int32Array;
   private readonly reached: Int32Array;
-  private readonly inCut: Int32Array;
+  private readonly touches: Int32Array;
   private readonly stack: Int32Array;
   private readonly cut: Int32Array;
   private round = 0;
@@ -259,7 +259,7 @@ export class LmCutHeuristic implements Heuristic {
     this.ex = new RelaxedExplorer(rt);
     this.zone = new Int32Array(rt.numFacts);
     this.reached = new Int32Array(rt.numFacts);
-    this.inCut = new Int32Array(rt.numOps);
+    this.touches = new Int32Array(rt.numOps);
     this.stack = new Int32Array(rt.numFacts + 1);
     this.cut = new Int32Array(rt.numOps);
   }
@@ -276,7 +276,7 @@ export class LmCutHeuristic implements Heuristic {
     const supp = ex.opSupp;
     const zone = this.zone;
     const reached = this.reached;
-    const inCut = this.inCut;
+    const touches = this.touches;
     const stack = this.stack;
     const cut = this.cut;
     const addedByStart = rt.addedByStart;
@@ -299,6 +299,7 @@ export class LmCutHeuristic implements Heuristic {
         const f = stack[--sp]!;
         for (let k = addedByStart[f]!, e = addedByStart[f + 1]!; k < e; k++) {
           const o = addedBy[k]!;
+          touches[o] = r; // o adds a goal-zone fact
           if (unsat[o] !== 0 || red[o] !== 0) continue;
           const p = supp[o]!;
           if (zone[p] !== r) {
@@ -329,18 +330,13 @@ export class LmCutHeuristic implements Heuristic {
         const f = stack[--sp]!;
         for (let o = head[f]!; o !== -1; o = next[o]!) {
           // an op reaching the goal zone joins the cut and does not extend the reached part
-          const je = effStart[o + 1]!;
-          let j = effStart[o]!;
-          for (; j < je; j++) if (zone[eff[j]!] === r) break;
-          if (j < je) {
-            if (inCut[o] !== r) {
-              inCut[o] = r;
-              cut[cutLen++] = o;
-              if (red[o]! < minCost) minCost = red[o]!;
-            }
+          // (each op is met once: it sits in the supporter list of exactly one fact)
+          if (touches[o] === r) {
+            cut[cutLen++] = o;
+            if (red[o]! < minCost) minCost = red[o]!;
             continue;
           }
-          for (j = effStart[o]!; j < je; j++) {
+          for (let j = effStart[o]!, je = effStart[o + 1]!; j < je; j++) {
             const g = eff[j]!;
             if (reached[g] !== r) {
               reached[g] = r;
@@ -360,7 +356,7 @@ export class LmCutHeuristic implements Heuristic {
   private resetStamps(): void {
     this.zone.fill(0);
     this.reached.fill(0);
-    this.inCut.fill(0);
+    this.touches.fill(0);
     this.round = 0;
   }
 }

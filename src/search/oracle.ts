@@ -176,7 +176,12 @@ class ExplicitOracle implements Oracle {
   }
 
   private search(): SearchOracle {
-    return (this.fallback ??= new SearchOracle(this.task, this.limits, this.space.successorGenerator));
+    // explicit values are exact for every explored state the fallback searches run into
+    const outer = (s: Uint32Array): number => {
+      const id = this.space.lookup(s);
+      return id >= 0 ? this.h[id]! : NaN;
+    };
+    return (this.fallback ??= new SearchOracle(this.task, this.limits, this.space.successorGenerator, outer));
   }
 
   known(state: Uint32Array): number {
@@ -222,6 +227,7 @@ class SearchOracle implements Oracle {
     private readonly task: GroundTask,
     private readonly limits: SearchLimits | undefined,
     succ?: SuccessorGenerator,
+    private readonly outer?: (s: Uint32Array) => number,
   ) {
     this.cache = new StateSpace(task, succ);
     this.heuristic = createHeuristic(task, "lmcut");
@@ -242,7 +248,11 @@ class SearchOracle implements Oracle {
 
   known(state: Uint32Array): number {
     const id = this.cache.lookup(state);
-    return id >= 0 ? this.values[id]! : NaN;
+    if (id >= 0) {
+      const v = this.values[id]!;
+      if (v === v) return v;
+    }
+    return this.outer ? this.outer(state) : NaN;
   }
 
   hstar(state: Uint32Array): number {

@@ -107,6 +107,41 @@ export function buildRelaxedTask(task: GroundTask): RelaxedTask {
   const goalOp = pres.length;
   addOp(Array.from(task.goalPos), [GOAL], 0, -1);
 
+  // Keep only what can matter for GOAL: facts backward-relevant from GOAL, ops with a relevant
+  // effect (their other effects dropped). h^max of relevant facts and LM-Cut values do not change:
+  // cuts and goal zones only ever involve relevant facts and ops.
+  const relevant = new Uint8Array(numFacts);
+  relevant[GOAL] = 1;
+  const achievers: number[][] = Array.from({ length: numFacts }, () => []);
+  for (let o = 0; o < pres.length; o++) for (const f of effs[o]!) achievers[f]!.push(o);
+  const work = [GOAL];
+  const opDone = new Uint8Array(pres.length);
+  while (work.length > 0) {
+    const f = work.pop()!;
+    for (const o of achievers[f]!) {
+      if (opDone[o]) continue;
+      opDone[o] = 1;
+      for (const p of pres[o]!) {
+        if (!relevant[p]) {
+          relevant[p] = 1;
+          work.push(p);
+        }
+      }
+    }
+  }
+  let goalOpKept = -1;
+  let kept = 0;
+  for (let o = 0; o < pres.length; o++) {
+    if (!opDone[o]) continue;
+    if (o === goalOp) goalOpKept = kept;
+    pres[kept] = pres[o]!;
+    effs[kept] = effs[o]!.filter((f) => relevant[f] === 1);
+    costs[kept] = costs[o]!;
+    origins[kept] = origins[o]!;
+    kept++;
+  }
+  pres.length = effs.length = costs.length = origins.length = kept;
+
   const numOps = pres.length;
   const preStart = new Int32Array(numOps + 1);
   const effStart = new Int32Array(numOps + 1);
@@ -130,7 +165,7 @@ export function buildRelaxedTask(task: GroundTask): RelaxedTask {
     trueFact: TRUE,
     goalFact: GOAL,
     numOps,
-    goalOp,
+    goalOp: goalOpKept,
     preStart,
     pre,
     effStart,

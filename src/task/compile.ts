@@ -100,6 +100,26 @@ export function atomKey(c: { radix: number; preds: number }, pred: number, args:
   return s;
 }
 
+/** `atomKey` of an atom whose arguments are compiled terms under `env`, without allocating. */
+export function atomKeyTerms(c: { radix: number; preds: number }, pred: number, terms: Int32Array, env: Int32Array): number | string {
+  const n = terms.length;
+  const r = c.radix;
+  if (Math.pow(r, n) * c.preds < 9e15) {
+    let k = 0;
+    for (let i = 0; i < n; i++) {
+      const t = terms[i]!;
+      k = k * r + (t >= 0 ? t : env[-t - 1]!);
+    }
+    return k * c.preds + pred;
+  }
+  let s = String(pred);
+  for (let i = 0; i < n; i++) {
+    const t = terms[i]!;
+    s += "," + (t >= 0 ? t : env[-t - 1]!);
+  }
+  return s;
+}
+
 function typeClosure(domain: Domain): Map<string, Set<string>> {
   const parents = new Map<string, string[]>();
   for (const t of domain.types) parents.set(t.name, [...(parents.get(t.name) ?? []), ...t.parents]);
@@ -125,6 +145,9 @@ function typeClosure(domain: Domain): Map<string, Set<string>> {
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** Compiled form of each grounded task, shared by grounding and explanation. */
+export const compiledOfTask = new WeakMap<object, Compiled>();
 
 /** Compile a domain and problem (names already lower case). Throws PddlError on bad input. */
 export function compile(domain: Domain, problem: Problem): Compiled {
@@ -388,6 +411,20 @@ export class AtomTable {
     }
     return id;
   }
+  /** Intern the atom `pred(terms)` under `env`; allocates its argument array only when new. */
+  internTerms(pred: number, terms: Int32Array, env: Int32Array): number {
+    const k = atomKeyTerms(this.c, pred, terms, env);
+    let id = this.ids.get(k);
+    if (id === undefined) {
+      id = this.pred.length;
+      this.ids.set(k, id);
+      this.pred.push(pred);
+      const args = new Int32Array(terms.length);
+      for (let i = 0; i < args.length; i++) args[i] = resolve(terms[i]!, env);
+      this.args.push(args);
+    }
+    return id;
+  }
   get size(): number {
     return this.pred.length;
   }
@@ -418,11 +455,8 @@ export function resolve(t: CTerm, env: Int32Array): number {
 export function instantiate(c: Compiled, atoms: AtomTable, f: CF, env: Int32Array, neg: boolean): GF {
   switch (f.k) {
     case "atom": {
-      const n = f.args.length;
-      const args = new Int32Array(n);
-      for (let i = 0; i < n; i++) args[i] = resolve(f.args[i]!, env);
-      if (c.predStatic[f.pred]) return c.staticTrue.has(atomKey(c, f.pred, args)) !== neg;
-      return atoms.intern(f.pred, args) * 2 + (neg ? 1 : 0);
+      if (c.predStatic[f.pred]) return c.staticTrue.has(atomKeyTerms(c, f.pred, f.args, env)) !== neg;
+      return atoms.internTerms(f.pred, f.args, env) * 2 + (neg ? 1 : 0);
     }
     case "eq":
       return (resolve(f.a, env) === resolve(f.b, env)) !== neg;
@@ -489,7 +523,9 @@ export function relaxedSat(g: GF, reached: Uint8Array): boolean {
 export function toFacts(g: GF, atomFact: Int32Array): GF {
   if (typeof g === "boolean") return g;
   if (typeof g === "number") {
-    const f = atomFact[g >>> 1]!;
+    const a = g >>> 1;
+    // Atoms interned after the fact table was built were never reached.
+    const f = a < atomFact.length ? atomFact[a]! : -1;
     if (f < 0) return (g & 1) === 1;
     return f * 2 + (g & 1);
   }

@@ -3,7 +3,7 @@
  * which precondition literals are false in a state, evaluated on the lifted precondition
  * (static atoms from init, atoms that are not facts of the task are false).
  */
-import { atomKey, compile, resolve, type CF, type Compiled } from "./compile.js";
+import { atomKey, compile, compiledOfTask, resolve, type CF, type Compiled } from "./compile.js";
 import { hasFact, isApplicable } from "./state.js";
 import type { GroundTask } from "./types.js";
 
@@ -18,7 +18,7 @@ const ctxs = new WeakMap<GroundTask, Ctx>();
 function ctxOf(task: GroundTask): Ctx {
   let x = ctxs.get(task);
   if (!x) {
-    const c = compile(task.domain, task.problem);
+    const c = compiledOfTask.get(task) ?? compile(task.domain, task.problem);
     const factIndex = new Map<string, number>();
     task.factNames.forEach((n, i) => factIndex.set(n, i));
     const opIndex = new Map<string, number[]>();

@@ -7,7 +7,7 @@
 import type { Domain, Problem } from "../pddl/ast.js";
 import { PddlError, UserError } from "../pddl/errors.js";
 import {
-  AtomTable, atomKey, compile, dnf, instantiate, mkGF, relaxedSat, resolve, toFacts,
+  AtomTable, atomKey, compile, compiledOfTask, dnf, instantiate, mkGF, relaxedSat, resolve, toFacts,
   type CF, type Compiled, type Conj, type GF,
 } from "./compile.js";
 import type { GroundTask } from "./types.js";
@@ -291,9 +291,7 @@ export function ground(domain: Domain, problem: Problem, options: GroundOptions 
         }
         const cond = mkGF(true, parts);
         if (cond === false) return;
-        const args = new Int32Array(e.args.length);
-        for (let k = 0; k < args.length; k++) args[k] = resolve(e.args[k]!, env);
-        const atom = atoms.intern(e.pred, args);
+        const atom = atoms.internTerms(e.pred, e.args, env);
         op.effects.push({ cond, atom, isAdd: e.isAdd });
         if (e.isAdd) {
           if (relaxedSat(cond, reached)) reach(atom);
@@ -648,5 +646,6 @@ function finish(c: Compiled, domain: Domain, problem: Problem, atoms: AtomTable,
     hasCosts: c.useCosts,
   };
   evaluateAxioms(task, task.init);
+  compiledOfTask.set(task, c);
   return task;
 }

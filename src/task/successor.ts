@@ -11,9 +11,17 @@ export class SuccessorGenerator {
   private readonly keyStart: Int32Array;
   private readonly keyOps: Int32Array;
   private readonly unkeyed: Int32Array;
+  private readonly preStart: Int32Array;
+  private readonly pre: Int32Array;
+  private readonly negStart: Int32Array;
+  private readonly neg: Int32Array;
 
   constructor(task: GroundTask) {
     this.task = task;
+    this.preStart = task.preStart;
+    this.pre = task.pre;
+    this.negStart = task.negPreStart;
+    this.neg = task.negPre;
     const nf = task.numFacts;
     const freq = new Int32Array(nf);
     for (let i = 0; i < task.pre.length; i++) freq[task.pre[i]!]!++;
@@ -41,27 +49,11 @@ export class SuccessorGenerator {
   /** Clear `out` and push the ids of all operators applicable in `state`, ascending. */
   applicable(state: Uint32Array, out: number[]): void {
     out.length = 0;
-    const t = this.task;
-    const preStart = t.preStart;
-    const pre = t.pre;
-    const negStart = t.negPreStart;
-    const neg = t.negPre;
-    const check = (o: number): boolean => {
-      for (let i = preStart[o]!, e = preStart[o + 1]!; i < e; i++) {
-        const f = pre[i]!;
-        if ((state[f >>> 5]! & (1 << (f & 31))) === 0) return false;
-      }
-      for (let i = negStart[o]!, e = negStart[o + 1]!; i < e; i++) {
-        const f = neg[i]!;
-        if ((state[f >>> 5]! & (1 << (f & 31))) !== 0) return false;
-      }
-      return true;
-    };
     const un = this.unkeyed;
-    for (let i = 0; i < un.length; i++) if (check(un[i]!)) out.push(un[i]!);
+    for (let i = 0; i < un.length; i++) if (this.check(state, un[i]!)) out.push(un[i]!);
     const ks = this.keyStart;
     const ko = this.keyOps;
-    const words = t.words;
+    const words = this.task.words;
     for (let w = 0; w < words; w++) {
       let bits = state[w]!;
       while (bits !== 0) {
@@ -70,7 +62,7 @@ export class SuccessorGenerator {
         bits ^= low;
         for (let i = ks[f]!, e = ks[f + 1]!; i < e; i++) {
           const o = ko[i]!;
-          if (check(o)) out.push(o);
+          if (this.check(state, o)) out.push(o);
         }
       }
     }
@@ -89,5 +81,19 @@ export class SuccessorGenerator {
       }
       out[j + 1] = v;
     }
+  }
+
+  private check(state: Uint32Array, o: number): boolean {
+    const pre = this.pre;
+    for (let i = this.preStart[o]!, e = this.preStart[o + 1]!; i < e; i++) {
+      const f = pre[i]!;
+      if ((state[f >>> 5]! & (1 << (f & 31))) === 0) return false;
+    }
+    const neg = this.neg;
+    for (let i = this.negStart[o]!, e = this.negStart[o + 1]!; i < e; i++) {
+      const f = neg[i]!;
+      if ((state[f >>> 5]! & (1 << (f & 31))) !== 0) return false;
+    }
+    return true;
   }
 }

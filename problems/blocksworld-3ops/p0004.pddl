@@ -1,0 +1,25 @@
+(define (problem p0004)
+  (:domain blocksworld-3ops)
+  (:objects
+    b1 b2 b3 b4 b5 b6 b7 - block
+  )
+  (:init
+    (ontable b2)
+    (on b3 b2)
+    (on b1 b3)
+    (on b4 b1)
+    (clear b4)
+    (ontable b5)
+    (clear b5)
+    (ontable b7)
+    (clear b7)
+    (ontable b6)
+    (clear b6)
+  )
+  (:goal (and
+    (on b2 b3)
+    (on b6 b2)
+    (on b5 b6)
+    (on b4 b5)
+  ))
+)

@@ -1,0 +1,20 @@
+(define (problem p0006)
+  (:domain blocksworld-3ops)
+  (:objects
+    b1 b2 b3 b4 b5 b6 b7 - block
+  )
+  (:init
+    (ontable b1)
+    (on b4 b1)
+    (clear b4)
+    (ontable b5)
+    (clear b5)
+    (ontable b7)
+    (on b6 b7)
+    (clear b6)
+    (ontable b2)
+    (on b3 b2)
+    (clear b3)
+  )
+  (:goal (on b2 b4))
+)

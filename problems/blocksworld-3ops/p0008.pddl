@@ -1,0 +1,25 @@
+(define (problem p0008)
+  (:domain blocksworld-3ops)
+  (:objects
+    b1 b2 b3 b4 b5 b6 b7 - block
+  )
+  (:init
+    (ontable b3)
+    (clear b3)
+    (ontable b7)
+    (on b4 b7)
+    (clear b4)
+    (ontable b2)
+    (on b6 b2)
+    (clear b6)
+    (ontable b1)
+    (on b5 b1)
+    (clear b5)
+  )
+  (:goal (and
+    (on b4 b7)
+    (on b3 b4)
+    (on b5 b3)
+    (on b1 b2)
+  ))
+)

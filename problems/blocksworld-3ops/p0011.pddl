@@ -1,0 +1,25 @@
+(define (problem p0011)
+  (:domain blocksworld-3ops)
+  (:objects
+    b1 b2 b3 b4 b5 b6 b7 - block
+  )
+  (:init
+    (ontable b1)
+    (on b7 b1)
+    (on b4 b7)
+    (clear b4)
+    (ontable b5)
+    (clear b5)
+    (ontable b2)
+    (on b6 b2)
+    (clear b6)
+    (ontable b3)
+    (clear b3)
+  )
+  (:goal (and
+    (on b5 b1)
+    (on b6 b5)
+    (on b7 b2)
+    (on b3 b7)
+  ))
+)

@@ -1,0 +1,25 @@
+(define (problem p0013)
+  (:domain blocksworld-3ops)
+  (:objects
+    b1 b2 b3 b4 b5 b6 b7 - block
+  )
+  (:init
+    (ontable b7)
+    (on b2 b7)
+    (clear b2)
+    (ontable b5)
+    (clear b5)
+    (ontable b6)
+    (on b3 b6)
+    (on b1 b3)
+    (clear b1)
+    (ontable b4)
+    (clear b4)
+  )
+  (:goal (and
+    (on b2 b7)
+    (on b6 b2)
+    (on b5 b6)
+    (on b1 b4)
+  ))
+)

@@ -1,0 +1,25 @@
+(define (problem p0018)
+  (:domain blocksworld-3ops)
+  (:objects
+    b1 b2 b3 b4 b5 b6 b7 - block
+  )
+  (:init
+    (ontable b3)
+    (on b1 b3)
+    (clear b1)
+    (ontable b4)
+    (on b7 b4)
+    (on b6 b7)
+    (clear b6)
+    (ontable b2)
+    (clear b2)
+    (ontable b5)
+    (clear b5)
+  )
+  (:goal (and
+    (on b5 b6)
+    (on b7 b5)
+    (on b2 b4)
+    (on b1 b2)
+  ))
+)

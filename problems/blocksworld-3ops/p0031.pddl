@@ -1,0 +1,27 @@
+(define (problem p0031)
+  (:domain blocksworld-3ops)
+  (:objects
+    b1 b2 b3 b4 b5 b6 b7 - block
+  )
+  (:init
+    (ontable b4)
+    (clear b4)
+    (ontable b7)
+    (clear b7)
+    (ontable b6)
+    (clear b6)
+    (ontable b1)
+    (clear b1)
+    (ontable b5)
+    (on b2 b5)
+    (clear b2)
+    (ontable b3)
+    (clear b3)
+  )
+  (:goal (and
+    (on b1 b2)
+    (on b7 b1)
+    (on b6 b7)
+    (on b5 b3)
+  ))
+)

@@ -1,0 +1,27 @@
+(define (problem p0040)
+  (:domain blocksworld-3ops)
+  (:objects
+    b1 b2 b3 b4 b5 b6 b7 - block
+  )
+  (:init
+    (ontable b1)
+    (on b6 b1)
+    (on b7 b6)
+    (clear b7)
+    (ontable b5)
+    (on b3 b5)
+    (clear b3)
+    (ontable b2)
+    (clear b2)
+    (ontable b4)
+    (clear b4)
+  )
+  (:goal (and
+    (on b3 b7)
+    (on b1 b3)
+    (on b2 b1)
+    (on b5 b2)
+    (on b6 b5)
+    (on b4 b6)
+  ))
+)

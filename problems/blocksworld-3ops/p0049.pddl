@@ -1,0 +1,25 @@
+(define (problem p0049)
+  (:domain blocksworld-3ops)
+  (:objects
+    b1 b2 b3 b4 b5 b6 b7 - block
+  )
+  (:init
+    (ontable b6)
+    (on b3 b6)
+    (on b4 b3)
+    (clear b4)
+    (ontable b1)
+    (on b5 b1)
+    (on b2 b5)
+    (clear b2)
+    (ontable b7)
+    (clear b7)
+  )
+  (:goal (and
+    (on b3 b1)
+    (on b6 b3)
+    (on b4 b6)
+    (on b7 b4)
+    (on b5 b2)
+  ))
+)

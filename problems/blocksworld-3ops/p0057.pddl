@@ -1,0 +1,23 @@
+(define (problem p0057)
+  (:domain blocksworld-3ops)
+  (:objects
+    b1 b2 b3 b4 b5 - block
+  )
+  (:init
+    (ontable b4)
+    (on b5 b4)
+    (clear b5)
+    (ontable b1)
+    (on b3 b1)
+    (clear b3)
+    (ontable b2)
+    (clear b2)
+  )
+  (:goal (and
+    (ontable b3)
+    (ontable b2)
+    (ontable b4)
+    (ontable b1)
+    (ontable b5)
+  ))
+)

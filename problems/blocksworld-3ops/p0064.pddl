@@ -1,0 +1,26 @@
+(define (problem p0064)
+  (:domain blocksworld-3ops)
+  (:objects
+    b1 b2 b3 b4 b5 b6 b7 - block
+  )
+  (:init
+    (ontable b7)
+    (on b6 b7)
+    (on b2 b6)
+    (clear b2)
+    (ontable b4)
+    (clear b4)
+    (ontable b1)
+    (clear b1)
+    (ontable b3)
+    (on b5 b3)
+    (clear b5)
+  )
+  (:goal (and
+    (on b3 b5)
+    (on b1 b3)
+    (on b7 b1)
+    (on b6 b7)
+    (on b4 b6)
+  ))
+)

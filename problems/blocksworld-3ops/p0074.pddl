@@ -1,0 +1,21 @@
+(define (problem p0074)
+  (:domain blocksworld-3ops)
+  (:objects
+    b1 b2 b3 b4 b5 - block
+  )
+  (:init
+    (ontable b2)
+    (on b5 b2)
+    (on b1 b5)
+    (clear b1)
+    (ontable b4)
+    (on b3 b4)
+    (clear b3)
+  )
+  (:goal (and
+    (on b4 b2)
+    (on b1 b4)
+    (on b3 b1)
+    (on b5 b3)
+  ))
+)

@@ -1,0 +1,27 @@
+(define (problem p0076)
+  (:domain blocksworld-3ops)
+  (:objects
+    b1 b2 b3 b4 b5 b6 - block
+  )
+  (:init
+    (ontable b2)
+    (clear b2)
+    (ontable b6)
+    (clear b6)
+    (ontable b4)
+    (clear b4)
+    (ontable b3)
+    (clear b3)
+    (ontable b5)
+    (clear b5)
+    (ontable b1)
+    (clear b1)
+  )
+  (:goal (and
+    (on b1 b3)
+    (on b6 b1)
+    (on b2 b6)
+    (on b5 b2)
+    (on b4 b5)
+  ))
+)

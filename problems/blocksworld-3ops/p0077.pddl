@@ -1,0 +1,25 @@
+(define (problem p0077)
+  (:domain blocksworld-3ops)
+  (:objects
+    b1 b2 b3 b4 b5 b6 b7 - block
+  )
+  (:init
+    (ontable b5)
+    (on b2 b5)
+    (on b7 b2)
+    (clear b7)
+    (ontable b4)
+    (clear b4)
+    (ontable b1)
+    (on b6 b1)
+    (clear b6)
+    (ontable b3)
+    (clear b3)
+  )
+  (:goal (and
+    (on b1 b7)
+    (on b6 b1)
+    (on b4 b6)
+    (on b3 b4)
+  ))
+)

@@ -1,0 +1,26 @@
+(define (problem p0081)
+  (:domain blocksworld-3ops)
+  (:objects
+    b1 b2 b3 b4 b5 b6 b7 - block
+  )
+  (:init
+    (ontable b2)
+    (clear b2)
+    (ontable b1)
+    (on b7 b1)
+    (on b5 b7)
+    (clear b5)
+    (ontable b3)
+    (on b4 b3)
+    (clear b4)
+    (ontable b6)
+    (clear b6)
+  )
+  (:goal (and
+    (on b7 b6)
+    (on b1 b7)
+    (on b4 b1)
+    (on b2 b4)
+    (on b3 b5)
+  ))
+)

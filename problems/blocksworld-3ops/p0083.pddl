@@ -1,0 +1,25 @@
+(define (problem p0083)
+  (:domain blocksworld-3ops)
+  (:objects
+    b1 b2 b3 b4 b5 b6 b7 - block
+  )
+  (:init
+    (ontable b3)
+    (on b2 b3)
+    (clear b2)
+    (ontable b7)
+    (on b6 b7)
+    (on b4 b6)
+    (on b5 b4)
+    (clear b5)
+    (ontable b1)
+    (clear b1)
+  )
+  (:goal (and
+    (on b2 b4)
+    (on b6 b2)
+    (on b1 b6)
+    (on b3 b7)
+    (on b5 b3)
+  ))
+)

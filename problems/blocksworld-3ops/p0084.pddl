@@ -1,0 +1,25 @@
+(define (problem p0084)
+  (:domain blocksworld-3ops)
+  (:objects
+    b1 b2 b3 b4 b5 b6 b7 - block
+  )
+  (:init
+    (ontable b7)
+    (on b3 b7)
+    (on b1 b3)
+    (on b2 b1)
+    (clear b2)
+    (ontable b6)
+    (on b5 b6)
+    (clear b5)
+    (ontable b4)
+    (clear b4)
+  )
+  (:goal (and
+    (on b1 b3)
+    (on b5 b1)
+    (on b2 b5)
+    (on b4 b2)
+    (on b7 b4)
+  ))
+)

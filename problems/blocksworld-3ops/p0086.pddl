@@ -1,0 +1,23 @@
+(define (problem p0086)
+  (:domain blocksworld-3ops)
+  (:objects
+    b1 b2 b3 b4 b5 b6 - block
+  )
+  (:init
+    (ontable b1)
+    (on b2 b1)
+    (on b5 b2)
+    (on b4 b5)
+    (clear b4)
+    (ontable b3)
+    (on b6 b3)
+    (clear b6)
+  )
+  (:goal (and
+    (on b1 b4)
+    (on b6 b1)
+    (on b5 b6)
+    (on b2 b5)
+    (on b3 b2)
+  ))
+)

@@ -1,0 +1,25 @@
+(define (problem p0095)
+  (:domain blocksworld-3ops)
+  (:objects
+    b1 b2 b3 b4 b5 b6 b7 - block
+  )
+  (:init
+    (ontable b1)
+    (clear b1)
+    (ontable b3)
+    (on b2 b3)
+    (on b7 b2)
+    (on b4 b7)
+    (clear b4)
+    (ontable b6)
+    (clear b6)
+    (ontable b5)
+    (clear b5)
+  )
+  (:goal (and
+    (on b6 b1)
+    (on b2 b6)
+    (on b7 b2)
+    (on b5 b4)
+  ))
+)

@@ -1,0 +1,23 @@
+(define (problem p0097)
+  (:domain blocksworld-3ops)
+  (:objects
+    b1 b2 b3 b4 b5 b6 - block
+  )
+  (:init
+    (ontable b3)
+    (on b1 b3)
+    (on b4 b1)
+    (on b2 b4)
+    (clear b2)
+    (ontable b6)
+    (clear b6)
+    (ontable b5)
+    (clear b5)
+  )
+  (:goal (and
+    (on b4 b6)
+    (on b5 b4)
+    (on b1 b5)
+    (on b2 b3)
+  ))
+)

@@ -1,0 +1,25 @@
+(define (problem p0005)
+  (:domain blocksworld)
+  (:objects
+    b1 b2 b3 b4 b5 b6 - block
+  )
+  (:init
+    (ontable b1)
+    (on b6 b1)
+    (clear b6)
+    (ontable b3)
+    (clear b3)
+    (ontable b5)
+    (on b2 b5)
+    (clear b2)
+    (ontable b4)
+    (clear b4)
+    (handempty)
+  )
+  (:goal (and
+    (on b1 b6)
+    (on b2 b1)
+    (on b5 b2)
+    (on b4 b5)
+  ))
+)

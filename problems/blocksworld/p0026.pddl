@@ -1,0 +1,22 @@
+(define (problem p0026)
+  (:domain blocksworld)
+  (:objects
+    b1 b2 b3 b4 b5 b6 - block
+  )
+  (:init
+    (ontable b4)
+    (on b6 b4)
+    (on b3 b6)
+    (on b5 b3)
+    (clear b5)
+    (ontable b1)
+    (on b2 b1)
+    (clear b2)
+    (handempty)
+  )
+  (:goal (and
+    (on b2 b5)
+    (on b1 b3)
+    (on b4 b6)
+  ))
+)

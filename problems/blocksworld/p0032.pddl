@@ -1,0 +1,21 @@
+(define (problem p0032)
+  (:domain blocksworld)
+  (:objects
+    b1 b2 b3 b4 b5 - block
+  )
+  (:init
+    (ontable b2)
+    (on b4 b2)
+    (clear b4)
+    (ontable b1)
+    (clear b1)
+    (ontable b3)
+    (on b5 b3)
+    (clear b5)
+    (handempty)
+  )
+  (:goal (and
+    (on b4 b3)
+    (on b1 b4)
+  ))
+)

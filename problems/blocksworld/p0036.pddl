@@ -1,0 +1,23 @@
+(define (problem p0036)
+  (:domain blocksworld)
+  (:objects
+    b1 b2 b3 b4 b5 b6 - block
+  )
+  (:init
+    (ontable b6)
+    (clear b6)
+    (ontable b1)
+    (on b3 b1)
+    (on b5 b3)
+    (clear b5)
+    (ontable b4)
+    (on b2 b4)
+    (clear b2)
+    (handempty)
+  )
+  (:goal (and
+    (on b4 b5)
+    (on b2 b1)
+    (on b6 b3)
+  ))
+)

@@ -1,0 +1,26 @@
+(define (problem p0070)
+  (:domain blocksworld)
+  (:objects
+    b1 b2 b3 b4 b5 b6 - block
+  )
+  (:init
+    (ontable b3)
+    (on b2 b3)
+    (clear b2)
+    (ontable b5)
+    (on b4 b5)
+    (clear b4)
+    (ontable b1)
+    (clear b1)
+    (ontable b6)
+    (clear b6)
+    (handempty)
+  )
+  (:goal (and
+    (on b4 b3)
+    (on b2 b4)
+    (on b6 b2)
+    (on b5 b6)
+    (on b1 b5)
+  ))
+)

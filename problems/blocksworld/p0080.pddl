@@ -1,0 +1,22 @@
+(define (problem p0080)
+  (:domain blocksworld)
+  (:objects
+    b1 b2 b3 b4 b5 - block
+  )
+  (:init
+    (ontable b2)
+    (on b3 b2)
+    (on b1 b3)
+    (on b4 b1)
+    (clear b4)
+    (ontable b5)
+    (clear b5)
+    (handempty)
+  )
+  (:goal (and
+    (on b3 b4)
+    (on b2 b3)
+    (on b5 b2)
+    (on b1 b5)
+  ))
+)

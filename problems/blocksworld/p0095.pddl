@@ -1,0 +1,25 @@
+(define (problem p0095)
+  (:domain blocksworld)
+  (:objects
+    b1 b2 b3 b4 b5 b6 - block
+  )
+  (:init
+    (ontable b5)
+    (on b4 b5)
+    (clear b4)
+    (ontable b1)
+    (clear b1)
+    (ontable b6)
+    (clear b6)
+    (ontable b2)
+    (clear b2)
+    (ontable b3)
+    (clear b3)
+    (handempty)
+  )
+  (:goal (and
+    (on b3 b1)
+    (on b6 b3)
+    (on b4 b6)
+  ))
+)

@@ -1,0 +1,31 @@
+(define (problem p0053)
+  (:domain elevator)
+  (:objects
+    p1 p2 p3 - passenger
+    f1 f2 f3 f4 f5 - floor
+  )
+  (:init
+    (above f2 f1)
+    (above f3 f1)
+    (above f3 f2)
+    (above f4 f1)
+    (above f4 f2)
+    (above f4 f3)
+    (above f5 f1)
+    (above f5 f2)
+    (above f5 f3)
+    (above f5 f4)
+    (origin p1 f1)
+    (destin p1 f4)
+    (origin p2 f2)
+    (destin p2 f3)
+    (origin p3 f4)
+    (destin p3 f1)
+    (lift-at f4)
+  )
+  (:goal (and
+    (served p1)
+    (served p2)
+    (served p3)
+  ))
+)

@@ -1,0 +1,31 @@
+(define (problem p0072)
+  (:domain elevator)
+  (:objects
+    p1 p2 p3 - passenger
+    f1 f2 f3 f4 f5 - floor
+  )
+  (:init
+    (above f2 f1)
+    (above f3 f1)
+    (above f3 f2)
+    (above f4 f1)
+    (above f4 f2)
+    (above f4 f3)
+    (above f5 f1)
+    (above f5 f2)
+    (above f5 f3)
+    (above f5 f4)
+    (origin p1 f4)
+    (destin p1 f2)
+    (origin p2 f2)
+    (destin p2 f5)
+    (origin p3 f3)
+    (destin p3 f5)
+    (lift-at f3)
+  )
+  (:goal (and
+    (served p1)
+    (served p2)
+    (served p3)
+  ))
+)

@@ -1,0 +1,27 @@
+(define (problem p0078)
+  (:domain elevator)
+  (:objects
+    p1 p2 p3 p4 - passenger
+    f1 f2 f3 - floor
+  )
+  (:init
+    (above f2 f1)
+    (above f3 f1)
+    (above f3 f2)
+    (origin p1 f1)
+    (destin p1 f2)
+    (origin p2 f3)
+    (destin p2 f1)
+    (origin p3 f1)
+    (destin p3 f3)
+    (origin p4 f3)
+    (destin p4 f2)
+    (lift-at f1)
+  )
+  (:goal (and
+    (served p1)
+    (served p2)
+    (served p3)
+    (served p4)
+  ))
+)

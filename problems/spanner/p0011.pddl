@@ -1,0 +1,19 @@
+(define (problem p0011)
+  (:domain spanner)
+  (:objects
+    bob - man
+    spanner1 - spanner
+    nut1 - nut
+    shed location1 gate - location
+  )
+  (:init
+    (at bob shed)
+    (link shed location1)
+    (link location1 gate)
+    (at spanner1 location1)
+    (useable spanner1)
+    (at nut1 gate)
+    (loose nut1)
+  )
+  (:goal (tightened nut1))
+)

@@ -1,0 +1,25 @@
+(define (problem p0050)
+  (:domain spanner)
+  (:objects
+    bob - man
+    spanner1 spanner2 spanner3 - spanner
+    nut1 - nut
+    shed location1 location2 location3 location4 gate - location
+  )
+  (:init
+    (at bob shed)
+    (link shed location1)
+    (link location1 location2)
+    (link location2 location3)
+    (link location3 location4)
+    (link location4 gate)
+    (at spanner1 location4)
+    (useable spanner1)
+    (at spanner2 location4)
+    (at spanner3 location4)
+    (useable spanner3)
+    (at nut1 gate)
+    (loose nut1)
+  )
+  (:goal (tightened nut1))
+)

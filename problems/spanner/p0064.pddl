@@ -1,0 +1,26 @@
+(define (problem p0064)
+  (:domain spanner)
+  (:objects
+    bob - man
+    spanner1 spanner2 - spanner
+    nut1 nut2 - nut
+    shed location1 gate - location
+  )
+  (:init
+    (at bob shed)
+    (link shed location1)
+    (link location1 gate)
+    (at spanner1 location1)
+    (useable spanner1)
+    (at spanner2 location1)
+    (useable spanner2)
+    (at nut1 gate)
+    (loose nut1)
+    (at nut2 gate)
+    (loose nut2)
+  )
+  (:goal (and
+    (tightened nut1)
+    (tightened nut2)
+  ))
+)

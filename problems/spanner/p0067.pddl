@@ -1,0 +1,23 @@
+(define (problem p0067)
+  (:domain spanner)
+  (:objects
+    bob - man
+    spanner1 spanner2 spanner3 - spanner
+    nut1 - nut
+    shed location1 location2 location3 gate - location
+  )
+  (:init
+    (at bob shed)
+    (link shed location1)
+    (link location1 location2)
+    (link location2 location3)
+    (link location3 gate)
+    (at spanner1 location1)
+    (at spanner2 location1)
+    (useable spanner2)
+    (at spanner3 location2)
+    (at nut1 gate)
+    (loose nut1)
+  )
+  (:goal (tightened nut1))
+)

@@ -1,0 +1,43 @@
+import type { Command } from "commander";
+import { formatReport, score, type ScoreOptions } from "../dataset/score.js";
+import { action, printJson, UsageError } from "./common.js";
+
+interface ScoreFlags {
+  threshold?: string;
+  tune?: string[];
+  split?: string;
+  json?: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command("score")
+    .description("score PRM predictions against first-error chains (ProcessBench F1) or preference pairs")
+    .argument("<gold>", "gold rows: a .jsonl[.gz] file or a dataset folder (processbench, pairs, trajectories or native)")
+    .argument("<pred>", "predictions, JSONL: {id, step_scores: [...]} per chain or {id, prefer: \"a\"|\"b\"} per pair")
+    .option("--threshold <t>", "a step is predicted wrong when its score is < t (default 0.5)")
+    .option("--tune <files...>", "VALIDATION_GOLD VALIDATION_PRED: pick the threshold with the best F1 there")
+    .option("--split <name>", "with a dataset folder as gold: only this split's shards")
+    .option("--json", "print one JSON object")
+    .action(
+      action((gold: string, pred: string, flags: ScoreFlags) => {
+        const opts: ScoreOptions = {};
+        if (flags.threshold !== undefined && flags.tune !== undefined) throw new UsageError("give --threshold or --tune, not both");
+        if (flags.threshold !== undefined) {
+          const t = Number(flags.threshold);
+          if (flags.threshold.trim() === "" || !Number.isFinite(t)) throw new UsageError(`--threshold expects a number, got '${flags.threshold}'`);
+          opts.threshold = t;
+        }
+        if (flags.tune !== undefined) {
+          if (flags.tune.length !== 2) {
+            throw new UsageError(`--tune expects two files (VALIDATION_GOLD VALIDATION_PRED), got ${flags.tune.length}; put it after GOLD PRED`);
+          }
+          opts.tune = { gold: flags.tune[0]!, pred: flags.tune[1]! };
+        }
+        if (flags.split !== undefined) opts.split = flags.split;
+        const report = score(gold, pred, opts);
+        if (flags.json) printJson(report);
+        else process.stdout.write(formatReport(report) + "\n");
+      }),
+    );
+}

@@ -1,0 +1,291 @@
+/**
+ * Step-level preference pairs (`--format pairs`), and the entry point that runs one problem for
+ * any of the evaluation formats (pairs, trajectories, processbench).
+ */
+import type { GroundTask } from "../task/types.js";
+import { classify, labelExecutable, type Label } from "../label/classify.js";
+import { createLabelContext, optimalActions, type LabelContext } from "../label/context.js";
+import { labelProblemAll, optimalWalk, ProblemSkipped } from "../label/walk.js";
+import type { Candidate, Category, LabeledStep } from "../label/types.js";
+import { LimitError } from "../search/types.js";
+import { createRenderer, type NlTemplates } from "../nl/index.js";
+import { Prng } from "../util/prng.js";
+import type { JobConfig, JobResult, ProblemJob } from "./job.js";
+import { buildProcessBench, candidateOf, jsonWithFloats, processBenchLine, type EvalInput } from "./processbench.js";
+import { buildTrajectoryPairs, groundingCandidate, paramPool, trajectoryLine } from "./trajectories.js";
+
+/** The formats written by `runEvalJob` rather than row by row. */
+export const EVAL_FORMATS = ["pairs", "trajectories", "processbench"] as const;
+export type EvalFormat = (typeof EVAL_FORMATS)[number];
+
+export function isEvalFormat(f: string): f is EvalFormat {
+  return (EVAL_FORMATS as readonly string[]).includes(f);
+}
+
+/** How the rejected action differs from the chosen one. */
+export type EditKind = "argument" | "operator" | "other";
+const EDIT_RANK: Record<EditKind, number> = { argument: 0, operator: 1, other: 2 };
+
+/** One side of a step pair. */
+export interface PairSide {
+  /** The rendered step ("Step k: ..."). */
+  text: string;
+  /** PDDL ground action. */
+  action: string;
+  category: Category;
+  reward: number;
+}
+
+/** A step-level preference pair: two candidate next steps after the same prefix. */
+export interface StepPairRow {
+  id: string;
+  level: "step";
+  domain: string;
+  problem: string;
+  split: string;
+  prompt: string;
+  /** Rendered steps of the optimal walk before this state. */
+  prefix: string[];
+  chosen: PairSide;
+  rejected: PairSide;
+  reward_gap: number;
+  /** argument: same operator, one argument changed; operator: another operator on the chosen step's objects; other. */
+  edit: EditKind;
+  /** Which side a format that shows both (and `score`'s side "a") shows first. */
+  first: "chosen" | "rejected";
+  meta: {
+    state_index: number;
+    prefix_actions: string[];
+    h_before: number | null;
+    chosen_extra_cost: number | null;
+    rejected_extra_cost: number | null;
+    failed_preconditions: string[];
+    plan_length: number;
+    seed: number;
+  };
+}
+
+/** Pairs written per state at most. */
+export const PAIRS_PER_STATE = 2;
+
+const FLOAT_KEYS = new Set(["reward", "reward_gap"]);
+
+/** One JSON line of a step pair. */
+export function stepPairLine(row: StepPairRow): string {
+  return jsonWithFloats(row, FLOAT_KEYS);
+}
+
+/** The edit kind of `c` relative to `chosen`. */
+export function editKind(chosen: Candidate, c: Candidate): EditKind {
+  if (c.schema === chosen.schema && c.args.length === chosen.args.length) {
+    let diff = 0;
+    for (let i = 0; i < c.args.length; i++) if (c.args[i] !== chosen.args[i]) diff++;
+    if (diff === 1) return "argument";
+    return "other";
+  }
+  if (c.schema !== chosen.schema && c.args.length > 0 && chosen.args.length > 0) {
+    const a = new Set(c.args);
+    const b = new Set(chosen.args);
+    const sub = [...a].every((x) => b.has(x)) || [...b].every((x) => a.has(x));
+    if (sub) return "operator";
+  }
+  return "other";
+}
+
+/** Same-operator edits of `chosen`: one argument replaced by another object of the right type. */
+function argumentEdits(task: GroundTask, chosen: Candidate): Candidate[] {
+  const out: Candidate[] = [];
+  const repeats = new Set(chosen.args).size !== chosen.args.length;
+  for (let i = 0; i < chosen.args.length; i++) {
+    for (const o of paramPool(task, chosen.schema, i)) {
+      // (stack a a)-like groundings are not plausible steps unless the original repeats too.
+      if (o === chosen.args[i] || (!repeats && chosen.args.includes(o))) continue;
+      const args = chosen.args.slice();
+      args[i] = o;
+      out.push(groundingCandidate(task, chosen.schema, args));
+    }
+  }
+  return out;
+}
+
+/** Other operators over (some of) the chosen step's objects, type-correct, without repeats. */
+function operatorEdits(task: GroundTask, chosen: Candidate): Candidate[] {
+  const out: Candidate[] = [];
+  const objs = [...new Set(chosen.args)];
+  task.domain.actions.forEach((a, schema) => {
+    if (schema === chosen.schema || a.params.length === 0 || a.params.length > objs.length) return;
+    const pools = a.params.map((_, i) => new Set(paramPool(task, schema, i)));
+    const rec = (args: number[]): void => {
+      if (args.length === a.params.length) {
+        out.push(groundingCandidate(task, schema, args.slice()));
+        return;
+      }
+      for (const o of objs) if (!args.includes(o) && pools[args.length]!.has(o)) rec([...args, o]);
+    };
+    rec([]);
+  });
+  return out;
+}
+
+interface Labelled {
+  candidate: Candidate;
+  label: Label;
+  edit: EditKind;
+}
+
+/**
+ * Step pairs of one problem. At every state s_t of the optimal walk: chosen = a seeded choice
+ * among the optimal actions; the rejected pool = its one-argument edits, other operators on its
+ * objects, every executable action, and the candidates the sampler drew at s_t, all labelled
+ * by the classifier and kept when `threshold` <= reward < 1. Up to PAIRS_PER_STATE pairs per
+ * state: each takes a category not used yet at this state (seeded order), and within it the
+ * most minimal edit (argument, then operator, then other), seeded among equals.
+ */
+export function buildStepPairs(input: EvalInput): StepPairRow[] {
+  const { task, ctx, renderer } = input;
+  const base = `${input.domain}/${input.problem}`;
+  const rows: StepPairRow[] = [];
+  const L = input.planOps.length;
+  const drawnAt = new Map<number, Candidate[]>();
+  for (const st of input.steps) {
+    if ((st.branch ?? 0) !== 0) continue;
+    const l = drawnAt.get(st.stateIndex);
+    if (l) l.push(st.candidate);
+    else drawnAt.set(st.stateIndex, [st.candidate]);
+  }
+  for (let t = 0; t < L; t++) {
+    const s = input.planStates[t]!;
+    const visited = input.planStates.slice(0, t + 1);
+    const prng = new Prng(input.seed, `${base}/t${t}/pairs`);
+    const optNames = new Map<string, number>();
+    for (const op of optimalActions(ctx, s)) if (!optNames.has(task.opNames[op]!)) optNames.set(task.opNames[op]!, op);
+    const chosenOp = prng.pick([...optNames.values()]);
+    const chosen = candidateOf(task, chosenOp);
+    const chosenLabel = classify(ctx, s, visited, chosen);
+
+    const pool = new Map<string, Labelled>();
+    const add = (c: Candidate, label?: Label): void => {
+      if (pool.has(c.name) || optNames.has(c.name)) return;
+      const l = label ?? classify(ctx, s, visited, c);
+      if (l.reward >= 1 || l.reward < input.threshold) return;
+      pool.set(c.name, { candidate: c, label: l, edit: editKind(chosen, c) });
+    };
+    for (const c of argumentEdits(task, chosen)) add(c);
+    for (const c of operatorEdits(task, chosen)) add(c);
+    for (const x of labelExecutable(ctx, s, visited)) add(x.candidate, x.label);
+    for (const c of drawnAt.get(t) ?? []) add(c);
+    if (pool.size === 0) continue;
+
+    const byCat = new Map<Category, Labelled[]>();
+    for (const x of pool.values()) {
+      const l = byCat.get(x.label.category);
+      if (l) l.push(x);
+      else byCat.set(x.label.category, [x]);
+    }
+    const cats = prng.shuffle([...byCat.keys()].sort());
+    const picks: Labelled[] = [];
+    for (const cat of cats.slice(0, PAIRS_PER_STATE)) {
+      const list = byCat.get(cat)!;
+      const best = Math.min(...list.map((x) => EDIT_RANK[x.edit]));
+      picks.push(prng.pick(list.filter((x) => EDIT_RANK[x.edit] === best).sort((a, b) => (a.candidate.name < b.candidate.name ? -1 : 1))));
+    }
+    picks.forEach((rej, i) => {
+      const id = `${base}/t${String(t).padStart(2, "0")}/p${i}`;
+      const rp = new Prng(input.seed, id);
+      const prefixCands = input.planOps.slice(0, t).map((op) => candidateOf(task, op));
+      rows.push({
+        id,
+        level: "step",
+        domain: input.domain,
+        problem: input.problem,
+        split: input.split,
+        prompt: renderer.prompt(rp),
+        prefix: prefixCands.map((c, k) => renderer.step(k + 1, c, rp)),
+        chosen: { text: renderer.step(t + 1, chosen, rp), action: chosen.name, category: chosenLabel.category, reward: chosenLabel.reward },
+        rejected: { text: renderer.step(t + 1, rej.candidate, rp), action: rej.candidate.name, category: rej.label.category, reward: rej.label.reward },
+        reward_gap: chosenLabel.reward - rej.label.reward,
+        edit: rej.edit,
+        first: rp.next() < 0.5 ? "chosen" : "rejected",
+        meta: {
+          state_index: t,
+          prefix_actions: prefixCands.map((c) => c.name),
+          h_before: chosenLabel.evidence.hBefore,
+          chosen_extra_cost: chosenLabel.evidence.extraCost,
+          rejected_extra_cost: rej.label.evidence.extraCost,
+          failed_preconditions: rej.label.evidence.failedPreconditions,
+          plan_length: L,
+          seed: input.seed,
+        },
+      });
+    });
+  }
+  return rows;
+}
+
+/** The optimal plan `labelProblem` walks for these settings (same PRNG stream). */
+function walkPlan(ctx: LabelContext, seed: number, problemKey: string, randomOptimal: boolean): { ops: number[]; states: Uint32Array[] } {
+  const prng = randomOptimal ? Prng.forProblem(seed, problemKey).fork("walk") : null;
+  return optimalWalk(ctx, ctx.task.init, prng);
+}
+
+/**
+ * Run one grounded problem for an evaluation format: label the walk as `generate` does, then
+ * build the format's rows. `result` comes in with grounding time set; counts are the labelled walk
+ * candidates' categories, as for the step formats. A problem hitting a limit is skipped.
+ */
+export function runEvalJob(
+  job: ProblemJob,
+  config: JobConfig,
+  task: GroundTask,
+  templates: NlTemplates | null,
+  result: JobResult,
+): JobResult {
+  const format = config.format as string;
+  const key = `${job.domainName}/${job.problemId}`;
+  const t0 = performance.now();
+  let input: EvalInput;
+  try {
+    const ctx = createLabelContext(task, {
+      limits: { timeMs: config.timeMs, maxExpansions: config.maxExpansions, maxStates: config.maxStates },
+      oracleMaxStates: config.maxStates,
+    });
+    const steps: LabeledStep[] = labelProblemAll(task, {
+      problemId: key,
+      seed: config.seed,
+      samplesPerState: config.samplesPerState,
+      randomOptimal: config.randomOptimal,
+      balance: config.balance,
+      nonExecutable: config.nonExecutable,
+      context: ctx,
+    });
+    const plan = walkPlan(ctx, config.seed, key, config.randomOptimal);
+    input = {
+      task,
+      ctx,
+      renderer: createRenderer(task, templates),
+      domain: job.domainName,
+      problem: job.problemId,
+      split: job.split,
+      seed: config.seed,
+      steps,
+      planOps: plan.ops,
+      planStates: plan.states,
+      threshold: config.threshold,
+    };
+    for (const st of steps) result.counts[st.category]++;
+    result.planLength = plan.ops.length;
+    result.states = plan.states.length;
+    if (format === "pairs") result.lines = buildStepPairs(input).map(stepPairLine);
+    else if (format === "trajectories") result.lines = buildTrajectoryPairs(input).map(trajectoryLine);
+    else result.lines = buildProcessBench(input).map(processBenchLine);
+  } catch (e) {
+    const skip =
+      e instanceof ProblemSkipped ? e.message : e instanceof LimitError ? e.message : null;
+    if (skip === null) throw e;
+    result.skipped = skip;
+    result.lines = [];
+    result.counts = { "non-executable": 0, "dead-end": 0, backtracking: 0, suboptimal: 0, optimal: 0 };
+  }
+  result.ms.labelling = performance.now() - t0;
+  return result;
+}

@@ -1,0 +1,246 @@
+/**
+ * First-error evaluation chains in ProcessBench's layout (`--format processbench`), and the
+ * helpers the evaluation formats share (replaying a chain of steps through the classifier,
+ * JSON with float fields).
+ */
+import { classify, type Label } from "../label/classify.js";
+import { applicableVariant, successor, type LabelContext } from "../label/context.js";
+import { optimalWalk } from "../label/walk.js";
+import type { Candidate, Category, LabeledStep } from "../label/types.js";
+import type { Renderer } from "../nl/index.js";
+import { isGoal } from "../task/index.js";
+import type { GroundTask } from "../task/types.js";
+import { Prng } from "../util/prng.js";
+import { formatFloat, type Split } from "./row.js";
+
+/** Everything the evaluation formats need about one labelled problem. */
+export interface EvalInput {
+  task: GroundTask;
+  ctx: LabelContext;
+  renderer: Renderer;
+  domain: string;
+  problem: string;
+  split: Split;
+  seed: number;
+  /** The labelled candidates of the main walk (branch 0), as `labelProblem` returned them. */
+  steps: LabeledStep[];
+  /** The optimal plan the walk follows: operator ids and the states s0..sL. */
+  planOps: number[];
+  planStates: Uint32Array[];
+  /**
+   * The run's `--threshold`. processbench: a step is an error iff its reward < threshold
+   * (1.0 = `--error-def reward-lt-1`, 0.5 = `reward-le-0.25`). pairs: the lowest reward the
+   * rejected side may have (0 = any, 0.75 = `--hard`). trajectories: unused.
+   */
+  threshold: number;
+}
+
+/** Error definitions of `--error-def` and the threshold each stands for (error iff reward < threshold). */
+export const ERROR_DEFS = { "reward-lt-1": 1.0, "reward-le-0.25": 0.5 } as const;
+export type ErrorDef = keyof typeof ERROR_DEFS;
+
+/** Name of the error definition a threshold stands for. */
+export function errorDefName(threshold: number): string {
+  for (const [k, v] of Object.entries(ERROR_DEFS)) if (v === threshold) return k;
+  return `reward-lt-${formatFloat(threshold)}`;
+}
+
+/** Length buckets (number of steps) used in meta and in `score` breakdowns. */
+export function lengthBucket(steps: number): string {
+  if (steps <= 4) return "1-4";
+  if (steps <= 8) return "5-8";
+  if (steps <= 16) return "9-16";
+  if (steps <= 32) return "17-32";
+  return "33+";
+}
+
+/**
+ * JSON text in which every number under a key of `floatKeys` (at any depth, also inside
+ * arrays) prints with a decimal point (1 -> 1.0), so loaders read float64. Key order is kept.
+ */
+export function jsonWithFloats(value: unknown, floatKeys: ReadonlySet<string>, float = false): string {
+  if (typeof value === "number") return float && Number.isFinite(value) ? formatFloat(value) : JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map((v) => jsonWithFloats(v, floatKeys, float)).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const parts: string[] = [];
+    for (const [k, v] of Object.entries(value)) {
+      if (v === undefined) continue;
+      parts.push(`${JSON.stringify(k)}:${jsonWithFloats(v, floatKeys, floatKeys.has(k))}`);
+    }
+    return `{${parts.join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The labels of a chain of steps replayed from s0 against the true state. */
+export interface Replay {
+  labels: Label[];
+  /** True state after each step (a non-executable step leaves the state unchanged). */
+  states: Uint32Array[];
+  /** The chain ends in a goal state and every step was executable. */
+  valid: boolean;
+  /** Cost of the executable steps. */
+  cost: number;
+  /** 0-based index of the first non-executable step, or -1. */
+  firstNonExecutable: number;
+}
+
+/**
+ * Replay `candidates` from the initial state, labelling each with the classifier at the true
+ * state reached so far (visited set = the true states so far). A non-executable step changes
+ * nothing, so later steps are judged where the agent really is.
+ */
+export function replayChain(ctx: LabelContext, candidates: readonly Candidate[]): Replay {
+  let s = ctx.task.init;
+  let visited: Uint32Array[] = [s];
+  const out: Replay = { labels: [], states: [], valid: true, cost: 0, firstNonExecutable: -1 };
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i]!;
+    const l = classify(ctx, s, visited, c);
+    out.labels.push(l);
+    if (l.category === "non-executable") {
+      if (out.firstNonExecutable < 0) out.firstNonExecutable = i;
+      out.valid = false;
+    } else {
+      const op = applicableVariant(ctx, s, c.schema, c.args);
+      out.cost += ctx.task.opCost[op]!;
+      s = successor(ctx, s, op);
+      visited = [...visited, s]; // a fresh array: classify caches by array identity
+    }
+    out.states.push(s);
+  }
+  if (!isGoal(ctx.task, s)) out.valid = false;
+  return out;
+}
+
+/** Index of the first reward under `threshold`, or -1. */
+export function firstBelow(rewards: readonly number[], threshold: number): number {
+  for (let i = 0; i < rewards.length; i++) if (rewards[i]! < threshold) return i;
+  return -1;
+}
+
+/** The candidate for a ground operator. */
+export function candidateOf(task: GroundTask, op: number): Candidate {
+  const args = Array.from(task.opArgs.subarray(task.opArgStart[op]!, task.opArgStart[op + 1]!));
+  return { schema: task.opSchema[op]!, args, name: task.opNames[op]!, op };
+}
+
+/** A processbench row (ProcessBench's field names plus our `meta`). */
+export interface ProcessBenchRow {
+  id: string;
+  /** The problem text (= the prompt of the other formats). */
+  problem: string;
+  steps: string[];
+  /** 0-based index of the first wrong step, or -1. */
+  label: number;
+  meta: {
+    domain: string;
+    problem_id: string;
+    split: Split;
+    error_def: string;
+    /** Category of the first wrong step (null for an error-free chain). */
+    category: Category | null;
+    /** What follows the wrong step: an optimal plan from the true state, or the stale old plan. */
+    continuation: "optimal" | "stale" | null;
+    actions: string[];
+    step_rewards: number[];
+    step_categories: Category[];
+    length: number;
+    length_bucket: string;
+    plan_length: number;
+    optimal_cost: number;
+    seed: number;
+  };
+}
+
+const FLOAT_KEYS = new Set(["step_rewards"]);
+
+/** One JSON line of a processbench row. */
+export function processBenchLine(row: ProcessBenchRow): string {
+  return jsonWithFloats(row, FLOAT_KEYS);
+}
+
+/**
+ * The first-error chains of one problem: one error-free chain (the optimal plan) and, when a
+ * wrong candidate exists, one chain with an error at a seeded depth, its category drawn evenly
+ * among those the sampler offered there; after the error either an optimal plan from the true
+ * state or the rest of the old plan (always the old plan after a dead end). The gold `label` is
+ * the first step whose replayed reward is under `threshold`. The two chains' ids are in seeded
+ * order, so an id says nothing about its label.
+ */
+export function buildProcessBench(input: EvalInput): ProcessBenchRow[] {
+  const { task, ctx, threshold } = input;
+  const base = `${input.domain}/${input.problem}`;
+  const prng = new Prng(input.seed, `${base}/processbench`);
+  const L = input.planOps.length;
+  const plan = input.planOps.map((op) => candidateOf(task, op));
+  const optimalCost = input.planOps.reduce((a, op) => a + task.opCost[op]!, 0);
+  const chains: { cands: Candidate[]; continuation: "optimal" | "stale" | null }[] = [{ cands: plan, continuation: null }];
+
+  // Wrong candidates by depth, from the walk's labelled draws.
+  const wrongAt = new Map<number, LabeledStep[]>();
+  for (const st of input.steps) {
+    if (st.reward >= threshold || (st.branch ?? 0) !== 0) continue;
+    const list = wrongAt.get(st.stateIndex);
+    if (list) list.push(st);
+    else wrongAt.set(st.stateIndex, [st]);
+  }
+  const depths = prng.shuffle(Array.from({ length: L }, (_, i) => i)).filter((d) => wrongAt.has(d));
+  if (depths.length > 0) {
+    const d = depths[0]!;
+    const options = wrongAt.get(d)!;
+    const cats = [...new Set(options.map((o) => o.category))].sort();
+    const cat = prng.pick(cats);
+    const err = prng.pick(options.filter((o) => o.category === cat));
+    let continuation: "optimal" | "stale" = prng.next() < 0.5 ? "optimal" : "stale";
+    if (err.category === "dead-end") continuation = "stale";
+    let rest: Candidate[];
+    if (continuation === "stale") {
+      rest = plan.slice(d);
+    } else {
+      const s = input.planStates[d]!;
+      let from = s;
+      if (err.category !== "non-executable") {
+        from = successor(ctx, s, applicableVariant(ctx, s, err.candidate.schema, err.candidate.args));
+      }
+      // No visited set: after a backtracking step the optimal plan may cross states seen before.
+      rest = optimalWalk(ctx, from, null).ops.map((op) => candidateOf(task, op));
+    }
+    chains.push({ cands: [...plan.slice(0, d), err.candidate, ...rest], continuation });
+  }
+
+  // Seeded id order; rows are emitted in id order.
+  const order = prng.shuffle(chains.map((_, i) => i));
+  const rows: ProcessBenchRow[] = [];
+  for (let k = 0; k < order.length; k++) {
+    const chain = chains[order[k]!]!;
+    const id = `${base}/k${k}`;
+    const rowPrng = new Prng(input.seed, id);
+    const replay = replayChain(ctx, chain.cands);
+    const rewards = replay.labels.map((l) => l.reward);
+    const label = firstBelow(rewards, threshold);
+    rows.push({
+      id,
+      problem: input.renderer.prompt(rowPrng),
+      steps: chain.cands.map((c, i) => input.renderer.step(i + 1, c, rowPrng)),
+      label,
+      meta: {
+        domain: input.domain,
+        problem_id: input.problem,
+        split: input.split,
+        error_def: errorDefName(threshold),
+        category: label >= 0 ? replay.labels[label]!.category : null,
+        continuation: label >= 0 ? chain.continuation : null,
+        actions: chain.cands.map((c) => c.name),
+        step_rewards: rewards,
+        step_categories: replay.labels.map((l) => l.category),
+        length: chain.cands.length,
+        length_bucket: lengthBucket(chain.cands.length),
+        plan_length: L,
+        optimal_cost: optimalCost,
+        seed: input.seed,
+      },
+    });
+  }
+  return rows;
+}

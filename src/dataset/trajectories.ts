@@ -1,0 +1,265 @@
+/**
+ * Trajectory-level preference pairs (`--format trajectories`): the optimal plan versus a
+ * perturbed plan, both simulated and labelled step by step.
+ */
+import { labelExecutable } from "../label/classify.js";
+import { applicableOps, successor, stateId } from "../label/context.js";
+import { optimalWalk } from "../label/walk.js";
+import type { Candidate, Category } from "../label/types.js";
+import { applyOp, findOperator, isApplicable, isGoal } from "../task/index.js";
+import type { GroundTask } from "../task/types.js";
+import { Prng } from "../util/prng.js";
+import { candidateOf, firstBelow, jsonWithFloats, replayChain, type EvalInput } from "./processbench.js";
+
+/** The perturbations of the optimal plan, in the order rows are emitted. */
+export const PERTURBATIONS = ["detour", "inverse", "swap", "substitute", "drop", "truncate"] as const;
+export type Perturbation = (typeof PERTURBATIONS)[number];
+
+/** One side of a trajectory pair. */
+export interface TrajectorySide {
+  steps: string[];
+  actions: string[];
+  /** Every step executable and the goal reached (checked by simulation). */
+  valid: boolean;
+  /** Plan cost when valid, else null. */
+  cost: number | null;
+  length: number;
+  /**
+   * 0-based index of the first step that is not optimal where it is taken (classifier reward
+   * < 1, judged at the true state), `length` when every step is optimal but the goal is not
+   * reached, -1 for an optimal plan.
+   */
+  first_error: number;
+  /** Classifier reward of every step at the true state (a non-executable step changes nothing). */
+  rewards: number[];
+}
+
+/** A trajectory-level pair: `chosen` is the optimal plan, `rejected` a strictly worse one. */
+export interface TrajectoryPairRow {
+  id: string;
+  level: "trajectory";
+  domain: string;
+  problem: string;
+  split: string;
+  prompt: string;
+  /** Which side a format that shows both (and `score`'s side "a") shows first. */
+  first: "chosen" | "rejected";
+  chosen: TrajectorySide;
+  rejected: TrajectorySide;
+  perturbation: Perturbation;
+  meta: {
+    /** 0-based plan index where the perturbation applies. */
+    position: number;
+    optimal_cost: number;
+    /** Which side has more steps. */
+    longer: "chosen" | "rejected" | "equal";
+    /** Category of the rejected side's first wrong step (null when it is only cut short). */
+    error_category: Category | null;
+    seed: number;
+  };
+}
+
+const FLOAT_KEYS = new Set(["rewards"]);
+
+/** One JSON line of a trajectory pair. */
+export function trajectoryLine(row: TrajectoryPairRow): string {
+  return jsonWithFloats(row, FLOAT_KEYS);
+}
+
+/** Objects usable for parameter `i` of action `schema` (sorted ids). */
+export function paramPool(task: GroundTask, schema: number, i: number): number[] {
+  const types = task.domain.actions[schema]!.params[i]!.types;
+  const out: number[] = [];
+  for (let o = 0; o < task.objects.length; o++) {
+    const ts = task.objectTypes[o]!;
+    if (types.length === 0 || types.some((t) => ts.includes(t))) out.push(o);
+  }
+  return out;
+}
+
+/** The candidate for a (possibly pruned) grounding. */
+export function groundingCandidate(task: GroundTask, schema: number, args: number[]): Candidate {
+  const name = args.length === 0 ? `(${task.domain.actions[schema]!.name})` : `(${task.domain.actions[schema]!.name} ${args.map((o) => task.objects[o]!).join(" ")})`;
+  const ops = findOperator(task, schema, args);
+  return { schema, args, name, op: ops.length > 0 ? ops[0]! : -1 };
+}
+
+interface Perturbed {
+  cands: Candidate[];
+  position: number;
+}
+
+/** Is `other` strictly worse than an optimal plan of cost `optCost`? (invalid, or valid and costlier) */
+function worse(task: GroundTask, cands: Candidate[], optCost: number): boolean {
+  const r = simulate(task, cands);
+  return !r.valid || r.cost > optCost;
+}
+
+/** Execute a chain from the initial state: valid iff every step applies and the goal holds at the end. */
+export function simulate(task: GroundTask, cands: readonly Candidate[]): { valid: boolean; cost: number } {
+  let s = task.init;
+  let cost = 0;
+  for (const c of cands) {
+    let op = -1;
+    for (const v of findOperator(task, c.schema, c.args)) {
+      if (isApplicable(task, s, v)) {
+        op = v;
+        break;
+      }
+    }
+    if (op < 0) return { valid: false, cost };
+    s = applyOp(task, s, op);
+    cost += task.opCost[op]!;
+  }
+  return { valid: isGoal(task, s), cost };
+}
+
+function perturb(kind: Perturbation, input: EvalInput, prng: Prng, optCost: number): Perturbed | null {
+  const { task, ctx } = input;
+  const plan = input.planOps.map((op) => candidateOf(task, op));
+  const L = plan.length;
+  const positions = prng.shuffle(Array.from({ length: L }, (_, i) => i));
+  switch (kind) {
+    case "detour": {
+      // A suboptimal or backtracking action, then an optimal plan from where it leads.
+      for (const t of positions) {
+        const s = input.planStates[t]!;
+        const visited = input.planStates.slice(0, t + 1);
+        const bad = labelExecutable(ctx, s, visited).filter((x) => x.label.category === "suboptimal" || x.label.category === "backtracking");
+        if (bad.length === 0) continue;
+        const x = prng.pick(bad);
+        // No visited set: the optimal plan from s' may well pass through states already seen.
+        const rest = optimalWalk(ctx, successor(ctx, s, x.candidate.op), null).ops.map((op) => candidateOf(task, op));
+        return { cands: [...plan.slice(0, t), x.candidate, ...rest], position: t };
+      }
+      return null;
+    }
+    case "inverse": {
+      // An action and one that undoes it, inserted before step t.
+      for (const t of positions) {
+        const s = input.planStates[t]!;
+        const sId = stateId(ctx, s);
+        const pairs: [number, number][] = [];
+        for (const a of applicableOps(ctx, s)) {
+          const s1 = successor(ctx, s, a);
+          for (const b of applicableOps(ctx, s1)) if (stateId(ctx, successor(ctx, s1, b)) === sId) pairs.push([a, b]);
+        }
+        if (pairs.length === 0) continue;
+        const [a, b] = prng.pick(pairs);
+        return { cands: [...plan.slice(0, t), candidateOf(task, a), candidateOf(task, b), ...plan.slice(t)], position: t };
+      }
+      return null;
+    }
+    case "swap": {
+      // Two adjacent steps whose order matters (the swapped plan fails or costs more).
+      for (const t of positions) {
+        if (t + 1 >= L) continue;
+        const cands = plan.slice();
+        [cands[t], cands[t + 1]] = [cands[t + 1]!, cands[t]!];
+        if (cands[t]!.name !== cands[t + 1]!.name && worse(task, cands, optCost)) return { cands, position: t };
+      }
+      return null;
+    }
+    case "substitute": {
+      // One argument of one step replaced by another object of the right type.
+      for (const t of positions) {
+        const c = plan[t]!;
+        const options: Candidate[] = [];
+        for (let i = 0; i < c.args.length; i++) {
+          for (const o of paramPool(task, c.schema, i)) {
+            if (o === c.args[i] || (c.args.includes(o) && !hasRepeat(c.args))) continue;
+            const args = c.args.slice();
+            args[i] = o;
+            options.push(groundingCandidate(task, c.schema, args));
+          }
+        }
+        prng.shuffle(options);
+        for (const sub of options) {
+          const cands = plan.slice();
+          cands[t] = sub;
+          if (worse(task, cands, optCost)) return { cands, position: t };
+        }
+      }
+      return null;
+    }
+    case "drop": {
+      for (const t of positions) {
+        const cands = [...plan.slice(0, t), ...plan.slice(t + 1)];
+        if (worse(task, cands, optCost)) return { cands, position: t };
+      }
+      return null;
+    }
+    case "truncate": {
+      // Keep 1..L-1 steps (no empty plan), so the goal is not reached.
+      if (L < 2) return null;
+      const k = 1 + prng.int(L - 1);
+      return { cands: plan.slice(0, k), position: k };
+    }
+  }
+}
+
+function hasRepeat(xs: readonly number[]): boolean {
+  return new Set(xs).size !== xs.length;
+}
+
+function side(input: EvalInput, cands: Candidate[], prng: Prng): TrajectorySide & { errorCategory: Category | null } {
+  const r = replayChain(input.ctx, cands);
+  const rewards = r.labels.map((l) => l.reward);
+  let fe = firstBelow(rewards, 1.0);
+  if (fe < 0 && !r.valid) fe = cands.length;
+  return {
+    steps: cands.map((c, i) => input.renderer.step(i + 1, c, prng)),
+    actions: cands.map((c) => c.name),
+    valid: r.valid,
+    cost: r.valid ? r.cost : null,
+    length: cands.length,
+    first_error: fe,
+    rewards,
+    errorCategory: fe >= 0 && fe < cands.length ? r.labels[fe]!.category : null,
+  };
+}
+
+/**
+ * Trajectory pairs of one problem: for each perturbation that applies, the optimal plan
+ * (chosen) against the plan perturbed at a seeded position (rejected). Every rejected plan is
+ * checked by simulation to be invalid or costlier than the optimum.
+ */
+export function buildTrajectoryPairs(input: EvalInput): TrajectoryPairRow[] {
+  const base = `${input.domain}/${input.problem}`;
+  const optCost = input.planOps.reduce((a, op) => a + input.task.opCost[op]!, 0);
+  const plan = input.planOps.map((op) => candidateOf(input.task, op));
+  const rows: TrajectoryPairRow[] = [];
+  for (const kind of PERTURBATIONS) {
+    const id = `${base}/j-${kind}`;
+    const prng = new Prng(input.seed, id);
+    const p = perturb(kind, input, prng.fork("perturb"), optCost);
+    if (p === null) continue;
+    const first = prng.next() < 0.5 ? "chosen" : "rejected";
+    const prompt = input.renderer.prompt(prng);
+    const { errorCategory: _c, ...chosen } = side(input, plan, prng);
+    const { errorCategory, ...rejected } = side(input, p.cands, prng);
+    if (!(rejected.valid === false || (rejected.cost !== null && rejected.cost > optCost))) {
+      throw new Error(`internal: perturbation ${kind} of ${base} is not worse than the optimal plan`);
+    }
+    rows.push({
+      id,
+      level: "trajectory",
+      domain: input.domain,
+      problem: input.problem,
+      split: input.split,
+      prompt,
+      first,
+      chosen,
+      rejected,
+      perturbation: kind,
+      meta: {
+        position: p.position,
+        optimal_cost: optCost,
+        longer: chosen.length > rejected.length ? "chosen" : chosen.length < rejected.length ? "rejected" : "equal",
+        error_category: errorCategory,
+        seed: input.seed,
+      },
+    });
+  }
+  return rows;
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { PERTURBATIONS, type TrajectoryPairRow } from "../src/dataset/trajectories.js";
+import { solve } from "../src/search/index.js";
+import { validatePlan } from "../src/task/index.js";
+import { CASES, freshContext, relabel, rowsOf } from "./pairs-helpers.js";
+
+describe("trajectory-level pairs", () => {
+  const all: TrajectoryPairRow[] = [];
+  it.each(CASES)("%s %s: validity, cost and first error re-simulated", (domain, problem) => {
+    const { rows } = rowsOf<TrajectoryPairRow>(domain, problem, "trajectories", 0);
+    expect(rows.length).toBeGreaterThanOrEqual(4);
+    const { task, ctx } = freshContext(domain, problem);
+    const opt = solve(task, { heuristic: "lmcut" });
+    for (const r of rows) {
+      expect(r.level).toBe("trajectory");
+      for (const side of [r.chosen, r.rejected]) {
+        const v = validatePlan(task, side.actions);
+        expect(side.valid).toBe(v.valid);
+        expect(side.cost).toBe(v.valid ? v.cost : null);
+        expect(side.length).toBe(side.actions.length);
+        expect(side.steps).toHaveLength(side.actions.length);
+        const labels = relabel(ctx, side.actions);
+        expect(side.rewards).toEqual(labels.map((l) => l.reward));
+        let fe = labels.findIndex((l) => l.reward < 1);
+        if (fe < 0 && !v.valid) fe = side.actions.length;
+        expect(side.first_error).toBe(fe);
+      }
+      // Chosen is an optimal plan; rejected is strictly worse.
+      expect(r.chosen.valid).toBe(true);
+      expect(r.chosen.cost).toBe(opt.cost);
+      expect(r.chosen.first_error).toBe(-1);
+      expect(!r.rejected.valid || r.rejected.cost! > r.chosen.cost!).toBe(true);
+      expect(r.rejected.first_error).toBeGreaterThanOrEqual(0);
+      const longer = r.chosen.length > r.rejected.length ? "chosen" : r.chosen.length < r.rejected.length ? "rejected" : "equal";
+      expect(r.meta.longer).toBe(longer);
+      if (r.perturbation === "detour" || r.perturbation === "inverse") expect(r.rejected.valid).toBe(true);
+      if (r.perturbation === "truncate") {
+        expect(r.rejected.actions).toEqual(r.chosen.actions.slice(0, r.rejected.length));
+        expect(r.rejected.first_error).toBe(r.rejected.length);
+      }
+      if (r.perturbation === "drop") expect(r.rejected.length).toBe(r.chosen.length - 1);
+      if (r.perturbation === "inverse") expect(r.rejected.length).toBe(r.chosen.length + 2);
+    }
+    all.push(...rows);
+  });
+
+  it("covers every perturbation, and length alone does not predict preference", () => {
+    expect(new Set(all.map((r) => r.perturbation))).toEqual(new Set(PERTURBATIONS));
+    const chosenLonger = all.filter((r) => r.meta.longer === "chosen").length;
+    const rejectedLonger = all.filter((r) => r.meta.longer === "rejected").length;
+    expect(chosenLonger).toBeGreaterThan(all.length / 5);
+    expect(rejectedLonger).toBeGreaterThan(all.length / 5);
+    expect(new Set(all.map((r) => r.first)).size).toBe(2);
+  });
+
+  it("is deterministic for a seed", () => {
+    expect(rowsOf("rooms", "p0001", "trajectories", 0, 4).lines).toEqual(rowsOf("rooms", "p0001", "trajectories", 0, 4).lines);
+  });
+});

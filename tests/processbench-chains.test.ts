@@ -1,0 +1,98 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { lengthBucket, type ProcessBenchRow } from "../src/dataset/processbench.js";
+import { CASES, freshContext, relabel, ROOT, rowsOf } from "./pairs-helpers.js";
+
+const CLI = join(ROOT, "dist", "src", "cli", "main.js");
+const tmp = mkdtempSync(join(tmpdir(), "pddl2prm-pb-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function cli(args: string[]) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", cwd: tmp });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function check(rows: ProcessBenchRow[], domain: string, problem: string, threshold: number): void {
+  const { ctx } = freshContext(domain, problem);
+  for (const r of rows) {
+    expect(Object.keys(r)).toEqual(["id", "problem", "steps", "label", "meta"]);
+    expect(r.steps).toHaveLength(r.meta.actions.length);
+    const labels = relabel(ctx, r.meta.actions);
+    expect(r.meta.step_rewards).toEqual(labels.map((l) => l.reward));
+    expect(r.meta.step_categories).toEqual(labels.map((l) => l.category));
+    // Gold first error = first step whose re-derived reward is under the threshold.
+    expect(r.label).toBe(labels.findIndex((l) => l.reward < threshold));
+    expect(r.meta.category).toBe(r.label >= 0 ? labels[r.label]!.category : null);
+    expect(r.meta.length_bucket).toBe(lengthBucket(r.steps.length));
+    r.steps.forEach((s, i) => expect(s.startsWith(`Step ${i + 1}:`)).toBe(true));
+    if (r.label < 0) expect(r.meta.continuation).toBeNull();
+    else expect(["optimal", "stale"]).toContain(r.meta.continuation);
+  }
+}
+
+describe("processbench chains", () => {
+  const all: ProcessBenchRow[] = [];
+  it.each(CASES)("%s %s: gold first errors re-derived (reward < 1)", (domain, problem) => {
+    const { rows } = rowsOf<ProcessBenchRow>(domain, problem, "processbench", 1.0);
+    expect(rows.length).toBe(2);
+    check(rows, domain, problem, 1.0);
+    expect(rows.map((r) => r.meta.error_def)).toEqual(["reward-lt-1", "reward-lt-1"]);
+    all.push(...rows);
+  });
+
+  it("half the chains are error-free, errors at varied depths and of varied kinds", () => {
+    const errors = all.filter((r) => r.label >= 0);
+    expect(errors.length).toBe(all.length / 2);
+    expect(new Set(errors.map((r) => r.label)).size).toBeGreaterThanOrEqual(4);
+    expect(new Set(errors.map((r) => r.meta.category)).size).toBeGreaterThanOrEqual(2);
+    // Ids do not give the label away: error chains are not always k1.
+    expect(new Set(errors.map((r) => r.id.slice(-2))).size).toBe(2);
+  });
+
+  it("reward-le-0.25 (threshold 0.5): first errors are non-executable or dead ends", () => {
+    for (const [domain, problem] of [["rooms", "p0001"], ["spanner", "p0001"], ["hanoi", "p0001"]] as const) {
+      const { rows } = rowsOf<ProcessBenchRow>(domain, problem, "processbench", 0.5);
+      check(rows, domain, problem, 0.5);
+      for (const r of rows) {
+        expect(r.meta.error_def).toBe("reward-le-0.25");
+        if (r.label >= 0) expect(["non-executable", "dead-end"]).toContain(r.meta.category);
+      }
+    }
+  });
+
+  it("continuations: optimal from the true state and the stale plan both occur", () => {
+    const seen = new Set<string>();
+    for (let seed = 1; seed <= 12 && seen.size < 2; seed++) {
+      for (const r of rowsOf<ProcessBenchRow>("ferry", "p0001", "processbench", 1.0, seed).rows) if (r.meta.continuation) seen.add(r.meta.continuation);
+    }
+    expect(seen).toEqual(new Set(["optimal", "stale"]));
+  });
+
+  it("CLI: same bytes for --workers 1 and 2; bad flags exit 2", () => {
+    const shards = (out: string) =>
+      Object.fromEntries(readdirSync(join(out, "data")).sort().map((n) => [n, readFileSync(join(out, "data", n), "utf8")]));
+    const base = ["generate", "--domain", "hanoi,rooms", "--count", "3", "--seed", "9", "--quiet", "--format"];
+    for (const format of ["processbench", "pairs", "trajectories"]) {
+      const a = cli([...base, format, "--out", join(tmp, `${format}-1`), "--workers", "1"]);
+      const b = cli([...base, format, "--out", join(tmp, `${format}-2`), "--workers", "2"]);
+      expect(a.code, a.stderr).toBe(0);
+      expect(b.code, b.stderr).toBe(0);
+      const sa = shards(join(tmp, `${format}-1`));
+      expect(Object.values(sa).join("").length).toBeGreaterThan(0);
+      expect(shards(join(tmp, `${format}-2`))).toEqual(sa);
+    }
+    const le = cli([...base, "processbench", "--error-def", "reward-le-0.25", "--out", join(tmp, "le"), "--workers", "1"]);
+    expect(le.code, le.stderr).toBe(0);
+    const cfg = JSON.parse(readFileSync(join(tmp, "le", "config.json"), "utf8")) as { config: { threshold: number } };
+    expect(cfg.config.threshold).toBe(0.5);
+    const bad = cli([...base, "processbench", "--error-def", "nope", "--out", join(tmp, "x")]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--error-def must be one of/);
+    const hard = cli([...base, "processbench", "--hard", "--out", join(tmp, "y")]);
+    expect(hard.code).toBe(2);
+    expect(hard.stderr).toMatch(/--hard applies to --format pairs only/);
+  });
+});
