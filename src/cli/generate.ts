@@ -135,7 +135,7 @@ export function register(program: Command): void {
     .description("label problems and write a step-reward dataset (JSONL shards, manifest, dataset card)")
     .option("--domain <names>", "built-in domain(s), comma-separated, or 'all' (see `pddl2prm domains`)")
     .option("--domain-file <file>", "a PDDL domain file of your own (with --problems)")
-    .option("--problems <dir|glob>", "problem files for --domain-file: a folder or a glob like 'probs/p*.pddl'")
+    .option("--problems <dir|glob>", "problem files: a folder or a glob like 'probs/p*.pddl' (with --domain: your problems for a built-in domain, one subfolder per domain)")
     .option("--templates <file>", "nl.json templates for --domain-file (default: text from PDDL names)")
     .option("--count <n>", "make N fresh problems per domain with the built-in generator instead of the default set")
     .option("--samples-per-state <y>", "candidates per state (default: the domain's y, 8 for your own domains)")
@@ -166,7 +166,7 @@ export function register(program: Command): void {
         if (flags.domain === undefined && flags.domainFile === undefined) throw new UsageError("give --domain NAME or --domain-file FILE --problems DIR");
         if (flags.domain !== undefined && flags.domainFile !== undefined) throw new UsageError("give --domain or --domain-file, not both");
         if (flags.domainFile !== undefined && flags.problems === undefined) throw new UsageError("--domain-file needs --problems DIR|GLOB");
-        if (flags.problems !== undefined && flags.domainFile === undefined) throw new UsageError("--problems needs --domain-file");
+        if (flags.problems !== undefined && flags.count !== undefined) throw new UsageError("give --problems or --count, not both");
         if (flags.count !== undefined && flags.domainFile !== undefined) throw new UsageError("--count makes problems for built-in domains only");
         let threshold = Number(flags.threshold);
         if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new UsageError(`--threshold must be a number in [0, 1], got '${flags.threshold}'`);

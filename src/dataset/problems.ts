@@ -24,7 +24,10 @@ export interface ProblemSelection {
   /** Built-in domain names, or ["all"]. */
   domains?: string[];
   domainFile?: string;
-  /** A folder of .pddl problems or a glob such as `probs/p*.pddl`. */
+  /**
+   * A folder of .pddl problems or a glob such as `probs/p*.pddl`; with built-in domains, a
+   * folder holding one subfolder per domain (or the problems of the single domain).
+   */
   problems?: string;
   /** nl.json templates for a user domain. */
   templatesFile?: string;
@@ -115,7 +118,26 @@ export function resolveProblems(sel: ProblemSelection): ProblemSource[] {
     getBuiltinDomain(name); // throws a UserError listing valid names
     const domainFile = builtinDomainFile(name);
     const domainText = readText(domainFile);
-    if (sel.count !== undefined) {
+    if (sel.problems !== undefined) {
+      // Built-in domain, your own problems: DIR/<domain>/ when it exists (multi-domain runs), else DIR.
+      const sub = join(sel.problems, name);
+      const spec = existsSync(sub) && statSync(sub).isDirectory() ? sub : sel.problems;
+      if (spec === sel.problems && expanded.length > 1) {
+        throw new UserError(`--problems ${sel.problems}: with several domains it must hold one folder per domain (missing ${sub})`);
+      }
+      for (const file of listProblemFiles(spec)) {
+        out.push({
+          domainName: name,
+          domainFile,
+          domainText,
+          problemId: basename(file).replace(/\.pddl$/i, ""),
+          problemFile: file,
+          problemText: readText(file),
+          builtinTemplates: name,
+          templatesFile: null,
+        });
+      }
+    } else if (sel.count !== undefined) {
       for (const p of generateProblems(name, { count: sel.count, seed: sel.seed })) {
         out.push({
           domainName: name,

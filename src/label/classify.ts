@@ -5,6 +5,7 @@ import {
   applicableOps,
   checkDeadline,
   hstar,
+  hstarAtMost,
   stateId,
   successor,
   type LabelContext,
@@ -89,14 +90,14 @@ export function backtrackCheck(
     ops: number[];
     next: number;
   }
-  const frame = (state: Uint32Array, id: number): Frame => {
+  const frame = (state: Uint32Array, h: number): Frame => {
     const ops: number[] = [];
     ctx.successors.applicable(state, ops);
     ops.sort((a, b) => a - b);
-    return { state, h: hstar(ctx, state, id), ops, next: 0 };
+    return { state, h, ops, next: 0 };
   };
   if (isGoal(task, next)) return { backtracking: false, backtrackTo: null };
-  const stack: Frame[] = [frame(next, nextId)];
+  const stack: Frame[] = [frame(next, hstar(ctx, next, nextId))];
   let first = Infinity;
   while (stack.length > 0) {
     const f = stack[stack.length - 1]!;
@@ -112,14 +113,15 @@ export function backtrackCheck(
     const j = vIndex.get(uid);
     if (j !== undefined) {
       // only optimal edges into V count: plans through them meet V first there
-      if (j < first && c + hstar(ctx, u, uid) === f.h) first = j;
+      if (j < first && hstarAtMost(ctx, u, uid, f.h - c)) first = j;
       continue;
     }
     if (seen.has(uid)) continue;
-    if (c + hstar(ctx, u, uid) !== f.h) continue;
+    // h*(u) >= f.h - c always: the edge is optimal iff h*(u) <= f.h - c (a bounded query)
+    if (!hstarAtMost(ctx, u, uid, f.h - c)) continue;
     seen.add(uid);
     if (isGoal(task, u)) return { backtracking: false, backtrackTo: null };
-    stack.push(frame(u, uid));
+    stack.push(frame(u, f.h - c));
     if (seen.size > ctx.maxStates) throw new LimitError(`backtracking check exceeded ${ctx.maxStates} states`);
     if ((seen.size & 1023) === 0) checkDeadline(ctx);
   }

@@ -101,6 +101,23 @@ export function hstar(ctx: LabelContext, state: Uint32Array, id = stateId(ctx, s
   return h;
 }
 
+/**
+ * Is h*(s) <= bound? Cached exact values answer at once; otherwise the oracle's bounded query
+ * (search mode: a bounded A* or a cached lower bound, much cheaper than computing h*). When the
+ * answer is true, h*(s) becomes known and is cached. Timed as h* work.
+ */
+export function hstarAtMost(ctx: LabelContext, state: Uint32Array, id: number, bound: number): boolean {
+  const hit = ctx.hstarCache.get(id);
+  if (hit !== undefined) return hit <= bound;
+  checkDeadline(ctx);
+  const t0 = performance.now();
+  const yes = ctx.oracle.hstarAtMost(state, bound);
+  if (yes) ctx.hstarCache.set(id, ctx.oracle.known(state));
+  ctx.stats.hstarMs += performance.now() - t0;
+  ctx.stats.hstarCalls++;
+  return yes;
+}
+
 /** Operator ids starting an optimal plan from s (increasing ids), timed as h* work. */
 export function optimalActions(ctx: LabelContext, state: Uint32Array): number[] {
   checkDeadline(ctx);

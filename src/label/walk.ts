@@ -4,8 +4,10 @@ import { isGoal } from "../task/index.js";
 import type { GroundTask } from "../task/types.js";
 import { Prng } from "../util/prng.js";
 import {
+  applicableOps,
   createLabelContext,
   hstar,
+  hstarAtMost,
   optimalActions,
   stateId,
   successor,
@@ -73,11 +75,7 @@ export function optimalWalk(
   const states: Uint32Array[] = [start];
   let s = start;
   while (!isGoal(ctx.task, s)) {
-    let choices = optimalActions(ctx, s);
-    const fresh = choices.filter((op) => !seen.has(stateId(ctx, successor(ctx, s, op))));
-    if (fresh.length > 0) choices = fresh;
-    if (choices.length === 0) throw new Error("internal: a solvable non-goal state has no optimal action");
-    const op = prng === null ? choices[0]! : prng.pick(choices);
+    const op = prng === null ? firstOptimal(ctx, s, seen) : randomOptimal(ctx, s, seen, prng);
     s = successor(ctx, s, op);
     if (seen.has(stateId(ctx, s))) throw new ProblemSkipped("limit", "the optimal walk cycles through zero-cost actions");
     seen.add(stateId(ctx, s));
@@ -85,6 +83,41 @@ export function optimalWalk(
     states.push(s);
   }
   return { ops, states };
+}
+
+/**
+ * The lowest-id optimal action at s whose successor is not in `seen` (else the lowest-id optimal
+ * one), asking only as many bounded h* questions as needed.
+ */
+function firstOptimal(ctx: LabelContext, s: Uint32Array, seen: ReadonlySet<number>): number {
+  const h = hstar(ctx, s);
+  const cost = ctx.task.opCost;
+  const stale: number[] = [];
+  for (const op of applicableOps(ctx, s)) {
+    const c = cost[op]!;
+    if (c > h) continue;
+    const next = successor(ctx, s, op);
+    const id = stateId(ctx, next);
+    if (seen.has(id)) {
+      stale.push(op);
+      continue;
+    }
+    if (hstarAtMost(ctx, next, id, h - c)) return op;
+  }
+  for (const op of stale) {
+    const next = successor(ctx, s, op);
+    if (hstarAtMost(ctx, next, stateId(ctx, next), h - cost[op]!)) return op;
+  }
+  throw new Error("internal: a solvable non-goal state has no optimal action");
+}
+
+/** A `prng` choice among the optimal actions at s with unseen successors (else among all). */
+function randomOptimal(ctx: LabelContext, s: Uint32Array, seen: ReadonlySet<number>, prng: Prng): number {
+  let choices = optimalActions(ctx, s);
+  const fresh = choices.filter((op) => !seen.has(stateId(ctx, successor(ctx, s, op))));
+  if (fresh.length > 0) choices = fresh;
+  if (choices.length === 0) throw new Error("internal: a solvable non-goal state has no optimal action");
+  return prng.pick(choices);
 }
 
 /**

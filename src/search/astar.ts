@@ -21,6 +21,13 @@ export interface AStarOptions {
    * an exact value ends the search when it is expanded (its f is then the optimal cost).
    */
   exact?: (state: Uint32Array) => number;
+  /** Operators with mask 0 are never applied (e.g. `goalRelevance(task).ops`); default: all. */
+  opMask?: Uint8Array;
+  /**
+   * Project every state onto these facts (a packed fact mask, e.g. `goalRelevance(task).factWords`):
+   * facts outside are cleared. Only sound when no goal, applied operator or axiom reads them.
+   */
+  factMask?: Uint32Array;
   /** Reuse a successor generator across searches on the same task. */
   successorGenerator?: SuccessorGenerator;
 }
@@ -51,6 +58,9 @@ export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarO
   const bound = options.bound ?? Infinity;
   const forbidden = options.forbidden;
   const exact = options.exact;
+  const opMask = options.opMask;
+  const factMask = options.factMask;
+  const words = task.words;
   const space = new StateSpace(task, options.successorGenerator);
   const opCost = task.opCost;
 
@@ -116,7 +126,11 @@ export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarO
     return h === Infinity ? DEAD : h;
   };
 
-  const start = options.start ?? task.init;
+  let start = options.start ?? task.init;
+  if (factMask !== undefined) {
+    start = start.slice();
+    for (let w = 0; w < words; w++) start[w]! &= factMask[w]!;
+  }
   const startId = space.intern(start);
   if (startId >= cap) grow(startId);
   let known = space.size;
@@ -175,7 +189,9 @@ export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarO
     space.applicable(cur, ops);
     for (let i = 0; i < ops.length; i++) {
       const op = ops[i]!;
+      if (opMask !== undefined && opMask[op] === 0) continue;
       space.apply(cur, op, next);
+      if (factMask !== undefined) for (let w = 0; w < words; w++) next[w]! &= factMask[w]!;
       generated++;
       if (forbidden !== undefined && forbidden(next)) continue;
       const ng = gid + opCost[op]!;
@@ -207,9 +223,9 @@ export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarO
   return result("unsolvable", hv[startId] === DEAD ? null : hv[startId]!);
 }
 
-/** A* from the task's initial state (see `astarRun` for counts and tie-breaking). */
-export function astar(task: GroundTask, h: Heuristic, limits?: SearchLimits): SearchResult {
-  const r = astarRun(task, h, limits ? { limits } : {});
+/** A* from the task's initial state (see `astarRun` for counts, tie-breaking and `options`). */
+export function astar(task: GroundTask, h: Heuristic, limits?: SearchLimits, options: AStarOptions = {}): SearchResult {
+  const r = astarRun(task, h, { ...options, ...(limits ? { limits } : {}) });
   return {
     status: r.status,
     cost: r.cost,

@@ -183,10 +183,12 @@ class RelaxedExplorer {
         nx = next[o]!;
         const old = suppCost[o]!;
         if (old <= d) continue;
-        // re-pick the supporter: keep f on ties, else the first precondition of maximal cost
+        // re-pick the supporter: keep f on ties, else the LAST precondition of maximal cost.
+        // (Fast Downward takes the first in its SAS+ variable order, which often runs opposite
+        // to our name order; scanning backwards agrees with its LM-Cut values more often.)
         let best = f;
         let bestCost = d;
-        for (let j = preStart[o]!, je = preStart[o + 1]!; j < je; j++) {
+        for (let j = preStart[o + 1]! - 1, je = preStart[o]!; j >= je; j--) {
           const p = pre[j]!;
           const c = fc[p]!;
           if (c > bestCost) {

@@ -29,6 +29,12 @@ export interface Oracle extends HStarOracle {
   cachedStates(): number;
   /** Why h*(s) = Infinity: unreachable goal in the delete relaxation, or an exhaustive search. */
   deadEndProof(state: Uint32Array): DeadEndKind;
+  /**
+   * Is h*(s) <= bound? Cheaper than `hstar` in search mode: a bounded A* that stops early, and
+   * no search at all when a cached lower bound exceeds `bound`. When true, `known(s)` is then
+   * exact. Throws LimitError.
+   */
+  hstarAtMost(state: Uint32Array, bound: number): boolean;
 }
 
 const DEFAULT_MAX_STATES = 2_000_000;
@@ -66,7 +72,8 @@ function optimalActionsOf(o: Oracle, space: StateSpace, state: Uint32Array): num
     space.apply(state, op, next);
     const c = cost[op]!;
     if (c > h) continue;
-    if (c + o.hstar(next) === h) out.push(op);
+    // h*(next) >= h - c always, so "optimal" is the bounded question h*(next) <= h - c
+    if (o.hstarAtMost(next, h - c)) out.push(op);
   }
   return out;
 }
@@ -196,6 +203,11 @@ class ExplicitOracle implements Oracle {
     return id >= 0 ? this.h[id]! : this.search().hstar(state);
   }
 
+  hstarAtMost(state: Uint32Array, bound: number): boolean {
+    const id = this.space.lookup(state);
+    return id >= 0 ? this.h[id]! <= bound : this.search().hstarAtMost(state, bound);
+  }
+
   optimalActions(state: Uint32Array): number[] {
     return optimalActionsOf(this, this.space, state);
   }
@@ -214,14 +226,26 @@ class ExplicitOracle implements Oracle {
   }
 }
 
-/** A* + LM-Cut per query with a shared h* cache. */
+/**
+ * A* + LM-Cut per query with shared caches (per task, one oracle per problem):
+ * - `exact[id]`: proven h* (every state on a found optimal plan; dead ends of exhausted searches);
+ * - `lower[id]`: a proven lower bound, the max of the state's LM-Cut value (computed once per
+ *   state) and bounds learnt from failed bounded searches (h* > B when no plan of cost <= B).
+ * Exact values end later searches at the cached state; lower bounds strengthen the heuristic.
+ */
 class SearchOracle implements Oracle {
   readonly mode = "search" as const;
   private readonly cache: StateSpace;
-  private values = new Float64Array(1024).fill(NaN);
-  private readonly heuristic: Heuristic;
+  private exact = new Float64Array(1024).fill(NaN);
+  private lower = new Float64Array(1024).fill(NaN);
+  private readonly lmcut: Heuristic;
   private hmax: HMaxHeuristic | null = null;
   private readonly exactFn: (s: Uint32Array) => number;
+  private readonly heuristic: Heuristic;
+  // id of the state of the last `exactFn` call: A* evaluates the heuristic right after it
+  private pending = -1;
+  private readonly ops: number[] = [];
+  private readonly next: Uint32Array;
 
   constructor(
     private readonly task: GroundTask,
@@ -230,48 +254,101 @@ class SearchOracle implements Oracle {
     private readonly outer?: (s: Uint32Array) => number,
   ) {
     this.cache = new StateSpace(task, succ);
-    this.heuristic = createHeuristic(task, "lmcut");
-    this.exactFn = (s) => this.known(s);
+    this.next = new Uint32Array(task.words);
+    this.lmcut = createHeuristic(task, "lmcut");
+    this.exactFn = (s) => {
+      const id = this.cache.intern(s);
+      this.grow(id);
+      this.pending = id;
+      const v = this.exact[id]!;
+      if (v === v) return v;
+      if (this.outer) {
+        const o = this.outer(s);
+        if (o === o) this.exact[id] = o;
+        return o;
+      }
+      return NaN;
+    };
+    this.heuristic = {
+      name: "lmcut+bounds",
+      evaluate: (s) => {
+        let id = this.pending;
+        this.pending = -1;
+        if (id < 0) {
+          id = this.cache.intern(s);
+          this.grow(id);
+        }
+        return this.lowerOf(id, s);
+      },
+    };
   }
 
-  private set(state: Uint32Array, v: number): void {
-    const id = this.cache.intern(state);
-    if (id >= this.values.length) {
-      let n = this.values.length * 2;
-      while (n <= id) n *= 2;
-      const a = new Float64Array(n).fill(NaN);
-      a.set(this.values);
-      this.values = a;
+  private grow(id: number): void {
+    if (id < this.exact.length) return;
+    let n = this.exact.length * 2;
+    while (n <= id) n *= 2;
+    const a = new Float64Array(n).fill(NaN);
+    a.set(this.exact);
+    this.exact = a;
+    const b = new Float64Array(n).fill(NaN);
+    b.set(this.lower);
+    this.lower = b;
+  }
+
+  /** Best known lower bound of h*(state) (LM-Cut evaluated once per state). */
+  private lowerOf(id: number, s: Uint32Array): number {
+    const x = this.exact[id]!;
+    if (x === x) return x;
+    let l = this.lower[id]!;
+    if (l !== l) {
+      l = this.lmcut.evaluate(s);
+      this.lower[id] = l;
+      if (l === Infinity) this.exact[id] = Infinity;
     }
-    this.values[id] = v;
+    return l;
+  }
+
+  private setExact(state: Uint32Array, v: number): void {
+    const id = this.cache.intern(state);
+    this.grow(id);
+    this.exact[id] = v;
   }
 
   known(state: Uint32Array): number {
     const id = this.cache.lookup(state);
     if (id >= 0) {
-      const v = this.values[id]!;
+      const v = this.exact[id]!;
       if (v === v) return v;
     }
     return this.outer ? this.outer(state) : NaN;
   }
 
-  hstar(state: Uint32Array): number {
-    const k = this.known(state);
-    if (k === k) return k;
+  /** A* from `state` (optionally bounded); caches what it proves. Returns the cost or Infinity. */
+  private run(state: Uint32Array, bound: number): number {
     const r = astarRun(this.task, this.heuristic, {
       start: state,
       exact: this.exactFn,
       successorGenerator: this.cache.successorGenerator,
+      ...(bound !== Infinity ? { bound } : {}),
       ...(this.limits ? { limits: this.limits } : {}),
     });
+    this.pending = -1;
     if (r.status === "limit") {
       throw new LimitError(`h* query hit its limits after ${r.expanded} expansions (${Math.round(r.searchMs)} ms)`);
     }
     if (r.status === "unsolvable") {
-      // every state the search reached is reachable from `state`, hence a dead end too
-      const sp = r.space;
-      for (let id = 0; id < sp.size; id++) this.set(sp.get(id), Infinity);
-      this.set(state, Infinity);
+      if (bound === Infinity) {
+        // every state the search reached is reachable from `state`, hence a dead end too
+        const sp = r.space;
+        for (let id = 0; id < sp.size; id++) this.setExact(sp.get(id), Infinity);
+        this.setExact(state, Infinity);
+      } else {
+        // no plan of cost <= bound: integer costs give h* >= bound + 1
+        const id = this.cache.intern(state);
+        this.grow(id);
+        const l = this.lower[id]!;
+        if (!(l >= bound + 1)) this.lower[id] = bound + 1;
+      }
       return Infinity;
     }
     const cost = r.cost!;
@@ -279,10 +356,54 @@ class SearchOracle implements Oracle {
     let g = 0;
     for (let i = 0; i < r.pathIds.length; i++) {
       const s = r.space.get(r.pathIds[i]!);
-      this.set(s, cost - g);
+      this.setExact(s, cost - g);
       if (i < r.plan.length) g += this.task.opCost[r.plan[i]!]!;
     }
     return cost;
+  }
+
+  hstar(state: Uint32Array): number {
+    const k = this.known(state);
+    if (k === k) return k;
+    const id = this.cache.intern(state);
+    this.grow(id);
+    const lb = this.lowerOf(id, state);
+    if (lb === Infinity) return Infinity;
+    // An upper bound from successors with known h* (the walk's own plan is usually one step
+    // away): then h* is ub unless a plan of cost <= ub - 1 exists, a bounded (cheaper) search.
+    let ub = Infinity;
+    const ops = this.ops;
+    this.cache.applicable(state, ops);
+    const next = this.next;
+    const cost = this.task.opCost;
+    for (let i = 0; i < ops.length; i++) {
+      const c = cost[ops[i]!]!;
+      if (c + lb >= ub) continue;
+      this.cache.apply(state, ops[i]!, next);
+      const v = this.known(next);
+      if (v === v && c + v < ub) ub = c + v;
+    }
+    if (ub === Infinity) return this.run(state, Infinity);
+    if (lb < ub) {
+      const r = this.run(state, ub - 1);
+      if (r !== Infinity) return r;
+    }
+    this.setExact(state, ub);
+    return ub;
+  }
+
+  hstarAtMost(state: Uint32Array, bound: number): boolean {
+    if (bound === Infinity) return this.hstar(state) !== Infinity;
+    const id = this.cache.intern(state);
+    this.grow(id);
+    const x = this.exact[id]!;
+    if (x === x) return x <= bound;
+    if (this.outer) {
+      const o = this.outer(state);
+      if (o === o) return o <= bound;
+    }
+    if (bound < 0 || this.lowerOf(id, state) > bound) return false;
+    return this.run(state, bound) <= bound;
   }
 
   optimalActions(state: Uint32Array): number[] {

@@ -193,3 +193,79 @@ function invert(numFacts: number, numOps: number, start: Int32Array, items: Int3
   }
   return [cnt, out];
 }
+
+/** Result of `goalRelevance`: 1 per relevant operator / fact; `factWords` is the fact mask packed like a state. */
+export interface Relevance {
+  ops: Uint8Array;
+  facts: Uint8Array;
+  factWords: Uint32Array;
+  numRelevantOps: number;
+  numRelevantFacts: number;
+}
+
+/**
+ * Backward relevance (as Fast Downward's translator does it): a fact is relevant if it is a goal,
+ * a precondition (positive or negative) of a relevant operator, a condition of a relevant
+ * conditional effect of one, or in the body of an axiom deriving a relevant fact; an operator
+ * is relevant if it adds or deletes a relevant fact (conditionally or not). Returns 1 per
+ * relevant operator. Irrelevant operators only change facts no goal, relevant operator or
+ * relevant axiom ever reads, so dropping them from a plan keeps it valid and no dearer, and
+ * states that differ only in irrelevant facts have the same plans: searching with relevant
+ * operators over states projected onto relevant facts is optimal (Fast Downward's translator
+ * drops irrelevant variables the same way). Only for plain optimal search: the labeller needs
+ * every operator and the full states.
+ */
+export function goalRelevance(task: GroundTask): Relevance {
+  const nf = task.numFacts;
+  const rel = new Uint8Array(nf);
+  const opRel = new Uint8Array(task.numOps);
+  const work: number[] = [];
+  const mark = (f: number): void => {
+    if (rel[f] === 0) {
+      rel[f] = 1;
+      work.push(f);
+    }
+  };
+  // fact -> operators affecting it, fact -> axioms deriving it
+  const affects: number[][] = Array.from({ length: nf }, () => []);
+  for (let o = 0; o < task.numOps; o++) {
+    for (let i = task.addStart[o]!; i < task.addStart[o + 1]!; i++) affects[task.add[i]!]!.push(o);
+    for (let i = task.delStart[o]!; i < task.delStart[o + 1]!; i++) affects[task.del[i]!]!.push(o);
+    for (let e = task.ceStart[o]!; e < task.ceStart[o + 1]!; e++) affects[task.ceFact[e]!]!.push(o);
+  }
+  const derivedBy: number[][] = Array.from({ length: nf }, () => []);
+  for (let x = 0; x < task.numAxioms; x++) derivedBy[task.axHead[x]!]!.push(x);
+  for (const f of task.goalPos) mark(f);
+  for (const f of task.goalNeg) mark(f);
+  while (work.length > 0) {
+    const f = work.pop()!;
+    for (const x of derivedBy[f]!) {
+      for (let i = task.axBodyStart[x]!; i < task.axBodyStart[x + 1]!; i++) mark(task.axBody[i]!);
+      for (let i = task.axNegBodyStart[x]!; i < task.axNegBodyStart[x + 1]!; i++) mark(task.axNegBody[i]!);
+    }
+    for (const o of affects[f]!) {
+      if (opRel[o] === 0) {
+        opRel[o] = 1;
+        for (let i = task.preStart[o]!; i < task.preStart[o + 1]!; i++) mark(task.pre[i]!);
+        for (let i = task.negPreStart[o]!; i < task.negPreStart[o + 1]!; i++) mark(task.negPre[i]!);
+      }
+      // conditions of o's conditional effects on f matter too
+      for (let e = task.ceStart[o]!; e < task.ceStart[o + 1]!; e++) {
+        if (task.ceFact[e] !== f) continue;
+        for (let i = task.ceCondStart[e]!; i < task.ceCondStart[e + 1]!; i++) mark(task.ceCond[i]!);
+        for (let i = task.ceNegCondStart[e]!; i < task.ceNegCondStart[e + 1]!; i++) mark(task.ceNegCond[i]!);
+      }
+    }
+  }
+  const factWords = new Uint32Array(task.words);
+  let numRelevantFacts = 0;
+  for (let f = 0; f < nf; f++) {
+    if (rel[f] === 1) {
+      factWords[f >>> 5]! |= 1 << (f & 31);
+      numRelevantFacts++;
+    }
+  }
+  let numRelevantOps = 0;
+  for (let o = 0; o < task.numOps; o++) numRelevantOps += opRel[o]!;
+  return { ops: opRel, facts: rel, factWords, numRelevantOps, numRelevantFacts };
+}

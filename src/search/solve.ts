@@ -1,6 +1,7 @@
 import type { GroundTask } from "../task/types.js";
 import { astar } from "./astar.js";
 import { createHeuristic, type HeuristicName } from "./heuristics.js";
+import { goalRelevance } from "./relaxed.js";
 import type { SearchLimits, SearchResult } from "./types.js";
 
 /** Options of `solve`. */
@@ -8,12 +9,22 @@ export interface SolveOptions {
   /** Default "lmcut" (h^max on tasks with conditional effects). */
   heuristic?: HeuristicName;
   limits?: SearchLimits;
+  /** Skip operators and facts that cannot matter for the goal (backward relevance; default true). */
+  pruneIrrelevant?: boolean;
 }
 
-/** Optimal planning: A* with the chosen heuristic; `planNames` are the plan's PDDL actions. */
+/**
+ * Optimal planning: A* with the chosen heuristic over the goal-relevant operators and
+ * facts (see `goalRelevance`); `planNames` are the plan's PDDL actions.
+ */
 export function solve(task: GroundTask, options: SolveOptions = {}): SearchResult & { planNames: string[] } {
   const h = createHeuristic(task, options.heuristic ?? "lmcut");
-  const r = astar(task, h, options.limits);
+  let r: SearchResult;
+  if (options.pruneIrrelevant === false) r = astar(task, h, options.limits);
+  else {
+    const rel = goalRelevance(task);
+    r = astar(task, h, options.limits, { opMask: rel.ops, factMask: rel.factWords });
+  }
   return { ...r, planNames: r.plan.map((op) => task.opNames[op]!) };
 }
 
