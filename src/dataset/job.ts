@@ -10,22 +10,14 @@ import type { NlTemplates } from "../nl/index.js";
 import { Prng } from "../util/prng.js";
 import { formatRow, type Format } from "./formats.js";
 import { CATEGORIES, type NativeRow, type Split } from "./row.js";
+import type { ProblemSource } from "./problems.js";
 import { isEvalFormat, runEvalJob } from "./pairs.js";
 
 /** One problem to label: everything a worker needs, as plain data (it crosses threads). */
-export interface ProblemJob {
+export interface ProblemJob extends ProblemSource {
   /** Position of the problem in the run's ordered problem list. */
   index: number;
-  domainName: string;
-  domainFile: string;
-  domainText: string;
-  problemId: string;
-  problemFile: string;
-  problemText: string;
   split: Split;
-  /** Use the built-in templates of this domain (null: generic text or `templatesFile`). */
-  builtinTemplates: string | null;
-  templatesFile: string | null;
 }
 
 /** Settings shared by all jobs of a run. */

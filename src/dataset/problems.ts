@@ -81,6 +81,20 @@ export function listProblemFiles(spec: string): string[] {
   return files;
 }
 
+/** Problem sources of built-in domain `name` from the problem files of a folder or glob. */
+function builtinFromFiles(name: string, domainFile: string, domainText: string, spec: string): ProblemSource[] {
+  return listProblemFiles(spec).map((file) => ({
+    domainName: name,
+    domainFile,
+    domainText,
+    problemId: basename(file).replace(/\.pddl$/i, ""),
+    problemFile: file,
+    problemText: readText(file),
+    builtinTemplates: name,
+    templatesFile: null,
+  }));
+}
+
 /** The problems of a run in their canonical order (domain order as given, then problem name). */
 export function resolveProblems(sel: ProblemSelection): ProblemSource[] {
   if (sel.domainFile !== undefined) {
@@ -125,18 +139,7 @@ export function resolveProblems(sel: ProblemSelection): ProblemSource[] {
       if (spec === sel.problems && expanded.length > 1) {
         throw new UserError(`--problems ${sel.problems}: with several domains it must hold one folder per domain (missing ${sub})`);
       }
-      for (const file of listProblemFiles(spec)) {
-        out.push({
-          domainName: name,
-          domainFile,
-          domainText,
-          problemId: basename(file).replace(/\.pddl$/i, ""),
-          problemFile: file,
-          problemText: readText(file),
-          builtinTemplates: name,
-          templatesFile: null,
-        });
-      }
+      out.push(...builtinFromFiles(name, domainFile, domainText, spec));
     } else if (sel.count !== undefined) {
       for (const p of generateProblems(name, { count: sel.count, seed: sel.seed })) {
         out.push({
@@ -151,19 +154,7 @@ export function resolveProblems(sel: ProblemSelection): ProblemSource[] {
         });
       }
     } else {
-      const dir = builtinProblemsDir(name);
-      for (const file of listProblemFiles(dir)) {
-        out.push({
-          domainName: name,
-          domainFile,
-          domainText,
-          problemId: basename(file).replace(/\.pddl$/i, ""),
-          problemFile: file,
-          problemText: readText(file),
-          builtinTemplates: name,
-          templatesFile: null,
-        });
-      }
+      out.push(...builtinFromFiles(name, domainFile, domainText, builtinProblemsDir(name)));
     }
   }
   return out;
