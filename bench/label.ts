@@ -7,7 +7,7 @@
  *
  * Options: --domains a,b  --max-problems N (default 100 per domain)  --count N (generated when
  * no default set exists, default 50)  --seed S  --oracle-max-states N (explicit-mode cap, default
- * 2,000,000; smaller values push the oracle into A* + LM-Cut mode)
+ * the library's DEFAULT_ORACLE_MAX_STATES; smaller values push the oracle into search mode)
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -25,7 +25,8 @@ const only = flag("--domains", "").split(",").filter(Boolean);
 const maxProblems = Number(flag("--max-problems", "100"));
 const count = Number(flag("--count", "50"));
 const seed = Number(flag("--seed", "1"));
-const oracleMaxStates = Number(flag("--oracle-max-states", "2000000"));
+const capFlag = flag("--oracle-max-states", "");
+const oracleMaxStates = capFlag === "" ? undefined : Number(capFlag);
 
 function problemsOf(name: string): { id: string; file: string; text: string }[] {
   const dir = builtinProblemsDir(name);
@@ -60,7 +61,7 @@ for (const d of BUILTIN_DOMAINS) {
   for (const p of probs) {
     const task = ground(domain, parseProblem(p.text, p.file, domain));
     const t0 = performance.now();
-    const ctx = createLabelContext(task, { oracleMaxStates });
+    const ctx = createLabelContext(task, oracleMaxStates === undefined ? {} : { oracleMaxStates });
     const build = performance.now() - t0;
     modes.add(ctx.oracle.mode);
     try {

@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { parseDomain, parseProblem } from "../src/pddl/index.js";
 import { ground, validatePlan } from "../src/task/index.js";
 import type { GroundTask } from "../src/task/types.js";
-import { astar, createHeuristic, formatPlan, solve } from "../src/search/index.js";
-import { mulberry, naiveHStar, randomTask } from "./search-helpers.js";
+import { astar, createHeuristic, formatPlan, goalRelevance, solve } from "../src/search/index.js";
+import { handTask, mulberry, naiveApply, naiveGoal, naiveHStar, randomTask, type HandOp } from "./search-helpers.js";
 
 const F = join(import.meta.dirname, "fixtures", "search");
 function load(domain: string, problem: string): GroundTask {
@@ -104,5 +104,89 @@ describe("A* finds optimal plans", () => {
     }
     expect(solved).toBeGreaterThan(20);
     expect(unsolvable).toBeGreaterThan(5);
+  });
+});
+
+describe("goal relevance (solve prunes what cannot matter)", () => {
+  it("drops operators and facts no goal depends on, keeps the rest", () => {
+    // f0 -a-> f1 (goal); noise: b toggles f2 on, c needs f2 and adds f3 (never needed);
+    // d deletes f1's precondition-free cousin f4, which a's negative precondition reads.
+    const t = handTask(
+      5,
+      [
+        { name: "a", pre: [0], add: [1], negPre: [4] },
+        { name: "b", pre: [], add: [2] },
+        { name: "c", pre: [2], add: [3] },
+        { name: "d", pre: [], add: [], del: [4] },
+      ],
+      [0, 4],
+      [1],
+    );
+    const rel = goalRelevance(t);
+    expect(Array.from(rel.ops)).toEqual([1, 0, 0, 1]);
+    expect(Array.from(rel.facts)).toEqual([1, 1, 0, 0, 1]);
+    expect(rel.numRelevantOps).toBe(2);
+    const r = solve(t);
+    expect(r.cost).toBe(2);
+    expect(r.planNames).toEqual(["(d)", "(a)"]);
+  });
+
+  it("projection merges states that differ only in irrelevant facts", () => {
+    // a robot on a line of 4 cells must visit cell 3; 'seen' marks of the others are noise
+    const pos = (i: number): number => i;
+    const seen = (i: number): number => 4 + i;
+    const ops: HandOp[] = [];
+    for (let i = 0; i < 4; i++)
+      for (const j of [i - 1, i + 1])
+        if (j >= 0 && j < 4) ops.push({ name: `move-${i}-${j}`, pre: [pos(i)], add: [pos(j), seen(j)], del: [pos(i)] });
+    const t = handTask(8, ops, [pos(0), seen(0)], [seen(3)]);
+    const pruned = solve(t, { heuristic: "blind" });
+    const full = solve(t, { heuristic: "blind", pruneIrrelevant: false });
+    expect(pruned.cost).toBe(3);
+    expect(full.cost).toBe(3);
+    expect(pruned.expanded).toBeLessThan(full.expanded);
+  });
+
+  it("random tasks with negative preconditions, negative goals and conditional effects: same optimal cost, valid plans", () => {
+    const rnd = mulberry(29);
+    let solved = 0;
+    let pruned = 0;
+    for (let i = 0; i < 200; i++) {
+      const nf = 4 + Math.floor(rnd() * 6);
+      const pick = (k: number): number[] => [...new Set(Array.from({ length: k }, () => Math.floor(rnd() * nf)))];
+      const ops: HandOp[] = [];
+      const no = 3 + Math.floor(rnd() * 9);
+      for (let k = 0; k < no; k++) {
+        const op: HandOp = { name: `o${k}`, pre: pick(Math.floor(rnd() * 3)), add: pick(Math.floor(rnd() * 3)), del: pick(Math.floor(rnd() * 2)), negPre: pick(rnd() < 0.3 ? 1 : 0), cost: Math.floor(rnd() * 4) };
+        if (rnd() < 0.3) op.ce = [{ cond: pick(1), fact: Math.floor(rnd() * nf), add: rnd() < 0.7 }];
+        ops.push(op);
+      }
+      const t = handTask(nf, ops, pick(1 + Math.floor(rnd() * 3)), pick(1 + Math.floor(rnd() * 2)), pick(rnd() < 0.3 ? 1 : 0));
+      const want = naiveHStar(t).get(t.init.join(","))!.h;
+      const rel = goalRelevance(t);
+      if (rel.numRelevantOps < t.numOps) pruned++;
+      for (const h of HS) {
+        const r = solve(t, { heuristic: h });
+        if (want === Infinity) {
+          expect(r.status).toBe("unsolvable");
+          continue;
+        }
+        expect(r.status).toBe("solved");
+        expect(r.cost).toBe(want);
+        // the plan must work on the full (unprojected) task
+        let s: Uint32Array | null = t.init.slice();
+        let c = 0;
+        for (const op of r.plan) {
+          s = naiveApply(t, s!, op);
+          expect(s).not.toBeNull();
+          c += t.opCost[op]!;
+        }
+        expect(naiveGoal(t, s!)).toBe(true);
+        expect(c).toBe(want);
+      }
+      if (want !== Infinity) solved++;
+    }
+    expect(solved).toBeGreaterThan(30);
+    expect(pruned).toBeGreaterThan(30);
   });
 });

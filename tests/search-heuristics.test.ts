@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createHeuristic } from "../src/search/heuristics.js";
+import { IntMinQueue } from "../src/search/queue.js";
 import { handTask, mulberry, naiveHStar, randomTask } from "./search-helpers.js";
 
 describe("heuristics on hand-made tasks", () => {
@@ -104,6 +105,44 @@ describe("admissibility on random tasks", () => {
       const fresh = createHeuristic(t, "lmcut");
       expect(states.map((s) => fresh.evaluate(s))).toEqual(first);
       expect(states.map((s) => lm.evaluate(s)).reverse()).toEqual(first.slice().reverse());
+    }
+  });
+});
+
+describe("IntMinQueue", () => {
+  it("pops by key (FIFO among equal keys in bucket mode), also after pushes below the last key and clear()", () => {
+    const rnd = mulberry(5);
+    for (const bucket of [true, false]) {
+      const q = new IntMinQueue(bucket);
+      for (let round = 0; round < 20; round++) {
+        q.clear();
+        const ref: [number, number][] = [];
+        let seq = 0;
+        let lastKey = 0;
+        for (let step = 0; step < 300; step++) {
+          if (ref.length > 0 && rnd() < 0.4) {
+            let bi = 0;
+            for (let i = 1; i < ref.length; i++) if (ref[i]![0] < ref[bi]![0]) bi = i; // first = oldest among equal keys
+            const [k, v] = ref.splice(bi, 1)[0]!;
+            const got = q.pop();
+            expect(q.lastKey).toBe(k);
+            if (bucket) expect(got).toBe(v);
+            lastKey = k;
+          } else {
+            // keys near the last popped one, sometimes below it (incremental h^max does that)
+            const k = Math.max(0, lastKey + Math.floor(rnd() * 40) - 5);
+            ref.push([k, seq]);
+            q.push(k, seq++);
+          }
+        }
+        while (ref.length > 0) {
+          const min = Math.min(...ref.map((e) => e[0]));
+          q.pop();
+          expect(q.lastKey).toBe(min);
+          ref.splice(ref.findIndex((e) => e[0] === min), 1);
+        }
+        expect(q.empty).toBe(true);
+      }
     }
   });
 });

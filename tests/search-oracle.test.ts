@@ -75,6 +75,29 @@ describe("h* oracle", () => {
     expect(states).toBeGreaterThan(500);
   });
 
+  it("hstarAtMost (bounded, learning search) matches brute force, zero-cost cycles included", () => {
+    const rnd = mulberry(17);
+    let checks = 0;
+    for (let i = 0; i < 150; i++) {
+      const t = randomTask(rnd, i % 3 === 0);
+      const hs = naiveHStar(t);
+      // one oracle per task: bounds learnt by earlier queries must stay valid for later ones
+      const se = createOracle(t, { mode: "search" });
+      const ex = createOracle(t, { mode: "explicit" });
+      const all = [...hs.values()].sort(() => rnd() - 0.5);
+      for (const { state, h } of all) {
+        const b = Math.floor(rnd() * 8) - 1;
+        expect(se.hstarAtMost(state, b)).toBe(h <= b);
+        expect(ex.hstarAtMost(state, b)).toBe(h <= b);
+        // true answers leave the exact value behind
+        if (h <= b) expect(se.known(state)).toBe(h);
+        checks++;
+      }
+      for (const { state, h } of all) expect(se.hstar(state)).toBe(h);
+    }
+    expect(checks).toBeGreaterThan(500);
+  });
+
   it("search mode agrees with explicit mode on blocksworld states", () => {
     const t = load("bw-domain.pddl", "bw-4.pddl");
     const ex = createOracle(t, { mode: "explicit" });

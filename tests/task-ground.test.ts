@@ -238,3 +238,44 @@ describe("unreachable goals", () => {
     expect(explainGoal(t, t.init)).toEqual(["(on a b)", "(on b c)", "(on e a)"]);
   });
 });
+
+describe("negative goals on atoms that never become true", () => {
+  it("a negated unreachable atom is simply true (no stray goal fact), and plans validate", () => {
+    const dFile = join(import.meta.dirname, "..", "domains", "rooms", "domain.pddl");
+    const D = parseDomain(readFileSync(dFile, "utf8"), dFile);
+    // room2 starts dark and nothing turns a light on: (on room2) is never a fact.
+    const P = parseProblem(
+      `(define (problem dark) (:domain rooms)
+        (:objects a - agent r1 r2 - room)
+        (:init (at a r1) (on r1) (door r1 r2) (door r2 r1) (door-intact r1 r2) (door-intact r2 r1))
+        (:goal (and (not (on r1)) (not (on r2)))))`,
+      "dark.pddl",
+      D,
+    );
+    const t = ground(D, P);
+    expect(t.factNames.includes("(on r2)")).toBe(false);
+    expect(t.factNames.some((n) => n.includes("goal"))).toBe(false);
+    expect(Array.from(t.goalPos)).toEqual([]);
+    expect(Array.from(t.goalNeg).map((f) => t.factNames[f])).toEqual(["(on r1)"]);
+    expect(isGoal(t, t.init)).toBe(false);
+    const s = run(t, ["(turn-off a r1)"]);
+    expect(isGoal(t, s)).toBe(true);
+    expect(explainGoal(t, s)).toEqual([]);
+  });
+
+  it("an all-unreachable negative goal holds in the initial state", () => {
+    const dFile = join(import.meta.dirname, "..", "domains", "rooms", "domain.pddl");
+    const D = parseDomain(readFileSync(dFile, "utf8"), dFile);
+    const P = parseProblem(
+      `(define (problem dark2) (:domain rooms)
+        (:objects a - agent r1 r2 - room)
+        (:init (at a r1) (door r1 r2) (door-intact r1 r2))
+        (:goal (and (not (on r2)) (not (on r1)))))`,
+      "dark2.pddl",
+      D,
+    );
+    const t = ground(D, P);
+    expect(t.goalPos.length + t.goalNeg.length).toBe(0);
+    expect(isGoal(t, t.init)).toBe(true);
+  });
+});

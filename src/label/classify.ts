@@ -6,6 +6,7 @@ import {
   checkDeadline,
   hstar,
   hstarAtMost,
+  knownHstar,
   stateId,
   successor,
   type LabelContext,
@@ -85,31 +86,57 @@ export function backtrackCheck(
   // Depth-first and lazy: a successor's h* is asked only when the search gets to it, so a
   // V-free optimal plan (the common, suboptimal case) is found without the h* of every sibling.
   interface Frame {
-    state: Uint32Array;
     h: number;
-    ops: number[];
+    /** Successors in the order tried: known optimal edges first, then undecided ones. */
+    succ: Uint32Array[];
+    ids: number[];
+    costs: number[];
     next: number;
   }
   const frame = (state: Uint32Array, h: number): Frame => {
     const ops: number[] = [];
     ctx.successors.applicable(state, ops);
     ops.sort((a, b) => a - b);
-    return { state, h, ops, next: 0 };
+    const f: Frame = { h, succ: [], ids: [], costs: [], next: 0 };
+    const later: number[] = [];
+    const laterStates: Uint32Array[] = [];
+    for (const op of ops) {
+      const c = task.opCost[op]!;
+      if (c > h) continue;
+      const u = successor(ctx, state, op);
+      const uid = stateId(ctx, u);
+      // cached exact values decide an edge for free; only undecided ones cost a query
+      const k = knownHstar(ctx, u, uid);
+      if (k === k) {
+        if (c + k !== h) continue;
+        f.succ.push(u);
+        f.ids.push(uid);
+        f.costs.push(c);
+      } else {
+        later.push(op, uid);
+        laterStates.push(u);
+      }
+    }
+    for (let i = 0; i < laterStates.length; i++) {
+      f.succ.push(laterStates[i]!);
+      f.ids.push(later[2 * i + 1]!);
+      f.costs.push(task.opCost[later[2 * i]!]!);
+    }
+    return f;
   };
   if (isGoal(task, next)) return { backtracking: false, backtrackTo: null };
   const stack: Frame[] = [frame(next, hstar(ctx, next, nextId))];
   let first = Infinity;
   while (stack.length > 0) {
     const f = stack[stack.length - 1]!;
-    if (f.next >= f.ops.length) {
+    if (f.next >= f.succ.length) {
       stack.pop();
       continue;
     }
-    const op = f.ops[f.next++]!;
-    const c = task.opCost[op]!;
-    if (c > f.h) continue;
-    const u = successor(ctx, f.state, op);
-    const uid = stateId(ctx, u);
+    const i = f.next++;
+    const c = f.costs[i]!;
+    const u = f.succ[i]!;
+    const uid = f.ids[i]!;
     const j = vIndex.get(uid);
     if (j !== undefined) {
       // only optimal edges into V count: plans through them meet V first there

@@ -13,7 +13,10 @@ export interface LabelLimits extends SearchLimits {
 export interface LabelContextOptions {
   /** Reuse an existing oracle for this task instead of creating one. */
   oracle?: Oracle;
-  /** Largest reachable space the oracle explores explicitly (DESIGN.md §5, default 2,000,000). */
+  /**
+   * Largest reachable space the oracle explores explicitly (DESIGN.md §5); default
+   * `DEFAULT_ORACLE_MAX_STATES` (bigger spaces use the search mode, which is faster there).
+   */
   oracleMaxStates?: number;
   /** Per-query limits for the oracle; `timeMs` is also a deadline for the whole context. */
   limits?: LabelLimits;
@@ -49,6 +52,15 @@ export interface LabelContext {
 
 const DEFAULT_MAX_STATES = 2_000_000;
 
+/**
+ * The labeller's default explicit-mode cap of the h* oracle. Chosen by measurement (bench/label,
+ * 20 problems per built-in domain): the explicit build pays for every reachable state and edge
+ * whether or not labelling needs them, while the search mode (bounded, learning searches near
+ * the walk) stays cheap; caps of 1k-3k were fastest overall and keep every built-in domain above
+ * 2,000 labels/s. Tiny spaces still go explicit (exact for every state, dead ends included).
+ */
+export const DEFAULT_ORACLE_MAX_STATES = 1_000;
+
 /** Build the labelling context of a task (creates the h* oracle unless one is given). */
 export function createLabelContext(task: GroundTask, options: LabelContextOptions = {}): LabelContext {
   const start = performance.now(); // the deadline covers building the oracle too
@@ -60,7 +72,7 @@ export function createLabelContext(task: GroundTask, options: LabelContextOption
   const oracle =
     options.oracle ??
     createOracle(task, {
-      maxStates: options.oracleMaxStates ?? Math.min(maxStates, DEFAULT_MAX_STATES),
+      maxStates: options.oracleMaxStates ?? Math.min(maxStates, DEFAULT_ORACLE_MAX_STATES),
       limits: oracleLimits,
     });
   return {
@@ -99,6 +111,15 @@ export function hstar(ctx: LabelContext, state: Uint32Array, id = stateId(ctx, s
   ctx.stats.hstarCalls++;
   ctx.hstarCache.set(id, h);
   return h;
+}
+
+/** h*(s) if known without searching (context cache or the oracle's), else NaN. */
+export function knownHstar(ctx: LabelContext, state: Uint32Array, id: number): number {
+  const hit = ctx.hstarCache.get(id);
+  if (hit !== undefined) return hit;
+  const k = ctx.oracle.known(state);
+  if (k === k) ctx.hstarCache.set(id, k);
+  return k;
 }
 
 /**

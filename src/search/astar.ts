@@ -39,6 +39,11 @@ export interface AStarRun extends SearchResult {
   pathIds: number[];
   /** Exact remaining cost at the last path state (0 at a goal; a cached h* otherwise). */
   endH: number;
+  /**
+   * Expansions before the first expansion at the final f value (Fast Downward's "expanded until
+   * last jump"): independent of tie-breaking among equal f, so it compares heuristics alone.
+   */
+  expandedUntilLastJump: number;
 }
 
 const DEAD = -2;
@@ -98,6 +103,8 @@ export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarO
   let expanded = 0;
   let generated = 0;
   let evaluated = 0;
+  let lastF = -1;
+  let untilJump = 0;
   const result = (status: SearchResult["status"], initialH: number | null): AStarRun => ({
     status,
     cost: null,
@@ -110,6 +117,7 @@ export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarO
     space,
     pathIds: [],
     endH: 0,
+    expandedUntilLastJump: untilJump,
   });
 
   /** Heuristic value (or exact value) of a fresh state; DEAD for Infinity. */
@@ -160,6 +168,10 @@ export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarO
       return result("limit", hv[startId]!);
     }
     closed[id] = 1;
+    if (f > lastF) {
+      lastF = f;
+      untilJump = expanded;
+    }
     expanded++;
     cur.set(space.get(id));
     if (exactFlag[id] === 1 || space.isGoal(cur)) {
@@ -184,6 +196,7 @@ export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarO
         space,
         pathIds,
         endH,
+        expandedUntilLastJump: untilJump,
       };
     }
     space.applicable(cur, ops);

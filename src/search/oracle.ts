@@ -8,7 +8,7 @@ import { LimitError, type Heuristic, type HStarOracle, type SearchLimits } from 
 
 /** Options of `createOracle`. */
 export interface OracleOptions {
-  /** State cap of the explicit mode (default 2,000,000). */
+  /** State cap of the explicit mode (default 2,000,000; the labeller uses a smaller one). */
   maxStates?: number;
   /** Per-query limits of the search mode (and of fallback queries). */
   limits?: SearchLimits;
@@ -43,10 +43,11 @@ const lmcutCache = new WeakMap<GroundTask, Heuristic>();
 
 /**
  * The h* oracle (DESIGN.md §5). Explicit mode: forward exploration of the whole reachable space,
- * backward Dijkstra from all goal states, h* of every state at once. Search mode: A* + LM-Cut per
- * query with a cache shared across queries (every state on a found optimal plan gets its exact
- * h*, proven dead ends are cached; a cached state ends later searches that reach it).
- * With mode "explicit" a space over `maxStates` throws LimitError.
+ * backward Dijkstra from all goal states, h* of every state at once. Search mode: searches per
+ * query with caches shared across queries (exact h* of every state on a found plan, proven dead
+ * ends, LM-Cut values and learnt lower bounds); `hstarAtMost` and queries with an upper bound
+ * from a neighbour use bounded iterative deepening, unbounded ones A*.
+ * With mode "explicit" a space over `maxStates` (or a build over `limits.timeMs`) throws LimitError.
  */
 export function createOracle(task: GroundTask, options: OracleOptions = {}): Oracle {
   const mode = options.mode ?? "auto";
@@ -111,7 +112,12 @@ class ExplicitOracle implements Oracle {
     let eop = new Int32Array(4096);
     let m = 0;
     const goals: number[] = [];
+    const deadline = limits?.timeMs !== undefined && limits.timeMs > 0 ? performance.now() + limits.timeMs : Infinity;
     for (let id = 0; id < space.size; id++) {
+      // the build honours the time limit: a LimitError skips the problem instead of hanging
+      if ((id & 1023) === 1023 && deadline !== Infinity && performance.now() > deadline) {
+        throw new LimitError(`explicit h* oracle: time limit reached after exploring ${space.size} states`);
+      }
       cur.set(space.get(id));
       if (space.isGoal(cur)) goals.push(id);
       if (id + 1 >= edgeStart.length) {
@@ -246,6 +252,7 @@ class SearchOracle implements Oracle {
   private pending = -1;
   private readonly ops: number[] = [];
   private readonly next: Uint32Array;
+  private readonly positiveCosts: boolean;
 
   constructor(
     private readonly task: GroundTask,
@@ -255,6 +262,7 @@ class SearchOracle implements Oracle {
   ) {
     this.cache = new StateSpace(task, succ);
     this.next = new Uint32Array(task.words);
+    this.positiveCosts = task.opCost.every((c) => c > 0);
     this.lmcut = createHeuristic(task, "lmcut");
     this.exactFn = (s) => {
       const id = this.cache.intern(s);
@@ -376,16 +384,16 @@ class SearchOracle implements Oracle {
     this.cache.applicable(state, ops);
     const next = this.next;
     const cost = this.task.opCost;
-    for (let i = 0; i < ops.length; i++) {
+    for (let i = 0; i < ops.length && lb < ub; i++) {
       const c = cost[ops[i]!]!;
-      if (c + lb >= ub) continue;
+      if (c >= ub) continue;
       this.cache.apply(state, ops[i]!, next);
       const v = this.known(next);
       if (v === v && c + v < ub) ub = c + v;
     }
     if (ub === Infinity) return this.run(state, Infinity);
     if (lb < ub) {
-      const r = this.run(state, ub - 1);
+      const r = this.deepen(id, ub - 1);
       if (r !== Infinity) return r;
     }
     this.setExact(state, ub);
@@ -403,7 +411,88 @@ class SearchOracle implements Oracle {
       if (o === o) return o <= bound;
     }
     if (bound < 0 || this.lowerOf(id, state) > bound) return false;
-    return this.run(state, bound) <= bound;
+    return this.deepen(id, bound) <= bound;
+  }
+
+  /**
+   * h*(state with id `root`) if it is <= bound, else Infinity (and lower[root] > bound).
+   * Iterative deepening with learning: each depth-first pass with budget b = lower[root] (a
+   * proven lower bound) either finds a plan of cost b (then every state on it has exact h*
+   * = its remaining budget, since h* >= b - g there) or raises the lower bound of every state it
+   * gave up on to the cheapest c + lower over its successors (Bellman), so later passes and later
+   * queries near the same states prune at once. LM-Cut runs at most once per state.
+   */
+  private deepen(root: number, bound: number): number {
+    const deadline = this.limits?.timeMs !== undefined ? performance.now() + this.limits.timeMs : Infinity;
+    const maxExp = this.limits?.maxExpansions ?? Infinity;
+    let expanded = 0;
+    const onPath = new Set<number>();
+    const cost = this.task.opCost;
+    const dfs = (u: number, budget: number, depth: number): boolean => {
+      const state = this.cache.get(u);
+      if (this.cache.isGoal(state)) {
+        this.exact[u] = 0;
+        return true;
+      }
+      if (++expanded > maxExp || ((expanded & 255) === 0 && performance.now() > deadline) || depth > 10_000) {
+        throw new LimitError(`h* query hit its limits after ${expanded} expansions`);
+      }
+      const ops: number[] = [];
+      this.cache.applicable(state, ops);
+      const next = new Uint32Array(this.task.words);
+      const ids: number[] = [];
+      let best = Infinity;
+      // known values first: a cached optimal plan from a successor ends the search at once
+      for (let i = 0; i < ops.length; i++) {
+        const c = cost[ops[i]!]!;
+        this.cache.apply(state, ops[i]!, next);
+        const v = this.cache.intern(next);
+        this.grow(v);
+        let x = this.exact[v]!;
+        if (x !== x && this.outer) {
+          x = this.outer(next);
+          if (x === x) this.exact[v] = x;
+        }
+        if (x === x) {
+          if (c + x <= budget) {
+            this.exact[u] = budget;
+            return true;
+          }
+          if (c + x < best) best = c + x;
+        } else {
+          ids.push(v, c);
+        }
+      }
+      onPath.add(u);
+      for (let i = 0; i < ids.length; i += 2) {
+        const v = ids[i]!;
+        const c = ids[i + 1]!;
+        const l = this.lowerOf(v, this.cache.get(v));
+        if (c + l <= budget && !onPath.has(v) && dfs(v, budget - c, depth + 1)) {
+          onPath.delete(u);
+          this.exact[u] = budget;
+          return true;
+        }
+        const l2 = this.exact[v] === this.exact[v] ? this.exact[v]! : this.lower[v]!;
+        if (c + l2 < best) best = c + l2;
+      }
+      onPath.delete(u);
+      // Every visit has budget <= h*(u) (budget = b - g, b <= h*(root)). With positive costs an
+      // optimal plan from u then never returns to an ancestor, so a failure proves h*(u) > budget
+      // (this stops the re-exploration of transpositions); Bellman: h*(u) >= best in any case.
+      if (this.positiveCosts && best < budget + 1) best = budget + 1;
+      if (!(this.lower[u]! >= best)) this.lower[u] = best;
+      if (best === Infinity) this.exact[u] = Infinity;
+      return false;
+    };
+    for (;;) {
+      const b = this.lowerOf(root, this.cache.get(root));
+      if (b > bound) return Infinity;
+      if (dfs(root, b, 0)) return b;
+      // a failed pass tried every simple path of cost <= b (cycles never help): h* > b. The
+      // Bellman backup alone may not show it when zero-cost cycles lead back to the root.
+      if (!(this.lower[root]! > b)) this.lower[root] = b + 1;
+    }
   }
 
   optimalActions(state: Uint32Array): number[] {
