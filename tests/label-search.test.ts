@@ -88,5 +88,9 @@ describe("search-mode oracle (bounded, learning queries) agrees with the explici
     const small = loadTask("hanoi", "hanoi-p1.pddl");
     expect(createLabelContext(big).oracle.mode).toBe("search");
     expect(createLabelContext(small).oracle.mode).toBe("explicit");
+    // the transition cap alone also sends a task to search mode; an explicit cap overrides both
+    expect(createOracle(small, { maxEdges: 5 }).mode).toBe("search");
+    expect(createOracle(small, { maxEdges: 1e9 }).mode).toBe("explicit");
+    expect(createLabelContext(big, { oracleMaxStates: 1e7 }).oracle.mode).toBe("explicit");
   });
 });

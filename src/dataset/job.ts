@@ -134,7 +134,6 @@ export function runJob(job: ProblemJob, config: JobConfig): JobResult {
         balance: config.balance,
         nonExecutable: config.nonExecutable,
         limits: { timeMs: config.timeMs, maxExpansions: config.maxExpansions, maxStates: config.maxStates },
-        oracleMaxStates: config.maxStates,
       }),
     ];
   } catch (e) {

@@ -247,7 +247,6 @@ export function runEvalJob(
   try {
     const ctx = createLabelContext(task, {
       limits: { timeMs: config.timeMs, maxExpansions: config.maxExpansions, maxStates: config.maxStates },
-      oracleMaxStates: config.maxStates,
     });
     const steps: LabeledStep[] = labelProblemAll(task, {
       problemId: key,

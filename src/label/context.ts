@@ -14,8 +14,9 @@ export interface LabelContextOptions {
   /** Reuse an existing oracle for this task instead of creating one. */
   oracle?: Oracle;
   /**
-   * Largest reachable space the oracle explores explicitly (DESIGN.md §5); default
-   * `DEFAULT_ORACLE_MAX_STATES` (bigger spaces use the search mode, which is faster there).
+   * Largest reachable space the oracle explores explicitly (DESIGN.md §5); default: the policy
+   * `DEFAULT_ORACLE_MAX_STATES` / `DEFAULT_ORACLE_MAX_EDGES` (bigger spaces use the search mode,
+   * which is faster there). Given, it is the only cap.
    */
   oracleMaxStates?: number;
   /** Per-query limits for the oracle; `timeMs` is also a deadline for the whole context. */
@@ -53,13 +54,17 @@ export interface LabelContext {
 const DEFAULT_MAX_STATES = 2_000_000;
 
 /**
- * The labeller's default explicit-mode cap of the h* oracle. Chosen by measurement (bench/label,
- * 20 problems per built-in domain): the explicit build pays for every reachable state and edge
- * whether or not labelling needs them, while the search mode (bounded, learning searches near
- * the walk) stays cheap; caps of 1k-3k were fastest overall and keep every built-in domain above
- * 2,000 labels/s. Tiny spaces still go explicit (exact for every state, dead ends included).
+ * The labeller's default explicit-mode caps of the h* oracle (states and transitions). Chosen by
+ * measurement (bench/label, 20 problems per built-in domain, caps of 1k-12k states and 16k-150k
+ * transitions): the explicit build pays for every reachable state and transition whether or not
+ * labelling needs them (and for the part explored before giving up), while the search mode
+ * (bounded, learning searches near the walk) stays cheap. Small spaces still go explicit (exact
+ * for every state at once); larger or high-branching ones (blocksworld-3ops with 6-7 blocks,
+ * npuzzle, visitgrid) go to search, where the old 2,000,000 cap made them 10-150x slower.
  */
-export const DEFAULT_ORACLE_MAX_STATES = 1_000;
+export const DEFAULT_ORACLE_MAX_STATES = 2_500;
+/** See `DEFAULT_ORACLE_MAX_STATES`. */
+export const DEFAULT_ORACLE_MAX_EDGES = 16_000;
 
 /** Build the labelling context of a task (creates the h* oracle unless one is given). */
 export function createLabelContext(task: GroundTask, options: LabelContextOptions = {}): LabelContext {
@@ -73,6 +78,8 @@ export function createLabelContext(task: GroundTask, options: LabelContextOption
     options.oracle ??
     createOracle(task, {
       maxStates: options.oracleMaxStates ?? Math.min(maxStates, DEFAULT_ORACLE_MAX_STATES),
+      // the transition cap applies to the default policy only: an explicit option means that cap
+      ...(options.oracleMaxStates === undefined ? { maxEdges: DEFAULT_ORACLE_MAX_EDGES } : {}),
       limits: oracleLimits,
     });
   return {

@@ -2,6 +2,7 @@
 export * from "./types.js";
 export {
   createLabelContext,
+  DEFAULT_ORACLE_MAX_EDGES,
   DEFAULT_ORACLE_MAX_STATES,
   hstar,
   type LabelContext,

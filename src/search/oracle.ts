@@ -12,6 +12,11 @@ export interface OracleOptions {
   maxStates?: number;
   /** Per-query limits of the search mode (and of fallback queries). */
   limits?: SearchLimits;
+  /**
+   * Transition cap of the explicit mode (default: none). The build's cost is per transition, so
+   * this is the better measure for domains with high branching.
+   */
+  maxEdges?: number;
   /** "auto" (default): explicit when the reachable space fits under `maxStates`, else search. */
   mode?: "auto" | "explicit" | "search";
 }
@@ -52,10 +57,10 @@ const lmcutCache = new WeakMap<GroundTask, Heuristic>();
 export function createOracle(task: GroundTask, options: OracleOptions = {}): Oracle {
   const mode = options.mode ?? "auto";
   if (mode === "search") return new SearchOracle(task, options.limits);
-  const ex = ExplicitOracle.build(task, options.maxStates ?? DEFAULT_MAX_STATES, options.limits);
+  const ex = ExplicitOracle.build(task, options.maxStates ?? DEFAULT_MAX_STATES, options.limits, options.maxEdges ?? Infinity);
   if (ex) return ex;
   if (mode === "explicit") {
-    throw new LimitError(`explicit h* oracle: more than ${options.maxStates ?? DEFAULT_MAX_STATES} reachable states`);
+    throw new LimitError(`explicit h* oracle: more than ${options.maxStates ?? DEFAULT_MAX_STATES} reachable states or ${options.maxEdges ?? Infinity} transitions`);
   }
   return new SearchOracle(task, options.limits);
 }
@@ -101,7 +106,7 @@ class ExplicitOracle implements Oracle {
   ) {}
 
   /** Explore and solve backwards; null when the space exceeds `maxStates`. */
-  static build(task: GroundTask, maxStates: number, limits: SearchLimits | undefined): ExplicitOracle | null {
+  static build(task: GroundTask, maxStates: number, limits: SearchLimits | undefined, maxEdges = Infinity): ExplicitOracle | null {
     const space = new StateSpace(task);
     space.intern(task.init);
     const cur = new Uint32Array(task.words);
@@ -143,7 +148,7 @@ class ExplicitOracle implements Oracle {
         eop[m] = ops[i]!;
         m++;
       }
-      if (space.size > maxStates) return null;
+      if (space.size > maxStates || m > maxEdges) return null;
     }
     const n = space.size;
     edgeStart[n] = m;
