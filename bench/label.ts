@@ -3,7 +3,9 @@
  * labels the default problem set (problems/<name>/*.pddl, or freshly generated problems when that
  * folder is empty) with the domain's default y and reports labels/second and how the time splits
  * between h* work (building the oracle, h* queries, optimal actions, dead-end proofs) and the
- * rest (sampling, applicability, explanations, backtracking bookkeeping).
+ * rest (sampling, applicability, explanations, backtracking bookkeeping). The "render" columns
+ * time the natural-language translation of the same labels (prompt, prefix steps, candidate step
+ * and critique per label, as a dataset row has them) and its share of the labelling time.
  *
  * Options: --domains a,b  --max-problems N (default 100 per domain)  --count N (generated when
  * no default set exists, default 50)  --seed S  --oracle-max-states N (explicit-mode cap, default
@@ -15,6 +17,32 @@ import { BUILTIN_DOMAINS, builtinDomainFile, builtinProblemsDir, generateProblem
 import { createLabelContext, labelProblemAll, ProblemSkipped } from "../src/label/index.js";
 import { parseDomain, parseProblem } from "../src/pddl/index.js";
 import { ground } from "../src/task/index.js";
+import { createRenderer, loadTemplates } from "../src/nl/index.js";
+import type { Candidate, LabeledStep } from "../src/label/types.js";
+import type { GroundTask } from "../src/task/types.js";
+import { Prng } from "../src/util/prng.js";
+
+/** Render every label the way a dataset row does; returns milliseconds. */
+function renderAll(task: GroundTask, domainName: string, steps: LabeledStep[]): number {
+  const t0 = performance.now();
+  const renderer = createRenderer(task, loadTemplates(domainName));
+  const opCand = (op: number): Candidate => ({
+    schema: task.opSchema[op]!,
+    args: Array.from(task.opArgs.subarray(task.opArgStart[op]!, task.opArgStart[op + 1]!)),
+    name: task.opNames[op]!,
+    op,
+  });
+  let chars = 0;
+  for (const st of steps) {
+    const prng = new Prng(seed, `${st.problem}/${st.stateIndex}/${st.candidateIndex}`);
+    chars += renderer.prompt(prng).length;
+    st.prefixOps.forEach((op, k) => (chars += renderer.step(k + 1, opCand(op), prng).length));
+    chars += renderer.step(st.prefixOps.length + 1, st.candidate, prng).length;
+    chars += renderer.critique(st, prng).length;
+  }
+  if (chars === 0 && steps.length > 0) throw new Error("empty rendering");
+  return performance.now() - t0;
+}
 
 function flag(name: string, dflt: string): string {
   const i = process.argv.indexOf(name);
@@ -41,11 +69,12 @@ function problemsOf(name: string): { id: string; file: string; text: string }[] 
 
 const pad = (s: string | number, n: number): string => String(s).padStart(n);
 console.log(
-  `${"domain".padEnd(17)} ${pad("problems", 8)} ${pad("skipped", 7)} ${pad("states", 7)} ${pad("labels", 8)} ${pad("label s", 8)} ${pad("labels/s", 9)} ${pad("h* %", 6)} ${pad("oracle", 8)}  source`,
+  `${"domain".padEnd(17)} ${pad("problems", 8)} ${pad("skipped", 7)} ${pad("states", 7)} ${pad("labels", 8)} ${pad("label s", 8)} ${pad("labels/s", 9)} ${pad("h* %", 6)} ${pad("oracle", 8)} ${pad("render s", 8)} ${pad("render %", 8)}  source`,
 );
 let totLabels = 0;
 let totMs = 0;
 let totH = 0;
+let totR = 0;
 for (const d of BUILTIN_DOMAINS) {
   if (only.length > 0 && !only.includes(d.name)) continue;
   const dFile = builtinDomainFile(d.name);
@@ -57,6 +86,7 @@ for (const d of BUILTIN_DOMAINS) {
   let skipped = 0;
   let ms = 0;
   let hMs = 0;
+  let rMs = 0;
   const modes = new Set<string>();
   for (const p of probs) {
     const task = ground(domain, parseProblem(p.text, p.file, domain));
@@ -68,20 +98,23 @@ for (const d of BUILTIN_DOMAINS) {
       const steps = labelProblemAll(task, { problemId: `${d.name}/${p.id}`, seed, samplesPerState: d.defaultSamplesPerState, context: ctx });
       labels += steps.length;
       states += steps.length > 0 ? steps[0]!.planLength : 0;
+      ms += performance.now() - t0;
+      rMs += renderAll(task, d.name, steps);
     } catch (e) {
       if (!(e instanceof ProblemSkipped)) throw e;
       skipped++;
+      ms += performance.now() - t0;
     }
-    ms += performance.now() - t0;
     hMs += build + ctx.stats.hstarMs;
   }
   totLabels += labels;
   totMs += ms;
   totH += hMs;
+  totR += rMs;
   console.log(
-    `${d.name.padEnd(17)} ${pad(probs.length, 8)} ${pad(skipped, 7)} ${pad(states, 7)} ${pad(labels, 8)} ${pad((ms / 1000).toFixed(2), 8)} ${pad(Math.round((labels / ms) * 1000), 9)} ${pad(((100 * hMs) / ms).toFixed(0), 6)} ${pad([...modes].join("+"), 8)}  ${source}`,
+    `${d.name.padEnd(17)} ${pad(probs.length, 8)} ${pad(skipped, 7)} ${pad(states, 7)} ${pad(labels, 8)} ${pad((ms / 1000).toFixed(2), 8)} ${pad(Math.round((labels / ms) * 1000), 9)} ${pad(((100 * hMs) / ms).toFixed(0), 6)} ${pad([...modes].join("+"), 8)} ${pad((rMs / 1000).toFixed(2), 8)} ${pad(((100 * rMs) / ms).toFixed(0), 8)}  ${source}`,
   );
 }
 console.log(
-  `${"total".padEnd(17)} ${pad("", 8)} ${pad("", 7)} ${pad("", 7)} ${pad(totLabels, 8)} ${pad((totMs / 1000).toFixed(2), 8)} ${pad(Math.round((totLabels / totMs) * 1000), 9)} ${pad(((100 * totH) / totMs).toFixed(0), 6)}`,
+  `${"total".padEnd(17)} ${pad("", 8)} ${pad("", 7)} ${pad("", 7)} ${pad(totLabels, 8)} ${pad((totMs / 1000).toFixed(2), 8)} ${pad(Math.round((totLabels / totMs) * 1000), 9)} ${pad(((100 * totH) / totMs).toFixed(0), 6)} ${pad("", 8)} ${pad((totR / 1000).toFixed(2), 8)} ${pad(((100 * totR) / totMs).toFixed(0), 8)}`,
 );
