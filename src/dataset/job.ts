@@ -148,6 +148,7 @@ export function runJob(job: ProblemJob, config: JobConfig): JobResult {
   result.ms.labelling = t0 - t1;
 
   const renderer = createRenderer(task, templates);
+  const sharedText = new Map<string, { prompt: string; prefix: string[] }>();
   // States of the walk, to report whether a candidate revisits one (meta.revisits).
   const walkStates: Uint32Array[] = [task.init];
   const walkOps: number[] = [];
@@ -160,11 +161,17 @@ export function runJob(job: ProblemJob, config: JobConfig): JobResult {
     result.planLength = step.planLength;
     result.counts[step.category]++;
     const rowId = `${job.domainName}/${job.problemId}/t${String(step.stateIndex).padStart(2, "0")}/c${step.candidateIndex}`;
-    const prng = new Prng(config.seed, rowId);
-    const completions: string[] = [];
-    for (let k = 0; k < step.prefixOps.length; k++) {
-      completions.push(renderer.step(k + 1, opCandidate(task, step.prefixOps[k]!), prng));
+    // The prompt and the prefix are shared by the candidates of one state: render them once per
+    // state (its own PRNG stream), the candidate step and the critique once per row.
+    const stateKey = `${step.stateIndex}/${step.prefixOps.join(",")}`;
+    let shared = sharedText.get(stateKey);
+    if (!shared) {
+      const sp = new Prng(config.seed, `${job.domainName}/${job.problemId}/t${step.stateIndex}/${step.prefixOps.length}`);
+      shared = { prompt: renderer.prompt(sp), prefix: step.prefixOps.map((op, k) => renderer.step(k + 1, opCandidate(task, op), sp)) };
+      sharedText.set(stateKey, shared);
     }
+    const prng = new Prng(config.seed, rowId);
+    const completions: string[] = [...shared.prefix];
     completions.push(renderer.step(step.prefixOps.length + 1, step.candidate, prng));
     let revisits = 0;
     const c = step.candidate;
@@ -181,7 +188,7 @@ export function runJob(job: ProblemJob, config: JobConfig): JobResult {
       domain: job.domainName,
       problem: job.problemId,
       split: job.split,
-      prompt: renderer.prompt(prng),
+      prompt: shared.prompt,
       completions,
       labels: [...step.prefixOps.map(() => 1.0), step.reward],
       category: step.category,
