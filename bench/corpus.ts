@@ -83,6 +83,7 @@ async function main(): Promise<void> {
   console.log(`problem sets ready in ${problemsDir} (${(genMs / 1000).toFixed(1)} s, not part of the timed run)`);
 
   const domains = Object.keys(PAPER);
+  rmSync(out, { recursive: true, force: true }); // a finished dataset would be resumed, not rebuilt
   const t0 = performance.now();
   let lastLog = 0;
   const summary = await writeDataset({
@@ -107,7 +108,7 @@ async function main(): Promise<void> {
   console.log("domain              problems   rows    paper rows   " + CATEGORIES.map((c) => c.padStart(14)).join(""));
   let paperRows = 0;
   for (const d of domains) {
-    const c = summary.byDomain[d]!;
+    const c = summary.byDomain[d] ?? { "non-executable": 0, "dead-end": 0, backtracking: 0, suboptimal: 0, optimal: 0 };
     const rows = CATEGORIES.reduce((a, k) => a + c[k], 0);
     paperRows += PAPER[d]!.rows;
     console.log(
