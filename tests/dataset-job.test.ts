@@ -1,28 +1,8 @@
-import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runJob, type JobConfig, type ProblemJob } from "../src/dataset/job.js";
+import { runJob, type JobConfig } from "../src/dataset/job.js";
 import { formatRow } from "../src/dataset/formats.js";
 import { NativeRowSchema } from "../src/dataset/row.js";
-
-const ROOT = resolve(__dirname, "..");
-
-function job(domain: string, problem: string): ProblemJob {
-  const domainFile = join(ROOT, "domains", domain, "domain.pddl");
-  const problemFile = join(ROOT, "problems", domain, `${problem}.pddl`);
-  return {
-    index: 0,
-    domainName: domain,
-    domainFile,
-    domainText: readFileSync(domainFile, "utf8"),
-    problemId: problem,
-    problemFile,
-    problemText: readFileSync(problemFile, "utf8"),
-    split: "train",
-    builtinTemplates: domain,
-    templatesFile: null,
-  };
-}
+import { builtinJob as job } from "./pairs-helpers.js";
 
 const config: JobConfig = {
   seed: 3,
