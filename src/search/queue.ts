@@ -1,6 +1,8 @@
 /**
- * Integer priority queues on typed arrays, reused across calls (no allocation per use once warm).
+ * Integer priority queues on typed arrays, reused across calls (no allocation per use once warm);
+ * the A* open list falls back to heap-js when its keys do not suit buckets.
  */
+import { Heap } from "heap-js";
 
 /**
  * Min-queue of (integer key >= 0, integer value) pairs for Dijkstra-style explorations.
@@ -150,102 +152,242 @@ export class IntMinQueue {
   }
 }
 
+/** Largest f kept in buckets by default: (1025 * 1026 / 2) buckets x 2 Int32Array = 4.2 MB at most. */
+export const OPEN_LIST_BUCKET_MAX_F = 1024;
+/** Packed heap key fields: (f * 2^14 + h) * 2^25 + seq is exact (< 2^53) for 0 <= f, h < 2^14, seq < 2^25. */
+const PACK_FH = 1 << 14;
+const PACK_SEQ = 1 << 25;
+const PACK_F_SHIFT = PACK_FH * PACK_SEQ;
+
+const MODE_BUCKET = 0;
+const MODE_PACKED = 1;
+const MODE_OBJECT = 2;
+
+/** Heap entry when keys do not pack into one exact double. */
+interface OpenEntry {
+  f: number;
+  h: number;
+  seq: number;
+  val: number;
+}
+
+// plain comparisons rather than subtraction: exact for any finite keys (and +-Infinity)
+const compareEntry = (a: OpenEntry, b: OpenEntry): number =>
+  a.f < b.f ? -1 : a.f > b.f ? 1 : a.h < b.h ? -1 : a.h > b.h ? 1 : a.seq - b.seq;
+const compareNumber = (a: number, b: number): number => a - b;
+
+/** Test hook: smaller limits reach every mode with small inputs. */
+export interface OpenListLimits {
+  /** Largest f kept in buckets (default OPEN_LIST_BUCKET_MAX_F, at most 2^14 - 1). */
+  bucketMaxF?: number;
+  /** Entries numbered in packed-heap mode (migrated ones included) before the comparator heap takes over (default and max 2^25). */
+  packedSeqLimit?: number;
+}
+
 /**
  * A* open list ordered by (f, h, insertion order): lexicographic, FIFO among equal (f, h),
- * like Fast Downward's A* tie-breaking. Binary heap on typed arrays.
+ * like Fast Downward's A* tie-breaking.
+ *
+ * Bucket queue while keys are small integers with 0 <= h <= f (A* with f = g + h, g >= 0 and
+ * modest action costs): O(1) push and amortised O(1) pop, 4-8x faster than a binary heap on
+ * real A* traces (bench/results/open-list.txt). The first push outside that range (f above the bucket
+ * limit, where large action costs would make buckets sparse and memory quadratic in f; or h > f,
+ * a negative or non-integer key) moves everything, for good, into a heap-js heap: numeric keys
+ * packing (f, h, seq) while exact, else a comparator on separate fields. Each switch carries the
+ * entries over in their pop order, so the order never depends on the mode.
  */
 export class OpenList {
-  private f: Float64Array = new Float64Array(1024);
-  private h: Float64Array = new Float64Array(1024);
-  private seq: Float64Array = new Float64Array(1024);
-  private val: Int32Array = new Int32Array(1024);
+  private mode = MODE_BUCKET;
   private n = 0;
-  private counter = 0;
+  private readonly bucketMaxF: number;
+  private readonly packedSeqLimit: number;
+  // bucket mode: bucket (f, h) at index f(f+1)/2 + h, so index order is (f, h) order and each
+  // bucket is a FIFO linked list of pool entries; popped entries go to a free list
+  private heads: Int32Array = new Int32Array(1024).fill(-1);
+  private tails: Int32Array = new Int32Array(1024);
+  private next: Int32Array = new Int32Array(1024);
+  private val: Int32Array = new Int32Array(1024);
+  private poolSize = 0;
+  private free = -1;
+  /** No bucket below this index is non-empty. */
+  private cursor = 0;
+  /** No bucket above this index is non-empty. */
+  private maxBucket = -1;
+  // heap modes; seq = insertion counter since the switch (migrated entries numbered in pop order)
+  private seq = 0;
+  private packed: Heap<number> | null = null;
+  /** Packed mode: value of the entry with insertion number seq. */
+  private ids: Int32Array = new Int32Array(0);
+  private objects: Heap<OpenEntry> | null = null;
+
+  constructor(limits: OpenListLimits = {}) {
+    this.bucketMaxF = Math.min(limits.bucketMaxF ?? OPEN_LIST_BUCKET_MAX_F, PACK_FH - 1);
+    this.packedSeqLimit = Math.min(limits.packedSeqLimit ?? PACK_SEQ, PACK_SEQ);
+  }
 
   get size(): number {
     return this.n;
   }
 
-  private grow(): void {
-    const m = this.f.length * 2;
-    const f = new Float64Array(m);
-    f.set(this.f);
-    this.f = f;
-    const h = new Float64Array(m);
-    h.set(this.h);
-    this.h = h;
-    const s = new Float64Array(m);
-    s.set(this.seq);
-    this.seq = s;
-    const v = new Int32Array(m);
-    v.set(this.val);
-    this.val = v;
-  }
-
   push(f: number, h: number, val: number): void {
-    if (this.n === this.f.length) this.grow();
-    const F = this.f;
-    const H = this.h;
-    const S = this.seq;
-    const V = this.val;
-    const s = this.counter++;
-    let i = this.n++;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      const pf = F[p]!;
-      if (pf < f || (pf === f && (H[p]! < h || (H[p]! === h && S[p]! < s)))) break;
-      F[i] = pf;
-      H[i] = H[p]!;
-      S[i] = S[p]!;
-      V[i] = V[p]!;
-      i = p;
+    if (this.mode === MODE_BUCKET) {
+      // NaN fails the comparisons; (x | 0) === x is an integer test for |x| < 2^31
+      if (h >= 0 && h <= f && f <= this.bucketMaxF && (f | 0) === f && (h | 0) === h) {
+        this.bucketPush(((f * (f + 1)) >> 1) + h, val);
+        this.n++;
+        return;
+      }
+      this.bucketsToHeap();
     }
-    F[i] = f;
-    H[i] = h;
-    S[i] = s;
-    V[i] = val;
+    if (this.mode === MODE_PACKED) {
+      // the range checks come first, so (x | 0) === x is an exact integer test
+      if (h >= 0 && f >= 0 && f < PACK_FH && h < PACK_FH && this.seq < this.packedSeqLimit && (f | 0) === f && (h | 0) === h) {
+        const s = this.seq++;
+        if (s === this.ids.length) this.growIds(s + 1);
+        this.ids[s] = val;
+        this.packed!.add((f * PACK_FH + h) * PACK_SEQ + s);
+        this.n++;
+        return;
+      }
+      this.packedToObjects();
+    }
+    this.objects!.add({ f, h, seq: this.seq++, val });
+    this.n++;
   }
 
   /** f of the minimum entry (open list must be non-empty). */
   peekF(): number {
-    return this.f[0]!;
+    if (this.mode === MODE_BUCKET) {
+      const b = this.advanceCursor();
+      // level of bucket b: largest f with f(f+1)/2 <= b (the sqrt is exact enough; corrected anyway)
+      let f = Math.floor((Math.sqrt(8 * b + 1) - 1) / 2);
+      while ((f * (f + 1)) / 2 > b) f--;
+      while (((f + 1) * (f + 2)) / 2 <= b) f++;
+      return f;
+    }
+    if (this.mode === MODE_PACKED) return Math.floor(this.packed!.peek()! / PACK_F_SHIFT);
+    return this.objects!.peek()!.f;
   }
 
+  /** Remove and return the value of the minimum entry (open list must be non-empty). */
   pop(): number {
-    const F = this.f;
-    const H = this.h;
-    const S = this.seq;
-    const V = this.val;
-    const top = V[0]!;
-    const n = --this.n;
-    if (n > 0) {
-      const f = F[n]!;
-      const h = H[n]!;
-      const s = S[n]!;
-      const v = V[n]!;
-      let i = 0;
-      for (;;) {
-        let c = 2 * i + 1;
-        if (c >= n) break;
-        const d = c + 1;
-        if (d < n) {
-          const cf = F[c]!;
-          const df = F[d]!;
-          if (df < cf || (df === cf && (H[d]! < H[c]! || (H[d]! === H[c]! && S[d]! < S[c]!)))) c = d;
-        }
-        const cf = F[c]!;
-        if (f < cf || (f === cf && (h < H[c]! || (h === H[c]! && s < S[c]!)))) break;
-        F[i] = cf;
-        H[i] = H[c]!;
-        S[i] = S[c]!;
-        V[i] = V[c]!;
-        i = c;
-      }
-      F[i] = f;
-      H[i] = h;
-      S[i] = s;
-      V[i] = v;
+    this.n--;
+    if (this.mode === MODE_BUCKET) {
+      const c = this.advanceCursor();
+      const e = this.heads[c]!;
+      const next = this.next;
+      this.heads[c] = next[e]!;
+      next[e] = this.free;
+      this.free = e;
+      return this.val[e]!;
     }
-    return top;
+    if (this.mode === MODE_PACKED) return this.ids[this.packed!.pop()! % PACK_SEQ]!;
+    return this.objects!.pop()!.val;
+  }
+
+  /** Move the cursor to the first non-empty bucket and return it (bucket mode, non-empty list). */
+  private advanceCursor(): number {
+    const heads = this.heads;
+    let c = this.cursor;
+    while (heads[c] === -1) c++;
+    this.cursor = c;
+    return c;
+  }
+
+  private bucketPush(b: number, val: number): void {
+    if (b >= this.heads.length) this.growBuckets(b);
+    let e = this.free;
+    if (e !== -1) this.free = this.next[e]!;
+    else {
+      if (this.poolSize === this.val.length) this.growPool();
+      e = this.poolSize++;
+    }
+    this.val[e] = val;
+    this.next[e] = -1;
+    if (this.heads[b] === -1) this.heads[b] = e;
+    else this.next[this.tails[b]!] = e;
+    this.tails[b] = e;
+    // below the cursor: a smaller h at the same f, or a lower f (inconsistent heuristic)
+    if (b < this.cursor) this.cursor = b;
+    if (b > this.maxBucket) this.maxBucket = b;
+  }
+
+  private growBuckets(b: number): void {
+    // capped at the bucket count of bucketMaxF, so the arrays never exceed the stated size
+    const cap = ((this.bucketMaxF + 1) * (this.bucketMaxF + 2)) / 2;
+    const m = Math.min(Math.max(this.heads.length * 2, b + 1), Math.max(cap, b + 1));
+    const h = new Int32Array(m).fill(-1);
+    h.set(this.heads);
+    this.heads = h;
+    const t = new Int32Array(m);
+    t.set(this.tails);
+    this.tails = t;
+  }
+
+  private growPool(): void {
+    const m = this.val.length * 2;
+    const v = new Int32Array(m);
+    v.set(this.val);
+    this.val = v;
+    const nx = new Int32Array(m);
+    nx.set(this.next);
+    this.next = nx;
+  }
+
+  private growIds(min: number): void {
+    let m = Math.max(1024, this.ids.length * 2);
+    while (m < min) m *= 2;
+    const ids = new Int32Array(m);
+    ids.set(this.ids);
+    this.ids = ids;
+  }
+
+  /** Leave bucket mode: entries go over in pop order, numbered 0.. so FIFO order survives. */
+  private bucketsToHeap(): void {
+    const keys: number[] = [];
+    const entries: OpenEntry[] = [];
+    const toPacked = this.n < this.packedSeqLimit; // bucket keys always fit the packed fields
+    if (toPacked) this.growIds(this.n);
+    const heads = this.heads;
+    const next = this.next;
+    for (let b = this.cursor, f = 0; b <= this.maxBucket; b++) {
+      if (heads[b] === -1) continue;
+      while ((f + 1) * (f + 2) / 2 <= b) f++;
+      const h = b - (f * (f + 1)) / 2;
+      for (let e = heads[b]!; e !== -1; e = next[e]!) {
+        const s = this.seq++;
+        if (toPacked) {
+          this.ids[s] = this.val[e]!;
+          keys.push((f * PACK_FH + h) * PACK_SEQ + s);
+        } else entries.push({ f, h, seq: s, val: this.val[e]! });
+      }
+    }
+    // ascending keys already form a valid heap; init() heapifies anyway (O(n))
+    if (toPacked) {
+      this.packed = new Heap<number>(compareNumber);
+      this.packed.init(keys);
+      this.mode = MODE_PACKED;
+    } else {
+      this.objects = new Heap<OpenEntry>(compareEntry);
+      this.objects.init(entries);
+      this.mode = MODE_OBJECT;
+    }
+    this.heads = this.tails = this.next = this.val = new Int32Array(0);
+  }
+
+  /** Leave packed mode: decode every key; seq keeps the order, so heap position does not matter. */
+  private packedToObjects(): void {
+    const entries: OpenEntry[] = [];
+    for (const key of this.packed!.heapArray) {
+      const s = key % PACK_SEQ;
+      const fh = (key - s) / PACK_SEQ;
+      const h = fh % PACK_FH;
+      entries.push({ f: (fh - h) / PACK_FH, h, seq: s, val: this.ids[s]! });
+    }
+    this.objects = new Heap<OpenEntry>(compareEntry);
+    this.objects.init(entries);
+    this.packed = null;
+    this.ids = new Int32Array(0);
+    this.mode = MODE_OBJECT;
   }
 }
