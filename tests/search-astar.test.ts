@@ -131,6 +131,26 @@ describe("goal relevance (solve prunes what cannot matter)", () => {
     expect(r.planNames).toEqual(["(d)", "(a)"]);
   });
 
+  it("an operator that only re-adds its own precondition (or re-deletes a negative one) is not relevant", () => {
+    // f0 -a-> f1 (goal) needs f2; b needs f2, re-adds it and adds f3 (never needed): a no-op on
+    // relevant facts (like Rovers' communicate actions re-adding channel_free); c needs f4 to be
+    // false and deletes it again
+    const t = handTask(
+      5,
+      [
+        { name: "a", pre: [0, 2], add: [1], negPre: [4] },
+        { name: "b", pre: [2], add: [2, 3] },
+        { name: "c", pre: [], negPre: [4], add: [3], del: [4] },
+      ],
+      [0, 2],
+      [1],
+    );
+    const rel = goalRelevance(t);
+    expect(Array.from(rel.ops)).toEqual([1, 0, 0]);
+    expect(Array.from(rel.facts)).toEqual([1, 1, 1, 0, 1]);
+    expect(solve(t).planNames).toEqual(["(a)"]);
+  });
+
   it("projection merges states that differ only in irrelevant facts", () => {
     // a robot on a line of 4 cells must visit cell 3; 'seen' marks of the others are noise
     const pos = (i: number): number => i;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createHeuristic } from "../src/search/heuristics.js";
 import { IntMinQueue } from "../src/search/queue.js";
-import { handTask, mulberry, naiveHStar, randomTask } from "./search-helpers.js";
+import { buildRelaxedTask, causalFactRank } from "../src/search/relaxed.js";
+import { handTask, mulberry, naiveHStar, randomTask, type HandOp } from "./search-helpers.js";
 
 describe("heuristics on hand-made tasks", () => {
   it("two independent unit goals: hmax 1, lmcut 2", () => {
@@ -109,8 +110,71 @@ describe("admissibility on random tasks", () => {
   });
 });
 
+describe("LM-Cut keeps nothing from one evaluation to the next", () => {
+  it("arbitrary states (dead ends, unreachable operators) in any order give the same values as a fresh heuristic", () => {
+    // regression: an operator unreachable in this state but with a supporter left over from an
+    // earlier state must not take part in the incremental h^max update
+    const rnd = mulberry(17);
+    for (let i = 0; i < 200; i++) {
+      // bigger than randomTask: many operators per fact, zero costs, long supporter lists
+      const nf = 10 + Math.floor(rnd() * 10);
+      const pick = (k: number): number[] => [...new Set(Array.from({ length: k }, () => Math.floor(rnd() * nf)))];
+      const ops: HandOp[] = Array.from({ length: 20 + Math.floor(rnd() * 30) }, (_, j) => ({
+        name: `o${j}`,
+        pre: pick(1 + Math.floor(rnd() * 3)),
+        add: pick(1 + Math.floor(rnd() * 2)),
+        cost: Math.floor(rnd() * 4),
+      }));
+      const t = handTask(nf, ops, [], pick(2 + Math.floor(rnd() * 3)));
+      const lm = createHeuristic(t, "lmcut");
+      for (let k = 0; k < 30; k++) {
+        const s = new Uint32Array(t.words);
+        for (let f = 0; f < t.numFacts; f++) if (rnd() < 0.35) s[f >>> 5]! |= 1 << (f & 31);
+        expect(lm.evaluate(s)).toBe(createHeuristic(t, "lmcut").evaluate(s));
+      }
+    }
+  });
+});
+
+describe("causalFactRank (LM-Cut's tie-breaking order)", () => {
+  it("puts causes before effects: components of the precondition -> effect graph in topological order", () => {
+    // truck t0 <-> t1 (facts 3, 4); package: at-a (2) -load[t0]-> in (1) -unload[t1]-> at-b (0)
+    const t = handTask(
+      5,
+      [
+        { name: "drive-0-1", pre: [3], add: [4], del: [3] },
+        { name: "drive-1-0", pre: [4], add: [3], del: [4] },
+        { name: "load", pre: [2, 3], add: [1], del: [2] },
+        { name: "unload", pre: [1, 4], add: [0], del: [1] },
+      ],
+      [2, 3],
+      [0],
+    );
+    const rank = causalFactRank(t);
+    expect(rank.length).toBe(7); // TRUE and GOAL keep the last ranks
+    expect([rank[5], rank[6]]).toEqual([5, 6]);
+    // the truck's facts form one component and come first (by id inside it), then the package's
+    expect([rank[3], rank[4]]).toEqual([0, 1]);
+    expect([rank[2], rank[1], rank[0]]).toEqual([2, 3, 4]);
+    // the relaxed task lists preconditions in that order
+    const rt = buildRelaxedTask(t);
+    const unload = Array.from(rt.pre.subarray(rt.preStart[3]!, rt.preStart[4]!));
+    expect(unload).toEqual([4, 1]);
+    expect(Array.from(rt.factOrder)).toEqual([3, 4, 2, 1, 0]);
+  });
+
+  it("is a permutation on random tasks", () => {
+    const rnd = mulberry(11);
+    for (let i = 0; i < 30; i++) {
+      const t = randomTask(rnd);
+      const rank = causalFactRank(t);
+      expect([...rank].sort((a, b) => a - b)).toEqual(Array.from({ length: t.numFacts + 2 }, (_, k) => k));
+    }
+  });
+});
+
 describe("IntMinQueue", () => {
-  it("pops by key (FIFO among equal keys in bucket mode), also after pushes below the last key and clear()", () => {
+  it("pops by key (LIFO among equal keys in bucket mode, as Fast Downward's bucket queue), also after pushes below the last key and clear()", () => {
     const rnd = mulberry(5);
     for (const bucket of [true, false]) {
       const q = new IntMinQueue(bucket);
@@ -122,7 +186,7 @@ describe("IntMinQueue", () => {
         for (let step = 0; step < 300; step++) {
           if (ref.length > 0 && rnd() < 0.4) {
             let bi = 0;
-            for (let i = 1; i < ref.length; i++) if (ref[i]![0] < ref[bi]![0]) bi = i; // first = oldest among equal keys
+            for (let i = 1; i < ref.length; i++) if (ref[i]![0] <= ref[bi]![0]) bi = i; // last = newest among equal keys
             const [k, v] = ref.splice(bi, 1)[0]!;
             const got = q.pop();
             expect(q.lastKey).toBe(k);

@@ -95,18 +95,14 @@ class RelaxedExplorer {
     fc.fill(INF);
     unsat.set(this.preCount);
     q.clear();
-    const nf = rt.numFacts - 2;
-    const words = state.length;
-    for (let w = 0; w < words; w++) {
-      let bits = state[w]!;
-      while (bits !== 0) {
-        const t = bits & -bits;
-        const f = (w << 5) + (31 - Math.clz32(t));
-        bits ^= t;
-        if (f < nf) {
-          fc[f] = 0;
-          q.push(0, f);
-        }
+    // the state's facts in causal order, TRUE last: with LIFO buckets that fixes which equal-cost
+    // precondition is popped last, i.e. becomes an operator's supporter
+    const order = rt.factOrder;
+    for (let i = 0; i < order.length; i++) {
+      const f = order[i]!;
+      if ((state[f >>> 5]! & (1 << (f & 31))) !== 0) {
+        fc[f] = 0;
+        q.push(0, f);
       }
     }
     fc[rt.trueFact] = 0;
@@ -175,20 +171,24 @@ class RelaxedExplorer {
         }
       }
     }
+    const preOfStart = rt.preOfStart;
+    const preOf = rt.preOf;
     while (!q.empty) {
       const f = q.pop();
       const d = q.lastKey;
       if (d > fc[f]!) continue;
-      for (let o = head[f]!, nx = 0; o !== -1; o = nx) {
-        nx = next[o]!;
+      // every op with f as a precondition, in id order (not just f's supporter list): this push
+      // order decides the pop order of equal-cost facts, as in Fast Downward's incremental update
+      for (let k = preOfStart[f]!, ke = preOfStart[f + 1]!; k < ke; k++) {
+        const o = preOf[k]!;
+        // (supp is stale for ops not reached in this evaluation)
+        if (supp[o] !== f || unsat[o] !== 0) continue;
         const old = suppCost[o]!;
         if (old <= d) continue;
-        // re-pick the supporter: keep f on ties, else the LAST precondition of maximal cost.
-        // (Fast Downward takes the first in its SAS+ variable order, which often runs opposite
-        // to our name order; scanning backwards agrees with its LM-Cut values more often.)
+        // re-pick: the first (causal order) precondition of maximal cost if costlier than f, else f
         let best = f;
         let bestCost = d;
-        for (let j = preStart[o + 1]! - 1, je = preStart[o]!; j >= je; j--) {
+        for (let j = preStart[o]!, je = preStart[o + 1]!; j < je; j++) {
           const p = pre[j]!;
           const c = fc[p]!;
           if (c > bestCost) {
@@ -198,6 +198,7 @@ class RelaxedExplorer {
         }
         if (best !== f) {
           // move o from f's supporter list to best's
+          const nx = next[o]!;
           const p = prev[o]!;
           if (p === -1) head[f] = nx;
           else next[p] = nx;

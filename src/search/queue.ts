@@ -6,7 +6,8 @@ import { Heap } from "heap-js";
 
 /**
  * Min-queue of (integer key >= 0, integer value) pairs for Dijkstra-style explorations.
- * Bucket mode (Dial's algorithm: one FIFO list per key, a cursor on the smallest non-empty key)
+ * Bucket mode (Dial's algorithm: one LIFO list per key, a cursor on the smallest non-empty key;
+ * LIFO as in Fast Downward's bucket queue, so LM-Cut breaks ties among equal costs the same way)
  * when keys stay small; a binary heap otherwise (large action costs would make buckets sparse).
  * Pushing a key below the cursor is allowed (incremental h^max re-seeds lower keys).
  */
@@ -14,7 +15,6 @@ export class IntMinQueue {
   private readonly bucketMode: boolean;
   // bucket mode: linked lists in a pool
   private heads: Int32Array;
-  private tails: Int32Array;
   private poolVal: Int32Array;
   private poolNext: Int32Array;
   private poolSize = 0;
@@ -32,7 +32,6 @@ export class IntMinQueue {
   constructor(bucketMode: boolean) {
     this.bucketMode = bucketMode;
     this.heads = new Int32Array(bucketMode ? 256 : 0).fill(-1);
-    this.tails = new Int32Array(bucketMode ? 256 : 0);
     this.poolVal = new Int32Array(bucketMode ? 1024 : 0);
     this.poolNext = new Int32Array(bucketMode ? 1024 : 0);
     this.hKey = new Float64Array(bucketMode ? 0 : 1024);
@@ -65,9 +64,6 @@ export class IntMinQueue {
         const h = new Int32Array(n).fill(-1);
         h.set(this.heads);
         this.heads = h;
-        const t = new Int32Array(n);
-        t.set(this.tails);
-        this.tails = t;
       }
       if (this.poolSize === this.poolVal.length) {
         const n = this.poolVal.length * 2;
@@ -80,10 +76,8 @@ export class IntMinQueue {
       }
       const e = this.poolSize++;
       this.poolVal[e] = val;
-      this.poolNext[e] = -1;
-      if (this.heads[key] === -1) this.heads[key] = e;
-      else this.poolNext[this.tails[key]!] = e;
-      this.tails[key] = e;
+      this.poolNext[e] = this.heads[key]!;
+      this.heads[key] = e;
       if (key < this.cursor) this.cursor = key;
       if (key > this.maxKey) this.maxKey = key;
       return;

@@ -35,6 +35,8 @@ export interface RelaxedTask {
   /** True if some relaxed op came from a conditional effect. */
   hasConditionalEffects: boolean;
   maxCost: number;
+  /** The task's facts in the order LM-Cut enqueues a state's facts (causal-graph order). */
+  factOrder: Int32Array;
 }
 
 /** Build the relaxed task (once per GroundTask). */
@@ -142,6 +144,17 @@ export function buildRelaxedTask(task: GroundTask): RelaxedTask {
   }
   pres.length = effs.length = costs.length = origins.length = kept;
 
+  // Fast Downward-like tie-breaking: preconditions, effects and the state's facts are visited in
+  // causal-graph order (see causalFactRank), which is what LM-Cut's precondition choice and the
+  // pop order of equal-cost facts depend on.
+  const rank = causalFactRank(task, numFacts);
+  const byRank = (a: number, b: number): number => rank[a]! - rank[b]!;
+  for (let o = 0; o < pres.length; o++) {
+    pres[o]!.sort(byRank);
+    effs[o]!.sort(byRank);
+  }
+  const factOrder = new Int32Array(nf);
+  for (let f = 0; f < nf; f++) factOrder[rank[f]!] = f;
   const numOps = pres.length;
   const preStart = new Int32Array(numOps + 1);
   const effStart = new Int32Array(numOps + 1);
@@ -178,6 +191,7 @@ export function buildRelaxedTask(task: GroundTask): RelaxedTask {
     addedBy,
     hasConditionalEffects: hasCE,
     maxCost,
+    factOrder,
   };
 }
 
@@ -207,7 +221,8 @@ export interface Relevance {
  * Backward relevance (as Fast Downward's translator does it): a fact is relevant if it is a goal,
  * a precondition (positive or negative) of a relevant operator, a condition of a relevant
  * conditional effect of one, or in the body of an axiom deriving a relevant fact; an operator
- * is relevant if it adds or deletes a relevant fact (conditionally or not). Returns 1 per
+ * is relevant if it adds or deletes a relevant fact (conditionally or not), not counting adds
+ * of its own preconditions and deletes of its own negative preconditions (no-ops). Returns 1 per
  * relevant operator. Irrelevant operators only change facts no goal, relevant operator or
  * relevant axiom ever reads, so dropping them from a plan keeps it valid and no dearer, and
  * states that differ only in irrelevant facts have the same plans: searching with relevant
@@ -227,11 +242,27 @@ export function goalRelevance(task: GroundTask): Relevance {
     }
   };
   // fact -> operators affecting it, fact -> axioms deriving it
+  // (an add of one of the op's own preconditions or a delete of one of its negative
+  // preconditions changes nothing: Rovers' communicate actions re-add `available` and
+  // `channel_free`, which would otherwise make every communicate action relevant)
   const affects: number[][] = Array.from({ length: nf }, () => []);
+  const stamp = new Int32Array(nf).fill(-1);
+  const negStamp = new Int32Array(nf).fill(-1);
   for (let o = 0; o < task.numOps; o++) {
-    for (let i = task.addStart[o]!; i < task.addStart[o + 1]!; i++) affects[task.add[i]!]!.push(o);
-    for (let i = task.delStart[o]!; i < task.delStart[o + 1]!; i++) affects[task.del[i]!]!.push(o);
-    for (let e = task.ceStart[o]!; e < task.ceStart[o + 1]!; e++) affects[task.ceFact[e]!]!.push(o);
+    for (let i = task.preStart[o]!; i < task.preStart[o + 1]!; i++) stamp[task.pre[i]!] = o;
+    for (let i = task.negPreStart[o]!; i < task.negPreStart[o + 1]!; i++) negStamp[task.negPre[i]!] = o;
+    for (let i = task.addStart[o]!; i < task.addStart[o + 1]!; i++) {
+      const f = task.add[i]!;
+      if (stamp[f] !== o) affects[f]!.push(o);
+    }
+    for (let i = task.delStart[o]!; i < task.delStart[o + 1]!; i++) {
+      const f = task.del[i]!;
+      if (negStamp[f] !== o) affects[f]!.push(o);
+    }
+    for (let e = task.ceStart[o]!; e < task.ceStart[o + 1]!; e++) {
+      const f = task.ceFact[e]!;
+      if (task.ceIsAdd[e] ? stamp[f] !== o : negStamp[f] !== o) affects[f]!.push(o);
+    }
   }
   const derivedBy: number[][] = Array.from({ length: nf }, () => []);
   for (let x = 0; x < task.numAxioms; x++) derivedBy[task.axHead[x]!]!.push(x);
@@ -268,4 +299,91 @@ export function goalRelevance(task: GroundTask): Relevance {
   let numRelevantOps = 0;
   for (let o = 0; o < task.numOps; o++) numRelevantOps += opRel[o]!;
   return { ops: opRel, facts: rel, factWords, numRelevantOps, numRelevantFacts };
+}
+
+/**
+ * A rank per fact (TRUE and GOAL last): facts ordered like Fast Downward's translator orders
+ * variables, by the causal graph. Edges run from each precondition of an operator to each fact it
+ * adds or deletes; strongly connected components come in topological order (causes before
+ * effects), facts inside one component by id. Only tie-breaking depends on it, never a value's
+ * correctness; with Fast Downward's own order injected, LM-Cut and A* reproduce its expansions
+ * (bench/results/fd-order.txt).
+ */
+export function causalFactRank(task: GroundTask, numFacts: number = task.numFacts + 2): Int32Array {
+  const nf = task.numFacts;
+  // CSR adjacency
+  const deg = new Int32Array(nf + 1);
+  for (let o = 0; o < task.numOps; o++) {
+    const ne = task.addStart[o + 1]! - task.addStart[o]! + task.delStart[o + 1]! - task.delStart[o]!;
+    for (let i = task.preStart[o]!; i < task.preStart[o + 1]!; i++) deg[task.pre[i]! + 1]! += ne;
+  }
+  for (let f = 0; f < nf; f++) deg[f + 1]! += deg[f]!;
+  const adj = new Int32Array(deg[nf]!);
+  const fill = deg.slice(0, nf);
+  for (let o = 0; o < task.numOps; o++) {
+    for (let i = task.preStart[o]!; i < task.preStart[o + 1]!; i++) {
+      const p = task.pre[i]!;
+      for (let j = task.addStart[o]!; j < task.addStart[o + 1]!; j++) adj[fill[p]!++] = task.add[j]!;
+      for (let j = task.delStart[o]!; j < task.delStart[o + 1]!; j++) adj[fill[p]!++] = task.del[j]!;
+    }
+  }
+  // iterative Tarjan: components are completed sinks first
+  const index = new Int32Array(nf).fill(-1);
+  const low = new Int32Array(nf);
+  const onStack = new Uint8Array(nf);
+  const stack = new Int32Array(nf);
+  let sp = 0;
+  const callV = new Int32Array(nf);
+  const callE = new Int32Array(nf);
+  const comp = new Int32Array(nf);
+  let numComps = 0;
+  let counter = 0;
+  for (let r = 0; r < nf; r++) {
+    if (index[r] !== -1) continue;
+    let cp = 0;
+    callV[cp] = r;
+    callE[cp++] = deg[r]!;
+    index[r] = low[r] = counter++;
+    stack[sp++] = r;
+    onStack[r] = 1;
+    while (cp > 0) {
+      const v = callV[cp - 1]!;
+      const e = callE[cp - 1]!;
+      if (e < deg[v + 1]!) {
+        callE[cp - 1] = e + 1;
+        const w = adj[e]!;
+        if (w === v) continue;
+        if (index[w] === -1) {
+          index[w] = low[w] = counter++;
+          stack[sp++] = w;
+          onStack[w] = 1;
+          callV[cp] = w;
+          callE[cp++] = deg[w]!;
+        } else if (onStack[w] === 1 && index[w]! < low[v]!) low[v] = index[w]!;
+      } else {
+        cp--;
+        if (cp > 0) {
+          const u = callV[cp - 1]!;
+          if (low[v]! < low[u]!) low[u] = low[v]!;
+        }
+        if (low[v] === index[v]) {
+          let w: number;
+          do {
+            w = stack[--sp]!;
+            onStack[w] = 0;
+            comp[w] = numComps;
+          } while (w !== v);
+          numComps++;
+        }
+      }
+    }
+  }
+  // topological order = reverse completion order; inside a component, by fact id
+  const compStart = new Int32Array(numComps + 1);
+  for (let f = 0; f < nf; f++) compStart[numComps - comp[f]!]!++;
+  for (let c = 0; c < numComps; c++) compStart[c + 1]! += compStart[c]!;
+  const rank = new Int32Array(numFacts);
+  for (let f = 0; f < nf; f++) rank[f] = compStart[numComps - 1 - comp[f]!]!++;
+  for (let f = nf; f < numFacts; f++) rank[f] = f;
+  return rank;
 }
