@@ -20,7 +20,7 @@ import { parseDomainFile, parseProblem, parseProblemFile } from "../src/pddl/ind
 import { ground } from "../src/task/ground.js";
 import { applyOp, isApplicable, isGoal } from "../src/task/state.js";
 import type { GroundTask } from "../src/task/types.js";
-import { astarRun, createHeuristic, createOracle, goalRelevance, solve } from "../src/search/index.js";
+import { astarRun, createHeuristic, createOracle, goalRelevance, solve, successorOrder } from "../src/search/index.js";
 import { packageRoot } from "../src/util/paths.js";
 
 interface Ref {
@@ -157,8 +157,14 @@ function main(): void {
     // timer: Fast Downward's "Search time" also excludes building its heuristic
     const heur = createHeuristic(task, h);
     const rel = goalRelevance(task);
+    const order = successorOrder(task);
     const c0 = process.cpuUsage();
-    const r = astarRun(task, heur, { limits: { timeMs: timeLimit * 1000 }, opMask: rel.ops, factMask: rel.factWords });
+    const r = astarRun(task, heur, {
+      limits: { timeMs: timeLimit * 1000 },
+      opMask: rel.ops,
+      factMask: rel.factWords,
+      successorOrder: order,
+    });
     const cu = process.cpuUsage(c0);
     const cpuMs = (cu.user + cu.system) / 1000;
     const valid = r.status === "solved" ? planValid(task, r.plan) : null;

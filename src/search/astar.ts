@@ -30,6 +30,11 @@ export interface AStarOptions {
   factMask?: Uint32Array;
   /** Reuse a successor generator across searches on the same task. */
   successorGenerator?: SuccessorGenerator;
+  /**
+   * Generate successors in increasing order of this position per operator (e.g.
+   * `successorOrder(task)`); default: by operator id. Only ties among equal (f, h) depend on it.
+   */
+  successorOrder?: Int32Array;
 }
 
 /** A* outcome plus what the oracle needs to cache: the state space and the solution path. */
@@ -68,6 +73,7 @@ export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarO
   const words = task.words;
   const space = new StateSpace(task, options.successorGenerator);
   const opCost = task.opCost;
+  const order = options.successorOrder;
 
   let cap = 1024;
   let g = new Int32Array(cap);
@@ -200,6 +206,19 @@ export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarO
       };
     }
     space.applicable(cur, ops);
+    if (order !== undefined) {
+      // insertion sort: successor lists are short
+      for (let i = 1; i < ops.length; i++) {
+        const v = ops[i]!;
+        const pv = order[v]!;
+        let j = i - 1;
+        while (j >= 0 && order[ops[j]!]! > pv) {
+          ops[j + 1] = ops[j]!;
+          j--;
+        }
+        ops[j + 1] = v;
+      }
+    }
     for (let i = 0; i < ops.length; i++) {
       const op = ops[i]!;
       if (opMask !== undefined && opMask[op] === 0) continue;

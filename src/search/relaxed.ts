@@ -302,6 +302,33 @@ export function goalRelevance(task: GroundTask): Relevance {
 }
 
 /**
+ * A position per operator for the order A* generates successors in, after Fast Downward's
+ * successor generator: operators sorted by their preconditions (each list sorted by causal rank,
+ * compared lexicographically, a prefix first), ties by id. Only tie-breaking among equal (f, h)
+ * depends on it.
+ */
+export function successorOrder(task: GroundTask, rank: Int32Array = causalFactRank(task)): Int32Array {
+  const n = task.numOps;
+  const keys: Int32Array[] = [];
+  for (let o = 0; o < n; o++) {
+    const k = new Int32Array(task.preStart[o + 1]! - task.preStart[o]!);
+    for (let i = 0; i < k.length; i++) k[i] = rank[task.pre[task.preStart[o]! + i]!]!;
+    keys.push(k.sort());
+  }
+  const ids = Array.from({ length: n }, (_, o) => o);
+  ids.sort((a, b) => {
+    const x = keys[a]!;
+    const y = keys[b]!;
+    const m = Math.min(x.length, y.length);
+    for (let i = 0; i < m; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+    return x.length - y.length || a - b;
+  });
+  const pos = new Int32Array(n);
+  for (let i = 0; i < n; i++) pos[ids[i]!] = i;
+  return pos;
+}
+
+/**
  * A rank per fact (TRUE and GOAL last): facts ordered like Fast Downward's translator orders
  * variables, by the causal graph. Edges run from each precondition of an operator to each fact it
  * adds or deletes; strongly connected components come in topological order (causes before

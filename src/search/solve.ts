@@ -1,7 +1,7 @@
 import type { GroundTask } from "../task/types.js";
 import { astar } from "./astar.js";
 import { createHeuristic, type HeuristicName } from "./heuristics.js";
-import { goalRelevance } from "./relaxed.js";
+import { goalRelevance, successorOrder } from "./relaxed.js";
 import type { SearchLimits, SearchResult } from "./types.js";
 
 /** Options of `solve`. */
@@ -20,10 +20,11 @@ export interface SolveOptions {
 export function solve(task: GroundTask, options: SolveOptions = {}): SearchResult & { planNames: string[] } {
   const h = createHeuristic(task, options.heuristic ?? "lmcut");
   let r: SearchResult;
-  if (options.pruneIrrelevant === false) r = astar(task, h, options.limits);
+  const order = successorOrder(task);
+  if (options.pruneIrrelevant === false) r = astar(task, h, options.limits, { successorOrder: order });
   else {
     const rel = goalRelevance(task);
-    r = astar(task, h, options.limits, { opMask: rel.ops, factMask: rel.factWords });
+    r = astar(task, h, options.limits, { opMask: rel.ops, factMask: rel.factWords, successorOrder: order });
   }
   return { ...r, planNames: r.plan.map((op) => task.opNames[op]!) };
 }
