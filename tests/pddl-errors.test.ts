@@ -75,6 +75,17 @@ describe("syntax errors", () => {
     ].join("\n");
     expect(err(dom(text)).slice(0, 2)).toEqual([3, 3]);
   });
+  it("unclosed '(' inside a line (an 'and' after :precondition) at the end of the file", () => {
+    const text = [
+      "(define (domain d)",
+      "  (:predicates (p) (q))",
+      "  (:action a",
+      "    :parameters ()",
+      "    :precondition (and (p)",
+      "    :effect (q)))",
+    ].join("\n");
+    expect(err(dom(text))).toEqual([5, 19, "unclosed '(' of 'and': missing ')'"]);
+  });
   it("unknown section names the token and what is expected", () => {
     const [l, c, m] = err(dom(edit("(:constants k - a)", "(:constant k - a)")));
     expect([l, c]).toEqual([4, 4]);

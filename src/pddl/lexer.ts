@@ -104,20 +104,31 @@ export function checkParens(tokens: IToken[], file: string): void {
   const stack: number[] = [];
   // Indentation heuristic for the unclosed paren: a line-leading `(` whose contents were
   // indented deeper is "probably unclosed" if a later line starts at its column or left of it
-  // while it is still open.
+  // while it is still open; a `(` inside a line (`:precondition (and ...`) is if a later line
+  // starts at or left of where its own line starts.
   const indented = new Uint8Array(tokens.length);
+  const lineIndent = new Int32Array(tokens.length);
   let suspect = -1;
   let prevLine = 0;
+  let indent = 0;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const leading = t.startLine !== prevLine;
     prevLine = t.startLine ?? 0; // non-skipped tokens never span lines
+    if (leading) indent = t.startColumn ?? 0;
     if (leading && t.tokenType !== RParen && suspect < 0) {
       const col = t.startColumn ?? 0;
       for (let k = stack.length - 1; k >= 0; k--) {
         const o = stack[k]!;
         const ot = tokens[o]!;
-        if (o > 0 && ot.startLine === tokens[o - 1]!.startLine) continue; // not line-leading
+        if (o > 0 && ot.startLine === tokens[o - 1]!.startLine) {
+          // not line-leading
+          if (col <= lineIndent[o]!) {
+            suspect = o;
+            break;
+          }
+          continue;
+        }
         if (col > (ot.startColumn ?? 0)) indented[o] = 1;
         else if (indented[o] === 1) {
           suspect = o;
@@ -125,6 +136,7 @@ export function checkParens(tokens: IToken[], file: string): void {
         }
       }
     }
+    lineIndent[i] = indent;
     if (t.tokenType === LParen) {
       stack.push(i);
       // Recursive descent on absurd nesting would overflow the JS stack (a RangeError, not a PddlError).
