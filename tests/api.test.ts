@@ -33,6 +33,17 @@ describe("public API (the README's library examples)", () => {
     expect(await collect()).toEqual(a);
   });
 
+  it("generate() refuses the per-problem eval formats instead of yielding nothing", async () => {
+    const it = api.generate({ domain: "hanoi", count: 1, format: "pairs", workers: 1 });
+    await expect(it.next()).rejects.toThrow(/writeDataset/);
+    // serialisations of native rows are fine: generate still yields native rows
+    const g = api.generate({ domain: "hanoi", count: 1, format: "trl", workers: 1 });
+    const first = await g.next();
+    await g.return(undefined); // stops the worker pool
+    expect(first.done).toBe(false);
+    api.NativeRowSchema.parse(first.value);
+  });
+
   it("turns bad PDDL into a PddlError with a position", () => {
     try {
       api.parseDomain("(define (domain d)\n  (:predicates (p ?x))\n  (:action a :parameters (?x) :precondition (q ?x) :effect (p ?x)))", "d.pddl");

@@ -5,6 +5,7 @@ import { PddlError, UserError } from "../pddl/errors.js";
 import { getBuiltinDomain } from "../generators/index.js";
 import { packageRoot } from "../util/paths.js";
 import { type Format } from "./formats.js";
+import { isEvalFormat } from "./pairs.js";
 import { type JobConfig, type JobResult, type ProblemJob } from "./job.js";
 import { type NativeRow } from "./row.js";
 import { resolveProblems, splitOf, type ProblemSelection, type ProblemSource } from "./problems.js";
@@ -26,6 +27,10 @@ export interface GenerateOptions {
   samplesPerState?: number;
   /** Run seed (default 1). */
   seed?: number;
+  /**
+   * Output format of `writeDataset` (default native). `generate()` always yields native rows
+   * (`formatRow` converts them) and rejects pairs, trajectories and processbench.
+   */
   format?: Format;
   /** Reward threshold for boolean labels (trl, math-shepherd); default 0.75. */
   threshold?: number;
@@ -178,6 +183,12 @@ export async function* runJobs(plan: RunPlan): AsyncGenerator<JobResult> {
  * Problems that hit a limit are skipped silently here; `writeDataset` records them.
  */
 export async function* generate(options: GenerateOptions): AsyncGenerator<NativeRow> {
+  if (options.format !== undefined && isEvalFormat(options.format)) {
+    // these are not per-candidate rows: the library would otherwise yield nothing
+    throw new UserError(
+      `generate() yields native rows; format '${options.format}' is written per problem by writeDataset({ format: '${options.format}', ... })`,
+    );
+  }
   const plan = planRun(options, true);
   const t0 = performance.now();
   let done = 0;
