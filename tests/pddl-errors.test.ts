@@ -187,6 +187,13 @@ describe("semantic errors (problem)", () => {
     expect(err(prob(pedit("(q o2 k)", "(q o2 ?v)")))).toEqual([4, 21, "undeclared variable '?v'"]);
     expect(err(prob(pedit("(= (total-cost) 0)", "(= (cost) 0)")))[2]).toBe("undeclared function 'cost'");
   });
+  it("an object of the wrong type in init or goal points at the object", () => {
+    expect(err(prob(pedit("(p o1)", "(p o2)")))).toEqual([3, 13, "'o2' of type 'b' cannot be argument 1 of 'p' (expects 'a')"]);
+    expect(err(prob(pedit("(q o2 k)", "(not (p o2))")))).toEqual([4, 23, "'o2' of type 'b' cannot be argument 1 of 'p' (expects 'a')"]);
+    // subtypes fit, and so does anything where the parameter is 'object'
+    const sub = parseProblem(pedit("o2 - b)", "o2 - b o3 - c)").replace("(p o1)", "(p o3)"), "p.pddl", domain);
+    expect(sub.init).toHaveLength(3);
+  });
   it("unknown requirement in a problem", () => {
     expect(err(prob(pedit("(:domain d)", "(:domain d) (:requirements :magic)")))).toEqual([1, 49, "unknown requirement ':magic'"]);
   });

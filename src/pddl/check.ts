@@ -157,6 +157,76 @@ export function checkDomain(d: Domain): void {
   }
 }
 
+/**
+ * Argument types of ground atoms: an object fits a parameter if one of its types is (a subtype
+ * of) one of the parameter's types. Only objects and constants are checked: a variable's type
+ * merely restricts grounding, and IPC domains rely on that.
+ */
+function groundTypeChecker(d: Domain, p: Problem): (a: Atom) => void {
+  const parents = new Map(d.types.map((t) => [t.name, t.parents]));
+  const ancestors = new Map<string, Set<string>>();
+  const anc = (t: string): Set<string> => {
+    let set = ancestors.get(t);
+    if (set) return set;
+    set = new Set<string>(["object"]);
+    const stack = [t];
+    while (stack.length > 0) {
+      const u = stack.pop()!;
+      if (set.has(u) && u !== t) continue;
+      set.add(u);
+      for (const q of parents.get(u) ?? []) stack.push(q);
+    }
+    ancestors.set(t, set);
+    return set;
+  };
+  const objTypes = new Map<string, string[]>();
+  for (const c of d.constants) objTypes.set(c.name, c.types);
+  for (const o of p.objects) objTypes.set(o.name, o.types);
+  const params = new Map(d.predicates.map((x) => [x.name, x.params]));
+  return (a: Atom): void => {
+    const ps = params.get(a.predicate);
+    if (!ps) return;
+    a.args.forEach((t, i) => {
+      if (t.kind === "var") return;
+      const want = ps[i]?.types ?? [];
+      if (want.length === 0 || want.includes("object")) return;
+      const have = objTypes.get(t.name) ?? [];
+      if (have.some((h) => want.some((w) => anc(h).has(w)))) return;
+      const show = (ts: string[]): string => (ts.length === 0 ? "object" : ts.length === 1 ? ts[0]! : `(either ${ts.join(" ")})`);
+      throw new PddlError(
+        `'${t.name}' of type '${show(have)}' cannot be argument ${i + 1} of '${a.predicate}' (expects '${show(want)}')`,
+        t.loc,
+      );
+    });
+  };
+}
+
+function formulaAtoms(f: Formula, out: Atom[]): Atom[] {
+  switch (f.kind) {
+    case "atom":
+      out.push(f.atom);
+      break;
+    case "not":
+      formulaAtoms(f.arg, out);
+      break;
+    case "and":
+    case "or":
+      for (const g of f.args) formulaAtoms(g, out);
+      break;
+    case "imply":
+      formulaAtoms(f.left, out);
+      formulaAtoms(f.right, out);
+      break;
+    case "forall":
+    case "exists":
+      formulaAtoms(f.body, out);
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
 /** Problem checks against its domain (names, declarations, arity); throws the first PddlError. */
 export function checkProblem(p: Problem, d: Domain): void {
   if (p.domainName !== d.name) {
@@ -188,4 +258,7 @@ export function checkProblem(p: Problem, d: Domain): void {
   }
   checkFormula(p.goal, none, scope, types);
   if (p.metric) checkFn(p.metric.fn, none, scope);
+  const typeCheck = groundTypeChecker(d, p);
+  for (const el of p.init) if (el.kind === "atom") typeCheck(el.atom);
+  for (const a of formulaAtoms(p.goal, [])) typeCheck(a);
 }
