@@ -40,7 +40,9 @@ export class BlindHeuristic implements Heuristic {
 /**
  * Dijkstra-style h^max exploration over a RelaxedTask with operator costs that LM-Cut can lower.
  * All arrays are allocated once; `explore` fills `factCost`, `opSupp` (the precondition
- * choice function: a precondition of maximal h^max) and `opSuppCost`.
+ * choice function: a precondition of maximal h^max) and `opSuppCost`, and for LM-Cut the lists
+ * of ops each fact supports (`suppHead`/`suppNext`), kept in op id order: LM-Cut visits a fact's
+ * ops in that order, as Fast Downward does by scanning all ops a fact is a precondition of.
  */
 class RelaxedExplorer {
   readonly rt: RelaxedTask;
@@ -49,10 +51,8 @@ class RelaxedExplorer {
   readonly opSupp: Int32Array;
   readonly opSuppCost: Int32Array;
   readonly redCost: Int32Array;
-  /** Ops whose supporter is fact f: an intrusive doubly linked list (head per fact). */
   readonly suppHead: Int32Array;
   readonly suppNext: Int32Array;
-  readonly suppPrev: Int32Array;
   readonly queue: IntMinQueue;
   private readonly preCount: Int32Array;
 
@@ -66,7 +66,6 @@ class RelaxedExplorer {
     this.preCount = new Int32Array(rt.numOps);
     this.suppHead = new Int32Array(rt.numFacts);
     this.suppNext = new Int32Array(rt.numOps);
-    this.suppPrev = new Int32Array(rt.numOps);
     for (let o = 0; o < rt.numOps; o++) this.preCount[o] = rt.preStart[o + 1]! - rt.preStart[o]!;
     // buckets when costs are small: h^max values then stay small too
     this.queue = new IntMinQueue(rt.maxCost <= 100);
@@ -77,11 +76,6 @@ class RelaxedExplorer {
    * goal fact is popped (enough for h^max, not for LM-Cut). Returns h^max(GOAL) (INF if unreachable).
    */
   explore(state: Uint32Array, costs: Int32Array, stopAtGoal: boolean): number {
-    const link = !stopAtGoal;
-    const head = this.suppHead;
-    const next = this.suppNext;
-    const prev = this.suppPrev;
-    if (link) head.fill(-1);
     const rt = this.rt;
     const fc = this.factCost;
     const unsat = this.opUnsat;
@@ -118,13 +112,6 @@ class RelaxedExplorer {
         if (--unsat[o] === 0) {
           supp[o] = f;
           suppCost[o] = d;
-          if (link) {
-            const h0 = head[f]!;
-            next[o] = h0;
-            prev[o] = -1;
-            if (h0 !== -1) prev[h0] = o;
-            head[f] = o;
-          }
           const v = d + costs[o]!;
           for (let j = effStart[o]!, je = effStart[o + 1]!; j < je; j++) {
             const g = eff[j]!;
@@ -134,6 +121,18 @@ class RelaxedExplorer {
             }
           }
         }
+      }
+    }
+    if (!stopAtGoal) {
+      // supporter lists in id order: prepend in decreasing id order
+      const head = this.suppHead;
+      const next = this.suppNext;
+      head.fill(-1);
+      for (let o = rt.numOps - 1; o >= 0; o--) {
+        if (unsat[o] !== 0) continue;
+        const f = supp[o]!;
+        next[o] = head[f]!;
+        head[f] = o;
       }
     }
     return fc[goal]!;
@@ -153,9 +152,6 @@ class RelaxedExplorer {
     const costs = this.redCost;
     const preStart = rt.preStart;
     const pre = rt.pre;
-    const head = this.suppHead;
-    const next = this.suppNext;
-    const prev = this.suppPrev;
     const effStart = rt.effStart;
     const eff = rt.eff;
     const q = this.queue;
@@ -171,20 +167,21 @@ class RelaxedExplorer {
         }
       }
     }
-    const preOfStart = rt.preOfStart;
-    const preOf = rt.preOf;
+    const head = this.suppHead;
+    const next = this.suppNext;
     while (!q.empty) {
       const f = q.pop();
       const d = q.lastKey;
       if (d > fc[f]!) continue;
-      // every op with f as a precondition, in id order (not just f's supporter list): this push
-      // order decides the pop order of equal-cost facts, as in Fast Downward's incremental update
-      for (let k = preOfStart[f]!, ke = preOfStart[f + 1]!; k < ke; k++) {
-        const o = preOf[k]!;
-        // (supp is stale for ops not reached in this evaluation)
-        if (supp[o] !== f || unsat[o] !== 0) continue;
+      // the ops f supports in id order: this push order decides the pop order of equal-cost
+      // facts, as in Fast Downward's incremental update
+      for (let o = head[f]!, p = -1, nx = 0; o !== -1; o = nx) {
+        nx = next[o]!;
         const old = suppCost[o]!;
-        if (old <= d) continue;
+        if (old <= d) {
+          p = o;
+          continue;
+        }
         // re-pick: the first (causal order) precondition of maximal cost if costlier than f, else f
         let best = f;
         let bestCost = d;
@@ -197,19 +194,20 @@ class RelaxedExplorer {
           }
         }
         if (best !== f) {
-          // move o from f's supporter list to best's
-          const nx = next[o]!;
-          const p = prev[o]!;
+          // move o to best's list, at its place in id order
           if (p === -1) head[f] = nx;
           else next[p] = nx;
-          if (nx !== -1) prev[nx] = p;
-          const h0 = head[best]!;
-          next[o] = h0;
-          prev[o] = -1;
-          if (h0 !== -1) prev[h0] = o;
-          head[best] = o;
           supp[o] = best;
-        }
+          let a = -1;
+          let b = head[best]!;
+          while (b !== -1 && b < o) {
+            a = b;
+            b = next[b]!;
+          }
+          next[o] = b;
+          if (a === -1) head[best] = o;
+          else next[a] = o;
+        } else p = o;
         if (bestCost < old) {
           suppCost[o] = bestCost;
           const v = bestCost + costs[o]!;
@@ -286,9 +284,9 @@ export class LmCutHeuristic implements Heuristic {
     const addedBy = rt.addedBy;
     const head = ex.suppHead;
     const next = ex.suppNext;
+    const order = rt.factOrder;
     const effStart = rt.effStart;
     const eff = rt.eff;
-    const nf = rt.numFacts - 2;
     let h = 0;
     while (fc[goal]! !== 0) {
       // stamps instead of clearing arrays each round
@@ -311,29 +309,26 @@ export class LmCutHeuristic implements Heuristic {
           }
         }
       }
-      // forward from the state (and TRUE) along pcf edges, stopping at the goal zone
+      // forward from TRUE and the state along pcf edges, stopping at the goal zone. The cut's
+      // order is the order its effects are re-seeded in, which decides ties in the next round:
+      // TRUE, then the facts in causal order, ops in id order, as Fast Downward does.
       let cutLen = 0;
       sp = 0;
-      for (let w = 0; w < state.length; w++) {
-        let bits = state[w]!;
-        while (bits !== 0) {
-          const t = bits & -bits;
-          const f = (w << 5) + (31 - Math.clz32(t));
-          bits ^= t;
-          if (f < nf && reached[f] !== r) {
-            reached[f] = r;
-            stack[sp++] = f;
-          }
-        }
-      }
       reached[rt.trueFact] = r;
       stack[sp++] = rt.trueFact;
+      for (let i = 0; i < order.length; i++) {
+        const f = order[i]!;
+        if ((state[f >>> 5]! & (1 << (f & 31))) !== 0) {
+          reached[f] = r;
+          stack[sp++] = f;
+        }
+      }
       let minCost = INF;
       while (sp > 0) {
         const f = stack[--sp]!;
         for (let o = head[f]!; o !== -1; o = next[o]!) {
           // an op reaching the goal zone joins the cut and does not extend the reached part
-          // (each op is met once: it sits in the supporter list of exactly one fact)
+          // (each op is met once: it has exactly one supporter)
           if (touches[o] === r) {
             cut[cutLen++] = o;
             if (red[o]! < minCost) minCost = red[o]!;
