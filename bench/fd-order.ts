@@ -41,30 +41,16 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { parseDomainFile, parseProblemFile } from "../src/pddl/index.js";
 import { ground } from "../src/task/ground.js";
 import { SuccessorGenerator } from "../src/task/index.js";
 import type { GroundTask } from "../src/task/types.js";
 import { astarRun, createHeuristic, goalRelevance, LmCutHeuristic, type AStarRun, type RelaxedTask, type Relevance } from "../src/search/index.js";
 import type { Heuristic } from "../src/search/types.js";
+import { arg, readReferences, type FdReference } from "./reference.js";
 
-interface Ref {
-  domain: string;
-  problem: string;
-  solved: boolean;
-  cost?: number;
-  initial_h?: number | null;
-  expanded?: number;
-  expanded_until_last_jump?: number;
-  evaluated?: number;
-  search_config?: string;
-}
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 
 // ---------------------------------------------------------------------------------------------
 // output.sas
@@ -526,13 +512,9 @@ function main(): void {
     process.exitCode = 1;
     return;
   }
-  const shared = resolve(process.env.PDDL2PRM_SHARED ?? "../shared");
-  const refPath = join(shared, "reference", "fd-lmcut.jsonl");
-  if (!existsSync(refPath)) {
-    process.stderr.write(`bench:fd-order: ${refPath} not found (set PDDL2PRM_SHARED)\n`);
-    process.exitCode = 1;
-    return;
-  }
+  const loaded = readReferences("bench:fd-order");
+  if (loaded === null) return;
+  const { shared } = loaded;
   const timeLimit = Number(arg("--time-limit") ?? "120");
   if (!(timeLimit > 0)) {
     process.stderr.write("bench:fd-order: --time-limit must be a positive number of seconds\n");
@@ -541,10 +523,7 @@ function main(): void {
   }
   const filter = arg("--filter");
   const fdRelevance = process.argv.includes("--fd-relevance");
-  const refs = readFileSync(refPath, "utf8")
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Ref)
+  const refs = loaded.refs
     .filter((r) => r.solved && (r.search_config ?? "").includes("lmcut"))
     .filter((r) => (filter ? r.problem.includes(filter) : true));
 

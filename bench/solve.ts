@@ -13,34 +13,18 @@
  * exclude building the heuristic and the relevance analysis, like Fast Downward's search time.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { parseDomainFile, parseProblem, parseProblemFile } from "../src/pddl/index.js";
 import { ground } from "../src/task/ground.js";
 import { applyOp, isApplicable, isGoal } from "../src/task/state.js";
 import type { GroundTask } from "../src/task/types.js";
 import { astarRun, createHeuristic, createOracle, goalRelevance, solve, successorOrder } from "../src/search/index.js";
 import { packageRoot } from "../src/util/paths.js";
+import { arg, readReferences, type FdReference } from "./reference.js";
 
-interface Ref {
-  domain: string;
-  problem: string;
-  solved: boolean;
-  cost?: number;
-  initial_h?: number | null;
-  expanded?: number;
-  expanded_until_last_jump?: number;
-  search_s?: number;
-  search_config?: string;
-  timeout?: boolean;
-  note?: string;
-}
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 
 function planValid(task: GroundTask, plan: number[]): boolean {
   let s: Uint32Array = task.init.slice();
@@ -109,21 +93,14 @@ function oracleBench(): void {
 }
 
 function main(): void {
-  const shared = resolve(process.env.PDDL2PRM_SHARED ?? "../shared");
-  const refPath = join(shared, "reference", "fd-lmcut.jsonl");
-  if (!existsSync(refPath)) {
-    process.stderr.write(`bench:solve: ${refPath} not found (set PDDL2PRM_SHARED)\n`);
-    process.exitCode = 1;
-    return;
-  }
+  const loaded = readReferences("bench:solve");
+  if (loaded === null) return;
+  const { shared } = loaded;
   const timeLimit = Number(arg("--time-limit") ?? "120");
   const filter = arg("--filter");
   const all = process.argv.includes("--all");
   const fd = arg("--fd");
-  const refs = readFileSync(refPath, "utf8")
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Ref)
+  const refs = loaded.refs
     .filter((r) => (filter ? r.problem.includes(filter) : true))
     .filter((r) => all || r.solved);
 
