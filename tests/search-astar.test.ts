@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { parseDomain, parseProblem } from "../src/pddl/index.js";
 import { ground, validatePlan } from "../src/task/index.js";
 import type { GroundTask } from "../src/task/types.js";
-import { astar, createHeuristic, formatPlan, goalRelevance, solve } from "../src/search/index.js";
+import { astar, createHeuristic, formatPlan, goalRelevance, solve, successorOrder } from "../src/search/index.js";
 import { handTask, mulberry, naiveApply, naiveGoal, naiveHStar, randomTask, type HandOp } from "./search-helpers.js";
 
 const F = join(import.meta.dirname, "fixtures", "search");
@@ -104,6 +104,34 @@ describe("A* finds optimal plans", () => {
     }
     expect(solved).toBeGreaterThan(20);
     expect(unsolvable).toBeGreaterThan(5);
+  });
+
+  it("successorOrder: a permutation, preconditions compared in causal order with a prefix first; A* cost unchanged", () => {
+    // f0 <-> f1 form one component before f2 (f0 -> f2 via c); d has no precondition
+    const t = handTask(
+      3,
+      [
+        { name: "a", pre: [1], add: [0], del: [1] },
+        { name: "b", pre: [0], add: [1], del: [0] },
+        { name: "c", pre: [0, 2], add: [2] },
+        { name: "d", pre: [], add: [2] },
+        { name: "e", pre: [0], add: [2] },
+      ],
+      [0],
+      [2],
+    );
+    // ranks: f0 0, f1 1, f2 2 -> keys a [1], b [0], c [0, 2], d [], e [0]
+    expect(Array.from(successorOrder(t))).toEqual([4, 1, 3, 0, 2]);
+    const rnd = mulberry(23);
+    for (let i = 0; i < 100; i++) {
+      const r = randomTask(rnd, i % 3 === 0);
+      const pos = successorOrder(r);
+      expect([...pos].sort((x, y) => x - y)).toEqual(Array.from({ length: r.numOps }, (_, k) => k));
+      const plain = astar(r, createHeuristic(r, "lmcut"));
+      const ordered = astar(r, createHeuristic(r, "lmcut"), undefined, { successorOrder: pos });
+      expect(ordered.status).toBe(plain.status);
+      expect(ordered.cost).toBe(plain.cost);
+    }
   });
 });
 
