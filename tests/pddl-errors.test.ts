@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseDomain, parseDomainFile, parseProblem, parseProblemFile, PddlError, UserError } from "../src/pddl/index.js";
+import { parseDomain, parseDomainFile, parseProblem, parseProblemFile, PddlError, supertypesOf, UserError } from "../src/pddl/index.js";
 
 /** Run fn, expect a PddlError, return [line, column, message]. */
 function err(fn: () => unknown): [number, number, string] {
@@ -147,8 +147,13 @@ describe("semantic errors (domain)", () => {
       "wrong arity for function 'total-cost': expected 0 arguments, got 1",
     );
   });
-  it("duplicate type, predicate, action, parameter, constant", () => {
-    expect(err(dom(edit("c - a)", "c a - a)")))).toEqual([3, 26, "duplicate type 'a' (first declared at 3:11)"]);
+  it("a type declared twice has the parents of both declarations (as in Fast Downward)", () => {
+    // IPC Storage: `area - object` and again `area - surface`
+    const d = parseDomain(edit("(:types a b - object c - a)", "(:types a b - object c - a a - b)"), "d.pddl");
+    expect(supertypesOf(d, "c")).toEqual(["c", "a", "b", "object"]);
+    expect(err(dom(edit("(:types a b - object c - a)", "(:types a b - object c - a a - c)")))[2]).toMatch(/cyclic type hierarchy/);
+  });
+  it("duplicate predicate, action, parameter, constant", () => {
     expect(err(dom(edit("(q ?x ?y - object))", "(q ?x ?y - object) (p ?z))")))[2]).toBe("duplicate predicate 'p' (first declared at 5:16)");
     expect(err(dom(BASE.slice(0, -1) + "\n  (:action ACT :parameters () :effect (and)))"))).toEqual([10, 3, "duplicate action 'act' (first declared at 7:3)"]);
     expect(err(dom(edit("(?x - a ?y - b)", "(?x - a ?x - b)")))).toEqual([7, 36, "duplicate variable '?x' (first declared at 7:29)"]);

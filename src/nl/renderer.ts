@@ -7,6 +7,7 @@
  * concatenation over precompiled templates.
  */
 import type { Effect, Formula, Term } from "../pddl/ast.js";
+import { typeParents } from "../pddl/types.js";
 import type { GroundTask } from "../task/types.js";
 import { applyOp } from "../task/index.js";
 import type { Candidate, LabeledStep } from "../label/types.js";
@@ -118,8 +119,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
   task.objects.forEach((o, i) => objId.set(o, i));
 
   // ---- types and object phrases
-  const parents = new Map<string, string[]>();
-  for (const t of domain.types) parents.set(t.name, t.parents);
+  const parents = typeParents(domain);
   const declared = new Map<string, string[]>();
   for (const c of domain.constants) declared.set(c.name, c.types);
   for (const o of problem.objects) declared.set(o.name, o.types);

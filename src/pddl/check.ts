@@ -5,6 +5,7 @@
 import type { Atom, Domain, Effect, Formula, FunctionTerm, Loc, Problem, Term, TypedName } from "./ast.js";
 import { PddlError } from "./errors.js";
 import { problemDomainLoc, typeLocOf } from "./parser.js";
+import { typeParents } from "./types.js";
 
 interface Scope {
   predicates: Map<string, number>;
@@ -95,15 +96,10 @@ function checkEffect(e: Effect, vars: Set<string>, scope: Scope, types: Set<stri
 /** Domain-level semantic checks; throws the first PddlError found. */
 export function checkDomain(d: Domain): void {
   const types = declaredTypes(d);
-  // Types: duplicates, undeclared parents, cycles.
-  const seenT = new Map<string, Loc>();
-  for (const t of d.types) {
-    const prev = seenT.get(t.name);
-    if (prev) throw new PddlError(`duplicate type '${t.name}' (first declared at ${prev.line}:${prev.column})`, t.loc);
-    seenT.set(t.name, t.loc);
-    checkTypes(t.parents, types, typeLocOf.get(t) ?? t.loc);
-  }
-  const parents = new Map(d.types.map((t) => [t.name, t.parents]));
+  // Types: undeclared parents, cycles. A type declared twice gets the parents of both
+  // declarations (typeParents), as in Fast Downward's translator.
+  for (const t of d.types) checkTypes(t.parents, types, typeLocOf.get(t) ?? t.loc);
+  const parents = typeParents(d);
   for (const t of d.types) {
     // DFS from t: reaching t again is a cycle.
     const stack = [...t.parents];
@@ -163,7 +159,7 @@ export function checkDomain(d: Domain): void {
  * merely restricts grounding, and IPC domains rely on that.
  */
 function groundTypeChecker(d: Domain, p: Problem): (a: Atom) => void {
-  const parents = new Map(d.types.map((t) => [t.name, t.parents]));
+  const parents = typeParents(d);
   const ancestors = new Map<string, Set<string>>();
   const anc = (t: string): Set<string> => {
     let set = ancestors.get(t);

@@ -11,7 +11,7 @@ import { parseDomainSyntax, parseProblemSyntax } from "./parser.js";
 export * from "./ast.js";
 export { PddlError, UserError } from "./errors.js";
 export { printDomain, printProblem, printFormula, printEffect } from "./printer.js";
-export { supertypesOf, objectsOfType } from "./types.js";
+export { supertypesOf, objectsOfType, typeParents } from "./types.js";
 export { KNOWN_REQUIREMENTS } from "./parser.js";
 
 /** Parse a domain (syntax + domain-level semantic checks). Throws PddlError with file:line:col. */

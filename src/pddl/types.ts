@@ -2,6 +2,24 @@
 import type { Domain, Problem } from "./ast.js";
 
 const superCache = new WeakMap<Domain, Map<string, string[]>>();
+const parentCache = new WeakMap<Domain, Map<string, string[]>>();
+
+/**
+ * The declared parents of each type. A type may be declared more than once (IPC Storage lists
+ * `area` under `object` and again under `surface`); like Fast Downward's translator, its parents
+ * are then the union of all its declarations.
+ */
+export function typeParents(domain: Domain): Map<string, string[]> {
+  let m = parentCache.get(domain);
+  if (m) return m;
+  m = new Map();
+  for (const t of domain.types) {
+    const prev = m.get(t.name) ?? [];
+    m.set(t.name, [...prev, ...t.parents.filter((p) => !prev.includes(p))]);
+  }
+  parentCache.set(domain, m);
+  return m;
+}
 
 /**
  * The type itself, all its ancestors (through every `either` parent) and `object`, without
@@ -12,7 +30,7 @@ export function supertypesOf(domain: Domain, type: string): string[] {
   if (!cache) superCache.set(domain, (cache = new Map()));
   const hit = cache.get(type);
   if (hit) return hit.slice();
-  const parents = new Map(domain.types.map((t) => [t.name, t.parents]));
+  const parents = typeParents(domain);
   const out: string[] = [];
   const seen = new Set<string>();
   const queue = [type];

@@ -6,6 +6,7 @@
  */
 import type { Domain, Effect, Formula, Loc, Problem, Term, TypedName } from "../pddl/ast.js";
 import { PddlError } from "../pddl/errors.js";
+import { typeParents } from "../pddl/types.js";
 
 /** Compiled term: >= 0 object id, < 0 variable slot `-(t+1)`. */
 export type CTerm = number;
@@ -121,8 +122,7 @@ export function atomKeyTerms(c: { radix: number; preds: number }, pred: number, 
 }
 
 function typeClosure(domain: Domain): Map<string, Set<string>> {
-  const parents = new Map<string, string[]>();
-  for (const t of domain.types) parents.set(t.name, [...(parents.get(t.name) ?? []), ...t.parents]);
+  const parents = typeParents(domain);
   const memo = new Map<string, Set<string>>();
   const visit = (t: string, stack: Set<string>): Set<string> => {
     const m = memo.get(t);
@@ -138,7 +138,7 @@ function typeClosure(domain: Domain): Map<string, Set<string>> {
   };
   const all = new Map<string, Set<string>>();
   all.set("object", new Set(["object"]));
-  for (const t of domain.types) all.set(t.name, visit(t.name, new Set()));
+  for (const t of parents.keys()) all.set(t, visit(t, new Set()));
   return all;
 }
 
