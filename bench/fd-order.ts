@@ -413,6 +413,9 @@ function fdOrder(task: GroundTask, sas: SasTask, rel: Relevance, fdRelevance: bo
     maxCost: costs.reduce((m, c) => (c > m ? c : m), 0),
     // a state's propositions are enqueued in id order, like Fast Downward's loop over variables
     factOrder: Int32Array.from({ length: numProps }, (_, k) => k),
+    factTest: Int32Array.from({ length: numProps }, (_, k) => k),
+    factNeg: new Uint8Array(numProps),
+    numComplements: 0,
   };
 
   const lm = new LmCutHeuristic(task, rt);

@@ -98,11 +98,11 @@ describe("hand-made cases", () => {
   });
 
   it("dead-end in rooms: entering a room whose only door breaks", () => {
-    // The goal is all negative ((not (on r))), which the relaxation ignores; from r5 the only
-    // states are s' and s' with r5 switched off: an exhaustive proof over 2 states.
+    // The goal is all negative ((not (on r))); the relaxation keeps "r is off" as a fact that
+    // only turn-off in r adds, and from r5 no other room can be reached even relaxed.
     const l = labelAfter("rooms", "rooms-p1.pddl", [], "(move bot r1 r5)");
     expect(l.category).toBe("dead-end");
-    expect(l.evidence.deadEnd).toEqual({ kind: "exhaustive", states: 2 });
+    expect(l.evidence.deadEnd).toEqual({ kind: "relaxed-unreachable" });
   });
 
   it("dead-end in spanner: walking on from l1 without a spanner", () => {

@@ -122,30 +122,46 @@ export class BruteOracle {
     throw new Error(`${name} not applicable`);
   }
 
-  /** Goal reachable in the delete relaxation (negative conditions ignored). */
+  /**
+   * Goal reachable in the delete relaxation where "f is false" is a fact of its own: true where
+   * f is false, added by every operator that deletes f without adding it (negated derived facts
+   * count as reachable).
+   */
   relaxedReachable(s: Uint32Array): boolean {
     const t = this.task;
-    const reached = new Uint8Array(t.numFacts);
-    for (let f = 0; f < t.numFacts; f++) if (bit(s, f)) reached[f] = 1;
+    const pos = new Uint8Array(t.numFacts);
+    const neg = new Uint8Array(t.numFacts);
+    for (let f = 0; f < t.numFacts; f++) {
+      if (bit(s, f)) pos[f] = 1;
+      else neg[f] = 1;
+      if (t.factDerived[f]) neg[f] = 1;
+    }
+    const all = (list: Int32Array, from: number, to: number, r: Uint8Array): boolean => {
+      for (let i = from; i < to; i++) if (r[list[i]!] !== 1) return false;
+      return true;
+    };
     for (let changed = true; changed; ) {
       changed = false;
+      const set = (r: Uint8Array, f: number): void => {
+        if (r[f] === 0) (r[f] = 1), (changed = true);
+      };
       for (let op = 0; op < t.numOps; op++) {
-        let ok = true;
-        for (let i = t.preStart[op]!; i < t.preStart[op + 1]! && ok; i++) ok = reached[t.pre[i]!] === 1;
-        if (!ok) continue;
-        const adds: number[] = [];
-        for (let i = t.addStart[op]!; i < t.addStart[op + 1]!; i++) adds.push(t.add[i]!);
+        if (!all(t.pre, t.preStart[op]!, t.preStart[op + 1]!, pos) || !all(t.negPre, t.negPreStart[op]!, t.negPreStart[op + 1]!, neg)) continue;
+        const adds = new Set<number>();
+        const dels: number[] = [];
+        for (let i = t.addStart[op]!; i < t.addStart[op + 1]!; i++) adds.add(t.add[i]!);
+        for (let i = t.delStart[op]!; i < t.delStart[op + 1]!; i++) dels.push(t.del[i]!);
+        const ceAdds: number[] = [];
         for (let e = t.ceStart[op]!; e < t.ceStart[op + 1]!; e++) {
-          if (t.ceIsAdd[e] !== 1) continue;
-          let c = true;
-          for (let i = t.ceCondStart[e]!; i < t.ceCondStart[e + 1]! && c; i++) c = reached[t.ceCond[i]!] === 1;
-          if (c) adds.push(t.ceFact[e]!);
+          if (!all(t.ceCond, t.ceCondStart[e]!, t.ceCondStart[e + 1]!, pos)) continue;
+          if (!all(t.ceNegCond, t.ceNegCondStart[e]!, t.ceNegCondStart[e + 1]!, neg)) continue;
+          (t.ceIsAdd[e] === 1 ? ceAdds : dels).push(t.ceFact[e]!);
         }
-        for (const f of adds) if (reached[f] === 0) (reached[f] = 1), (changed = true);
+        for (const f of [...adds, ...ceAdds]) set(pos, f);
+        for (const f of dels) if (!adds.has(f)) set(neg, f);
       }
     }
-    for (const f of t.goalPos) if (reached[f] === 0) return false;
-    return true;
+    return all(t.goalPos, 0, t.goalPos.length, pos) && all(t.goalNeg, 0, t.goalNeg.length, neg);
   }
 
   reachableCount(s: Uint32Array): number {

@@ -8,8 +8,8 @@ export interface HandOp {
   del?: number[];
   negPre?: number[];
   cost?: number;
-  /** conditional effects: when all `cond` hold, add (or delete) `fact` */
-  ce?: { cond: number[]; fact: number; add: boolean }[];
+  /** conditional effects: when all `cond` hold and all `negCond` are false, add (or delete) `fact` */
+  ce?: { cond: number[]; negCond?: number[]; fact: number; add: boolean }[];
 }
 
 function csr(lists: number[][]): [Int32Array, Int32Array] {
@@ -31,7 +31,7 @@ export function handTask(numFacts: number, ops: HandOp[], init: number[], goal: 
   const ceStart = new Int32Array(ops.length + 1);
   ops.forEach((o, i) => (ceStart[i + 1] = ceStart[i]! + (o.ce?.length ?? 0)));
   const [ceCondStart, ceCond] = csr(ces.map((c) => c.cond));
-  const [ceNegCondStart, ceNegCond] = csr(ces.map(() => []));
+  const [ceNegCondStart, ceNegCond] = csr(ces.map((c) => c.negCond ?? []));
   const factNames = Array.from({ length: numFacts }, (_, i) => `(f${i})`);
   return {
     domain: {} as GroundTask["domain"],
@@ -98,6 +98,7 @@ export function naiveApply(t: GroundTask, s: Uint32Array, o: number): Uint32Arra
   for (let e = t.ceStart[o]!; e < t.ceStart[o + 1]!; e++) {
     let ok = true;
     for (let k = t.ceCondStart[e]!; k < t.ceCondStart[e + 1]!; k++) if (!has(s, t.ceCond[k]!)) ok = false;
+    for (let k = t.ceNegCondStart[e]!; k < t.ceNegCondStart[e + 1]!; k++) if (has(s, t.ceNegCond[k]!)) ok = false;
     if (ok) (t.ceIsAdd[e] ? adds : dels).push(t.ceFact[e]!);
   }
   for (const f of dels) setF(f, false);
@@ -153,8 +154,11 @@ export function naiveHStar(t: GroundTask): Map<string, { state: Uint32Array; h: 
   return res;
 }
 
-/** Random small STRIPS task (deterministic from `rnd`). */
-export function randomTask(rnd: () => number, withCE = false): GroundTask {
+/**
+ * Random small STRIPS task (deterministic from `rnd`); `withNeg` adds negative preconditions,
+ * negative effect conditions and negative goals.
+ */
+export function randomTask(rnd: () => number, withCE = false, withNeg = false): GroundTask {
   const nf = 4 + Math.floor(rnd() * 5);
   const pick = (k: number): number[] => {
     const s = new Set<number>();
@@ -172,9 +176,16 @@ export function randomTask(rnd: () => number, withCE = false): GroundTask {
       cost: Math.floor(rnd() * 4),
     };
     if (withCE && rnd() < 0.5) op.ce = [{ cond: pick(1 + Math.floor(rnd() * 2)), fact: Math.floor(rnd() * nf), add: rnd() < 0.7 }];
+    if (withNeg) {
+      op.negPre = pick(Math.floor(rnd() * 2)).filter((f) => !op.pre.includes(f));
+      if (op.ce) op.ce[0]!.negCond = pick(Math.floor(rnd() * 2)).filter((f) => !op.ce![0]!.cond.includes(f));
+    }
     ops.push(op);
   }
-  return handTask(nf, ops, pick(1 + Math.floor(rnd() * 3)), pick(1 + Math.floor(rnd() * 3)));
+  const init = pick(1 + Math.floor(rnd() * 3));
+  const goal = pick(1 + Math.floor(rnd() * 3));
+  const goalNeg = withNeg ? pick(Math.floor(rnd() * 3)).filter((f) => !goal.includes(f)) : [];
+  return handTask(nf, ops, init, goal, goalNeg);
 }
 
 /** Deterministic PRNG for tests (mulberry32). */

@@ -44,6 +44,24 @@ describe("heuristics on hand-made tasks", () => {
     expect(createHeuristic(t, "hmax").evaluate(t.init)).toBe(3);
   });
 
+  it("negative goals and preconditions are seen by the relaxation (complement facts)", () => {
+    // goal: f0 false; f0 is true and only o0 (cost 3) deletes it
+    const g = handTask(2, [{ name: "o0", pre: [], add: [1], del: [0], cost: 3 }], [0], [], [0]);
+    expect(createHeuristic(g, "hmax").evaluate(g.init)).toBe(3);
+    expect(createHeuristic(g, "lmcut").evaluate(g.init)).toBe(3);
+    // goal f2 needs f1 false (o1, cost 1); f1 is true and o0 (cost 2) deletes it
+    const p = handTask(3, [
+      { name: "o0", pre: [], add: [0], del: [1], cost: 2 },
+      { name: "o1", pre: [], negPre: [1], add: [2], cost: 1 },
+    ], [1], [2]);
+    expect(createHeuristic(p, "hmax").evaluate(p.init)).toBe(3);
+    expect(createHeuristic(p, "lmcut").evaluate(p.init)).toBe(3);
+    // a delete the same operator re-adds does not make the fact false
+    const a = handTask(2, [{ name: "o0", pre: [], add: [0, 1], del: [0] }], [0], [1], [0]);
+    expect(createHeuristic(a, "lmcut").evaluate(a.init)).toBe(Infinity);
+    expect(buildRelaxedTask(a).numComplements).toBe(1);
+  });
+
   it("lmcut with conditional effects falls back to hmax", () => {
     const t = handTask(3, [
       { name: "o", pre: [], add: [], ce: [{ cond: [0], fact: 1, add: true }, { cond: [0], fact: 2, add: true }] },
@@ -94,6 +112,28 @@ describe("admissibility on random tasks", () => {
         expect(lm.evaluate(state)).toBeLessThanOrEqual(h);
       }
     }
+  });
+
+  it("hmax <= lmcut <= h* with negative preconditions, effect conditions and goals", () => {
+    const rnd = mulberry(11);
+    let positive = 0;
+    for (let i = 0; i < 300; i++) {
+      const withCE = i % 2 === 0;
+      const t = randomTask(rnd, withCE, true);
+      const hs = naiveHStar(t);
+      const hmax = createHeuristic(t, "hmax");
+      const lm = createHeuristic(t, "lmcut");
+      for (const { state, h } of hs.values()) {
+        const a = hmax.evaluate(state);
+        const b = lm.evaluate(state);
+        expect(a).toBeLessThanOrEqual(h);
+        expect(b).toBeLessThanOrEqual(h);
+        if (!withCE) expect(a).toBeLessThanOrEqual(b);
+        if (a === Infinity) expect(h).toBe(Infinity);
+        if (t.goalNeg.length > 0 && b > 0) positive++;
+      }
+    }
+    expect(positive).toBeGreaterThan(100); // negative goals do raise the estimate
   });
 
   it("evaluation is repeatable (no state leaks between calls)", () => {

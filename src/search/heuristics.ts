@@ -54,6 +54,9 @@ class RelaxedExplorer {
   readonly suppHead: Int32Array;
   readonly suppNext: Int32Array;
   readonly queue: IntMinQueue;
+  /** The relaxed facts true in the last explored state, in causal order. */
+  readonly stateFacts: Int32Array;
+  numStateFacts = 0;
   private readonly preCount: Int32Array;
 
   constructor(rt: RelaxedTask) {
@@ -66,6 +69,7 @@ class RelaxedExplorer {
     this.preCount = new Int32Array(rt.numOps);
     this.suppHead = new Int32Array(rt.numFacts);
     this.suppNext = new Int32Array(rt.numOps);
+    this.stateFacts = new Int32Array(rt.factOrder.length);
     for (let o = 0; o < rt.numOps; o++) this.preCount[o] = rt.preStart[o + 1]! - rt.preStart[o]!;
     // buckets when costs are small: h^max values then stay small too
     this.queue = new IntMinQueue(rt.maxCost <= 100);
@@ -89,16 +93,24 @@ class RelaxedExplorer {
     fc.fill(INF);
     unsat.set(this.preCount);
     q.clear();
-    // the state's facts in causal order, TRUE last: with LIFO buckets that fixes which equal-cost
-    // precondition is popped last, i.e. becomes an operator's supporter
+    // the state's facts (and complements of its false facts) in causal order, TRUE last: with
+    // LIFO buckets that fixes which equal-cost precondition is popped last, i.e. becomes an
+    // operator's supporter. They are kept in `stateFacts` for LM-Cut's cut search.
     const order = rt.factOrder;
+    const test = rt.factTest;
+    const neg = rt.factNeg;
+    const sf = this.stateFacts;
+    let n = 0;
     for (let i = 0; i < order.length; i++) {
-      const f = order[i]!;
-      if ((state[f >>> 5]! & (1 << (f & 31))) !== 0) {
+      const t = test[i]!;
+      if (((state[t >>> 5]! >>> (t & 31)) & 1) !== neg[i]) {
+        const f = order[i]!;
         fc[f] = 0;
         q.push(0, f);
+        sf[n++] = f;
       }
     }
+    this.numStateFacts = n;
     fc[rt.trueFact] = 0;
     q.push(0, rt.trueFact);
     const goal = rt.goalFact;
@@ -284,7 +296,8 @@ export class LmCutHeuristic implements Heuristic {
     const addedBy = rt.addedBy;
     const head = ex.suppHead;
     const next = ex.suppNext;
-    const order = rt.factOrder;
+    const stateFacts = ex.stateFacts;
+    const numStateFacts = ex.numStateFacts;
     const effStart = rt.effStart;
     const eff = rt.eff;
     let h = 0;
@@ -316,12 +329,10 @@ export class LmCutHeuristic implements Heuristic {
       sp = 0;
       reached[rt.trueFact] = r;
       stack[sp++] = rt.trueFact;
-      for (let i = 0; i < order.length; i++) {
-        const f = order[i]!;
-        if ((state[f >>> 5]! & (1 << (f & 31))) !== 0) {
-          reached[f] = r;
-          stack[sp++] = f;
-        }
+      for (let i = 0; i < numStateFacts; i++) {
+        const f = stateFacts[i]!;
+        reached[f] = r;
+        stack[sp++] = f;
       }
       let minCost = INF;
       while (sp > 0) {

@@ -5,11 +5,16 @@ import type { GroundTask } from "../task/types.js";
  *
  * Facts 0..numFacts-1 of the task, plus an artificial fact TRUE (always reached; the
  * precondition of operators without preconditions) and GOAL (added by the artificial goal
- * operator, whose preconditions are the positive goals, cost 0).
- * Negative preconditions, negative goals and deletes are ignored (a relaxation: admissible).
- * Conditional effects become one relaxed operator per distinct condition set (operator
- * preconditions plus effect conditions), with the operator's cost. Axioms become zero-cost
- * relaxed operators (negated body literals ignored).
+ * operator, whose preconditions are the goals, cost 0), plus a complement fact "not f" for
+ * every non-derived task fact f that some operator, effect condition, axiom or the goal reads
+ * negatively. "not f" holds in a state where f is false and is added by every operator that
+ * deletes f (and does not add it): this is what Fast Downward's finite-domain encoding gives
+ * a binary variable, and it keeps negative preconditions and goals visible to h^max and
+ * LM-Cut instead of relaxing them away. Every real plan is still a relaxed plan (a negative
+ * condition holds either from the start or after a delete), so both stay admissible.
+ * Other deletes are ignored. Conditional effects become one relaxed operator per distinct
+ * condition set (operator preconditions plus effect conditions), with the operator's cost.
+ * Axioms become zero-cost relaxed operators (negated derived literals ignored).
  */
 export interface RelaxedTask {
   numFacts: number;
@@ -35,8 +40,16 @@ export interface RelaxedTask {
   /** True if some relaxed op came from a conditional effect. */
   hasConditionalEffects: boolean;
   maxCost: number;
-  /** The task's facts in the order LM-Cut enqueues a state's facts (causal-graph order). */
+  /**
+   * The relaxed facts a state can make true (task facts and complements), in the order h^max
+   * and LM-Cut enqueue them (causal-graph order, a complement right after its fact): fact
+   * `factOrder[i]` holds in a state iff bit `factTest[i]` of the state is `1 - factNeg[i]`.
+   */
   factOrder: Int32Array;
+  factTest: Int32Array;
+  factNeg: Uint8Array;
+  /** Number of complement facts (ids numTaskFacts + 2 ...). */
+  numComplements: number;
 }
 
 /** Build the relaxed task (once per GroundTask). */
@@ -44,7 +57,29 @@ export function buildRelaxedTask(task: GroundTask): RelaxedTask {
   const nf = task.numFacts;
   const TRUE = nf;
   const GOAL = nf + 1;
-  const numFacts = nf + 2;
+  // complements of the facts read negatively (derived ones excepted: no operator deletes them)
+  const comp = new Int32Array(nf).fill(-1);
+  const compBase: number[] = [];
+  const needComp = (list: Int32Array, from = 0, to = list.length): void => {
+    for (let i = from; i < to; i++) {
+      const f = list[i]!;
+      if (comp[f]! < 0 && !task.factDerived[f]) {
+        comp[f] = nf + 2 + compBase.length;
+        compBase.push(f);
+      }
+    }
+  };
+  needComp(task.negPre);
+  needComp(task.ceNegCond);
+  needComp(task.axNegBody);
+  needComp(task.goalNeg);
+  const numFacts = nf + 2 + compBase.length;
+  /** Positive facts plus the complements of `neg` (those that have one). */
+  const withComps = (pos: Int32Array, neg: Int32Array): number[] => {
+    const out = Array.from(pos);
+    for (let i = 0; i < neg.length; i++) if (comp[neg[i]!]! >= 0) out.push(comp[neg[i]!]!);
+    return out;
+  };
   const pres: number[][] = [];
   const effs: number[][] = [];
   const costs: number[] = [];
@@ -78,20 +113,38 @@ export function buildRelaxedTask(task: GroundTask): RelaxedTask {
     origins.push(origin);
   };
 
+  const addedHere = new Int32Array(nf).fill(-1);
   for (let o = 0; o < task.numOps; o++) {
-    const pre = Array.from(task.pre.subarray(task.preStart[o]!, task.preStart[o + 1]!));
+    const pre = withComps(
+      task.pre.subarray(task.preStart[o]!, task.preStart[o + 1]!),
+      task.negPre.subarray(task.negPreStart[o]!, task.negPreStart[o + 1]!),
+    );
     const add = Array.from(task.add.subarray(task.addStart[o]!, task.addStart[o + 1]!));
+    for (const f of add) addedHere[f] = o;
+    // a delete makes the complement true, unless the op adds the fact too (add wins)
+    for (let i = task.delStart[o]!; i < task.delStart[o + 1]!; i++) {
+      const f = task.del[i]!;
+      if (comp[f]! >= 0 && addedHere[f] !== o) add.push(comp[f]!);
+    }
     const cost = task.opCost[o]!;
     addOp(pre, add, cost, o);
-    // conditional add effects grouped by their condition set
+    // conditional effects grouped by their condition set
     const groups = new Map<string, { cond: number[]; facts: number[] }>();
     for (let e = task.ceStart[o]!; e < task.ceStart[o + 1]!; e++) {
-      if (!task.ceIsAdd[e]) continue;
-      const cond = Array.from(task.ceCond.subarray(task.ceCondStart[e]!, task.ceCondStart[e + 1]!)).sort((a, b) => a - b);
+      const f = task.ceFact[e]!;
+      let fact = f;
+      if (!task.ceIsAdd[e]) {
+        if (comp[f]! < 0 || addedHere[f] === o) continue;
+        fact = comp[f]!;
+      }
+      const cond = withComps(
+        task.ceCond.subarray(task.ceCondStart[e]!, task.ceCondStart[e + 1]!),
+        task.ceNegCond.subarray(task.ceNegCondStart[e]!, task.ceNegCondStart[e + 1]!),
+      ).sort((a, b) => a - b);
       const key = cond.join(",");
       let g = groups.get(key);
       if (!g) groups.set(key, (g = { cond, facts: [] }));
-      g.facts.push(task.ceFact[e]!);
+      g.facts.push(fact);
     }
     for (const g of groups.values()) {
       if (g.cond.length === 0) {
@@ -103,11 +156,14 @@ export function buildRelaxedTask(task: GroundTask): RelaxedTask {
     }
   }
   for (let x = 0; x < task.numAxioms; x++) {
-    const body = Array.from(task.axBody.subarray(task.axBodyStart[x]!, task.axBodyStart[x + 1]!));
+    const body = withComps(
+      task.axBody.subarray(task.axBodyStart[x]!, task.axBodyStart[x + 1]!),
+      task.axNegBody.subarray(task.axNegBodyStart[x]!, task.axNegBodyStart[x + 1]!),
+    );
     addOp(body, [task.axHead[x]!], 0, -1);
   }
   const goalOp = pres.length;
-  addOp(Array.from(task.goalPos), [GOAL], 0, -1);
+  addOp(withComps(task.goalPos, task.goalNeg), [GOAL], 0, -1);
 
   // Keep only what can matter for GOAL: facts backward-relevant from GOAL, ops with a relevant
   // effect (their other effects dropped). h^max of relevant facts and LM-Cut values do not change:
@@ -147,14 +203,25 @@ export function buildRelaxedTask(task: GroundTask): RelaxedTask {
   // Fast Downward-like tie-breaking: preconditions, effects and the state's facts are visited in
   // causal-graph order (see causalFactRank), which is what LM-Cut's precondition choice and the
   // pop order of equal-cost facts depend on.
-  const rank = causalFactRank(task, numFacts);
+  // A complement ranks right after its fact (the two values of one binary variable).
+  const taskRank = causalFactRank(task);
+  const rank = new Int32Array(numFacts);
+  for (let f = 0; f < nf; f++) rank[f] = 2 * taskRank[f]!;
+  for (let k = 0; k < compBase.length; k++) rank[nf + 2 + k] = 2 * taskRank[compBase[k]!]! + 1;
+  rank[TRUE] = 2 * nf;
+  rank[GOAL] = 2 * nf + 1;
   const byRank = (a: number, b: number): number => rank[a]! - rank[b]!;
   for (let o = 0; o < pres.length; o++) {
     pres[o]!.sort(byRank);
     effs[o]!.sort(byRank);
   }
-  const factOrder = new Int32Array(nf);
-  for (let f = 0; f < nf; f++) factOrder[rank[f]!] = f;
+  const seeds: number[] = [];
+  for (let f = 0; f < nf; f++) seeds.push(f);
+  for (let k = 0; k < compBase.length; k++) seeds.push(nf + 2 + k);
+  seeds.sort(byRank);
+  const factOrder = Int32Array.from(seeds);
+  const factTest = Int32Array.from(seeds, (f) => (f < nf ? f : compBase[f - nf - 2]!));
+  const factNeg = Uint8Array.from(seeds, (f) => (f < nf ? 0 : 1));
   const numOps = pres.length;
   const preStart = new Int32Array(numOps + 1);
   const effStart = new Int32Array(numOps + 1);
@@ -192,6 +259,9 @@ export function buildRelaxedTask(task: GroundTask): RelaxedTask {
     hasConditionalEffects: hasCE,
     maxCost,
     factOrder,
+    factTest,
+    factNeg,
+    numComplements: compBase.length,
   };
 }
 
