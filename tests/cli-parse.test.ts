@@ -1,5 +1,7 @@
 import { execFile, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 
 const BIN = "dist/src/cli/main.js";
@@ -91,6 +93,26 @@ describe.concurrent("conformance script", () => {
       `FAIL [parse] ${F}conf/bad/p01.pddl: ${F}conf/bad/p01.pddl:3:17: error: undeclared object 'c'`,
       "3 passed, 1 failed",
     ]);
+  });
+
+  it("the construct fixtures reproduce Fast Downward's cost and initial h (expect stage)", async () => {
+    const r = await run(CONF, ["tests/fixtures/conformance", "--verbose"]);
+    expect(r.code).toBe(0);
+    expect(r.out.match(/expect: as expected/g)?.length).toBe(5);
+    expect(r.out.trim().split("\n").at(-1)).toBe("5 passed, 0 failed");
+  });
+
+  it("the expect stage fails on a figure the search does not reproduce", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "conf-expect-"));
+    try {
+      cpSync("tests/fixtures/conformance/negative-goals", dir, { recursive: true });
+      writeFileSync(join(dir, "expected.json"), '{ "p01.pddl": { "cost": 6, "initial_h": 5 } }');
+      const r = await run(CONF, [dir]);
+      expect(r.code).toBe(1);
+      expect(r.out).toContain(`FAIL [expect] ${join(dir, "p01.pddl")}: expected initial_h 5`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("usage errors exit 2, a missing dir exits 1", async () => {
