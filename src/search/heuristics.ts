@@ -349,7 +349,8 @@ export class LmCutHeuristic implements Heuristic {
             const g = eff[j]!;
             if (reached[g] !== r) {
               reached[g] = r;
-              stack[sp++] = g;
+              // a fact that supports no operator leads nowhere: mark it, skip the push
+              if (head[g] !== -1) stack[sp++] = g;
             }
           }
         }
