@@ -1,33 +1,21 @@
 #!/usr/bin/env node
 /**
  * Conformance script: `node dist/src/cli/conformance.js DIR [--only a,b] [--verbose]`.
- * Walks DIR (one folder per domain with `domain.pddl`, or a per-problem domain file
- * `pNN-domain.pddl` / `domain_pNN.pddl` beside the problem), runs every stage of
+ * Walks DIR (one folder per domain with `domain.pddl`, or a per-problem domain file beside the
+ * problem: see `domainFileFor`), runs every stage of
  * conformance-stages.ts on every pair, prints one line per failure and last `N passed, M failed`.
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { PddlError } from "../pddl/index.js";
+import { domainFileFor, isDomainFileName } from "../pddl/files.js";
 import { conformanceStages, type ConformanceStage, type StageContext } from "./conformance-stages.js";
 
 /** A problem file and the domain file it goes with (null when none was found). */
 export interface Pair {
   domain: string | null;
   problem: string;
-}
-
-function isDomainFile(name: string): boolean {
-  return /domain/i.test(name);
-}
-
-/** The domain file for `problemFile` in `dir`: per-problem file first, then `domain.pddl`. */
-export function domainFor(dir: string, problemFile: string): string | null {
-  const m = /^(p\d+)/i.exec(problemFile);
-  const candidates = m ? [`${m[1]}-domain.pddl`, `domain_${m[1]}.pddl`, `${m[1]}_domain.pddl`, `domain-${m[1]}.pddl`] : [];
-  candidates.push("domain.pddl");
-  for (const c of candidates) if (existsSync(join(dir, c))) return join(dir, c);
-  return null;
 }
 
 /** All (domain, problem) pairs under `root`, sorted by path; walks subfolders recursively. */
@@ -38,7 +26,7 @@ export function findPairs(root: string): Pair[] {
     for (const e of entries) {
       const p = join(dir, e);
       if (statSync(p).isDirectory()) walk(p);
-      else if (e.toLowerCase().endsWith(".pddl") && !isDomainFile(e)) out.push({ domain: domainFor(dir, e), problem: p });
+      else if (e.toLowerCase().endsWith(".pddl") && !isDomainFileName(e)) out.push({ domain: domainFileFor(dir, e), problem: p });
     }
   };
   walk(root);

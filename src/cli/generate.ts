@@ -12,6 +12,7 @@ interface GenerateFlags {
   domain?: string;
   domainFile?: string;
   problems?: string;
+  pairs?: string;
   templates?: string;
   count?: string;
   samplesPerState?: string;
@@ -134,8 +135,12 @@ export function register(program: Command): void {
     .command("generate")
     .description("label problems and write a step-reward dataset (JSONL shards, manifest, dataset card)")
     .option("--domain <names>", "built-in domain(s), comma-separated, or 'all' (see `pddl2prm domains`)")
-    .option("--domain-file <file>", "a PDDL domain file of your own (with --problems)")
-    .option("--problems <dir|glob>", "problem files: a folder or a glob like 'probs/p*.pddl' (with --domain: your problems for a built-in domain, one subfolder per domain)")
+    .option("--domain-file <file>", "a PDDL domain file of your own for every problem of --problems")
+    .option(
+      "--problems <dir|glob>",
+      "problem files: a folder or a glob like 'probs/p*.pddl' (with --domain: your problems for a built-in domain, one subfolder per domain; alone: each problem with its own domain file beside it, domain_p01.pddl, p01-domain.pddl, ... else domain.pddl)",
+    )
+    .option("--pairs <file>", "a list of 'DOMAIN PROBLEM' path pairs, one per line (paths relative to the list)")
     .option("--templates <file>", "nl.json templates for --domain-file (default: text from PDDL names)")
     .option("--count <n>", "make N fresh problems per domain with the built-in generator instead of the default set")
     .option("--samples-per-state <y>", "candidates per state (default: the domain's y, 8 for your own domains)")
@@ -163,11 +168,17 @@ export function register(program: Command): void {
         if (flags.nonExecutable !== "near-miss" && flags.nonExecutable !== "any") {
           throw new UsageError(`--non-executable must be near-miss or any, got '${flags.nonExecutable}'`);
         }
-        if (flags.domain === undefined && flags.domainFile === undefined) throw new UsageError("give --domain NAME or --domain-file FILE --problems DIR");
+        if (flags.pairs !== undefined) {
+          if (flags.domain !== undefined || flags.domainFile !== undefined || flags.problems !== undefined || flags.count !== undefined) {
+            throw new UsageError("give --pairs alone, without --domain, --domain-file, --problems or --count");
+          }
+        } else if (flags.domain === undefined && flags.domainFile === undefined && flags.problems === undefined) {
+          throw new UsageError("give --domain NAME, --domain-file FILE --problems DIR, --problems DIR (domain files beside the problems) or --pairs FILE");
+        }
         if (flags.domain !== undefined && flags.domainFile !== undefined) throw new UsageError("give --domain or --domain-file, not both");
         if (flags.domainFile !== undefined && flags.problems === undefined) throw new UsageError("--domain-file needs --problems DIR|GLOB");
         if (flags.problems !== undefined && flags.count !== undefined) throw new UsageError("give --problems or --count, not both");
-        if (flags.count !== undefined && flags.domainFile !== undefined) throw new UsageError("--count makes problems for built-in domains only");
+        if (flags.count !== undefined && flags.domain === undefined) throw new UsageError("--count makes problems for built-in domains only");
         let threshold = Number(flags.threshold);
         if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new UsageError(`--threshold must be a number in [0, 1], got '${flags.threshold}'`);
         threshold = evalThreshold(flags, cmd.getOptionValueSource("threshold") !== "default", threshold);
@@ -199,6 +210,7 @@ export function register(program: Command): void {
         if (domains !== undefined) opts.domain = domains;
         if (flags.domainFile !== undefined) opts.domainFile = flags.domainFile;
         if (flags.problems !== undefined) opts.problems = flags.problems;
+        if (flags.pairs !== undefined) opts.pairs = flags.pairs;
         if (flags.templates !== undefined) opts.templates = flags.templates;
         if (rank !== undefined) opts.rank = rank;
         const count = intFlag("--count", flags.count, 1);

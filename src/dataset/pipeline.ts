@@ -17,8 +17,14 @@ export interface GenerateOptions {
   domain?: string | string[];
   /** A user domain file, with `problems`. */
   domainFile?: string;
-  /** Folder or glob of problem files for `domainFile`. */
+  /**
+   * Folder or glob of problem files: for `domainFile`, for built-in `domain`s, or alone, when
+   * each problem has its own domain file beside it (`domain_p01.pddl`, `p01-domain.pddl`, ...,
+   * else `domain.pddl`), as in many IPC folders.
+   */
   problems?: string;
+  /** A file listing `DOMAIN PROBLEM` path pairs, one per line (instead of `problems`). */
+  pairs?: string;
   /** nl.json templates for a user domain (otherwise generic text from PDDL names). */
   templates?: string;
   /** Make N fresh problems per built-in domain with its generator (seeded by `seed`). */
@@ -95,6 +101,7 @@ export function planRun(options: GenerateOptions, keepRows: boolean): RunPlan {
   const sel: ProblemSelection = { domains, seed };
   if (options.domainFile !== undefined) sel.domainFile = options.domainFile;
   if (options.problems !== undefined) sel.problems = options.problems;
+  if (options.pairs !== undefined) sel.pairs = options.pairs;
   if (options.templates !== undefined) sel.templatesFile = options.templates;
   if (options.count !== undefined) sel.count = options.count;
   const all = resolveProblems(sel);

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { parseDomain } from "../pddl/index.js";
+import { parseDomain, parseProblem, type Domain } from "../pddl/index.js";
 import { UserError } from "../pddl/errors.js";
+import { domainFileFor } from "../pddl/files.js";
 import { BUILTIN_DOMAINS, builtinDomainFile, builtinProblemsDir, generateProblems, getBuiltinDomain } from "../generators/index.js";
 import { hashString } from "../util/prng.js";
 import { readFileSync } from "node:fs";
@@ -23,12 +24,21 @@ export interface ProblemSource {
 export interface ProblemSelection {
   /** Built-in domain names, or ["all"]. */
   domains?: string[];
+  /** One domain file for every problem of `problems`. */
   domainFile?: string;
   /**
    * A folder of .pddl problems or a glob such as `probs/p*.pddl`; with built-in domains, a
-   * folder holding one subfolder per domain (or the problems of the single domain).
+   * folder holding one subfolder per domain (or the problems of the single domain). Without
+   * `domainFile` or `domains`, each problem uses its own domain file found beside it
+   * (`domain_<name>.pddl`, `<name>-domain.pddl`, `pNN-domain.pddl`, ... else `domain.pddl`;
+   * see `domainFileFor`), so one run labels a whole IPC folder.
    */
   problems?: string;
+  /**
+   * A text file listing `DOMAIN PROBLEM` path pairs, one per line (paths relative to the list's
+   * folder; `#` comments and blank lines ignored).
+   */
+  pairs?: string;
   /** nl.json templates for a user domain. */
   templatesFile?: string;
   /** Make this many fresh problems per domain with the built-in generator instead of the default set. */
@@ -81,6 +91,61 @@ export function listProblemFiles(spec: string): string[] {
   return files;
 }
 
+/** `DOMAIN PROBLEM` pairs of a list file (see `ProblemSelection.pairs`), paths resolved. */
+export function readPairsFile(file: string): Array<{ domain: string; problem: string }> {
+  const base = dirname(resolve(file));
+  const out: Array<{ domain: string; problem: string }> = [];
+  readText(file)
+    .split(/\r?\n/)
+    .forEach((raw, i) => {
+      const line = raw.replace(/#.*$/, "").trim();
+      if (line === "") return;
+      const parts = line.split(/\s+/);
+      if (parts.length !== 2) throw new UserError(`${file}:${i + 1}: expected 'DOMAIN PROBLEM' (two paths), got '${line}'`);
+      const [domain, problem] = parts.map((x) => resolve(base, x)) as [string, string];
+      for (const p of [domain, problem]) {
+        if (!existsSync(p) || !statSync(p).isFile()) throw new UserError(`${file}:${i + 1}: ${p}: no such file`);
+      }
+      out.push({ domain, problem });
+    });
+  if (out.length === 0) throw new UserError(`${file}: no pairs listed`);
+  return out;
+}
+
+/**
+ * Problem sources of user domains from (domain file, problem file) pairs: each distinct domain
+ * file is read and parsed once; problem ids must be unique per domain name.
+ */
+function userSources(pairs: Array<{ domain: string; problem: string }>, templatesFile: string | undefined): ProblemSource[] {
+  const domains = new Map<string, { domain: Domain; text: string }>();
+  const seen = new Set<string>();
+  return pairs.map(({ domain: domainFile, problem: file }) => {
+    let d = domains.get(domainFile);
+    if (!d) {
+      const text = readText(domainFile);
+      d = { domain: parseDomain(text, domainFile), text };
+      domains.set(domainFile, d);
+    }
+    // Parse now: a bad problem file stops the run before anything is written.
+    const problemText = readText(file);
+    parseProblem(problemText, file, d.domain);
+    const problemId = basename(file).replace(/\.pddl$/i, "");
+    const name = d.domain.name;
+    if (seen.has(`${name}/${problemId}`)) throw new UserError(`${file}: duplicate problem id '${problemId}' in domain '${name}'`);
+    seen.add(`${name}/${problemId}`);
+    return {
+      domainName: name,
+      domainFile,
+      domainText: d.text,
+      problemId,
+      problemFile: file,
+      problemText,
+      builtinTemplates: null,
+      templatesFile: templatesFile ?? null,
+    };
+  });
+}
+
 /** Problem sources of built-in domain `name` from the problem files of a folder or glob. */
 function builtinFromFiles(name: string, domainFile: string, domainText: string, spec: string): ProblemSource[] {
   return listProblemFiles(spec).map((file) => ({
@@ -97,32 +162,36 @@ function builtinFromFiles(name: string, domainFile: string, domainText: string, 
 
 /** The problems of a run in their canonical order (domain order as given, then problem name). */
 export function resolveProblems(sel: ProblemSelection): ProblemSource[] {
-  if (sel.domainFile !== undefined) {
-    if (sel.domains && sel.domains.length > 0) throw new UserError("give either --domain or --domain-file, not both");
-    if (sel.problems === undefined) throw new UserError("--domain-file needs --problems DIR|GLOB");
-    const domainText = readText(sel.domainFile);
-    const domain = parseDomain(domainText, sel.domainFile);
-    const out: ProblemSource[] = [];
-    const seen = new Set<string>();
-    for (const file of listProblemFiles(sel.problems)) {
-      const problemId = basename(file).replace(/\.pddl$/i, "");
-      if (seen.has(problemId)) throw new UserError(`${file}: duplicate problem id '${problemId}'`);
-      seen.add(problemId);
-      out.push({
-        domainName: domain.name,
-        domainFile: sel.domainFile,
-        domainText,
-        problemId,
-        problemFile: file,
-        problemText: readText(file),
-        builtinTemplates: null,
-        templatesFile: sel.templatesFile ?? null,
-      });
+  const builtin = sel.domains !== undefined && sel.domains.length > 0;
+  if (sel.pairs !== undefined) {
+    if (builtin || sel.domainFile !== undefined || sel.problems !== undefined) {
+      throw new UserError("give --pairs alone, without --domain, --domain-file or --problems");
     }
-    return out;
+    return userSources(readPairsFile(sel.pairs), sel.templatesFile);
+  }
+  if (sel.domainFile !== undefined) {
+    if (builtin) throw new UserError("give either --domain or --domain-file, not both");
+    if (sel.problems === undefined) throw new UserError("--domain-file needs --problems DIR|GLOB");
+    const domainFile = sel.domainFile;
+    return userSources(listProblemFiles(sel.problems).map((problem) => ({ domain: domainFile, problem })), sel.templatesFile);
+  }
+  if (!builtin && sel.problems !== undefined) {
+    // Each problem with the domain file beside it (per-problem files as in IPC trucks, airport).
+    return userSources(
+      listProblemFiles(sel.problems).map((problem) => {
+        const domain = domainFileFor(dirname(problem), problem);
+        if (domain === null) {
+          throw new UserError(`${problem}: no domain file beside it (domain.pddl, or ${basename(problem).replace(/\.pddl$/i, "")}-domain.pddl and the like); give --domain-file`);
+        }
+        return { domain, problem };
+      }),
+      sel.templatesFile,
+    );
   }
   const names = sel.domains ?? [];
-  if (names.length === 0) throw new UserError("give --domain NAME (a built-in domain; see `pddl2prm domains`) or --domain-file FILE");
+  if (names.length === 0) {
+    throw new UserError("give --domain NAME (a built-in domain; see `pddl2prm domains`), --domain-file FILE --problems DIR, --problems DIR (domain files beside the problems) or --pairs FILE");
+  }
   const expanded = names.includes("all") ? BUILTIN_DOMAINS.map((d) => d.name) : names;
   const out: ProblemSource[] = [];
   const seenDomains = new Set<string>();

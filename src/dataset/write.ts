@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../pddl/errors.js";
 import { packageVersion } from "../util/paths.js";
 import { emptyCounts, type CategoryCounts } from "./job.js";
 import { mergeDataset } from "./manifest.js";
 import { planRun, runJobs, type GenerateOptions, type Progress } from "./pipeline.js";
+import type { ProblemSource } from "./problems.js";
 import { SPLITS, type Split } from "./row.js";
 import { ShardWriter, type ShardInfo } from "./shard.js";
 
@@ -74,6 +75,7 @@ export function runConfig(options: WriteOptions, plan: ReturnType<typeof planRun
   return {
     domains: plan.domains,
     domain_file: options.domainFile ?? null,
+    pairs: options.pairs ?? null,
     problems: plan.allProblems.length,
     problems_sha256: createHash("sha256")
       .update(plan.allProblems.map((p) => `${p.domainName}/${p.problemId}\0${p.problemText}`).join("\0"))
@@ -97,6 +99,22 @@ export function runConfig(options: WriteOptions, plan: ReturnType<typeof planRun
   };
 }
 
+/**
+ * Domain names whose problems come with different domain texts (per-problem domain files): the
+ * output then stores `pddl/<domain>/<problem>.domain.pddl` beside each problem instead of one
+ * `pddl/<domain>/domain.pddl`. Decided over all ranks' problems, so every rank agrees.
+ */
+export function domainsWithSeveralFiles(all: readonly ProblemSource[]): Set<string> {
+  const first = new Map<string, string>();
+  const out = new Set<string>();
+  for (const p of all) {
+    const t = first.get(p.domainName);
+    if (t === undefined) first.set(p.domainName, p.domainText);
+    else if (t !== p.domainText) out.add(p.domainName);
+  }
+  return out;
+}
+
 function writeAtomic(path: string, text: string): void {
   const tmp = `${path}.tmp-${process.pid}`;
   writeFileSync(tmp, text);
@@ -111,7 +129,6 @@ function writeAtomic(path: string, text: string): void {
 export async function writeDataset(options: WriteOptions): Promise<DatasetSummary> {
   const t0 = performance.now();
   const plan = planRun(options, false);
-  const gzip = options.gzip ?? false;
   const out = options.out;
   const config = runConfig(options, plan);
   const configHash = createHash("sha256").update(JSON.stringify(config)).digest("hex");
@@ -130,8 +147,57 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
     merged: false,
   };
 
+  // What this run creates, so that a run that fails (bad input found by a worker) leaves the
+  // folder as it found it.
+  const created: string[] = [];
+  try {
+    await prepareAndRun(plan, options, config, configHash, summary, created);
+  } catch (e) {
+    undoCreated(created);
+    throw e;
+  }
+  summary.merged = (await mergeDataset(out, { quietIfIncomplete: true })) !== null;
+  summary.wallMs = performance.now() - t0;
+  return summary;
+}
+
+/**
+ * Remove what a failed run created, newest first: folders only when empty (another rank may be
+ * writing into the same dataset), config.json only when no rank's data or marker remains.
+ */
+function undoCreated(created: string[]): void {
+  for (const p of created.slice().reverse()) {
+    try {
+      if (!existsSync(p)) continue;
+      if (statSync(p).isDirectory()) {
+        if (readdirSync(p).length === 0) rmdirSync(p);
+      } else {
+        const dir = join(p, "..");
+        const busy = ["data", "completions"].some((d) => existsSync(join(dir, d)) && readdirSync(join(dir, d)).length > 0);
+        if (!busy) rmSync(p, { force: true });
+      }
+    } catch {
+      // best effort: the original error is what the user needs to see
+    }
+  }
+}
+
+/** Check or create the folder and config.json, then label this rank unless it is already done. */
+async function prepareAndRun(
+  plan: ReturnType<typeof planRun>,
+  options: WriteOptions,
+  config: Record<string, unknown>,
+  configHash: string,
+  summary: DatasetSummary,
+  created: string[],
+): Promise<void> {
+  const out = options.out;
   const configPath = join(out, "config.json");
   const marker = join(out, "completions", pad5(plan.rank));
+  const make = (dir: string): void => {
+    if (!existsSync(dir)) created.push(dir);
+    mkdirSync(dir, { recursive: true });
+  };
   if (existsSync(configPath)) {
     const old = JSON.parse(readFileSync(configPath, "utf8")) as { config_hash?: string };
     if (old.config_hash !== configHash) {
@@ -147,10 +213,13 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
       throw new UserError(`${out} exists and is not a pddl2prm dataset folder; use another --out, or --force to replace it`);
     }
   }
-  mkdirSync(out, { recursive: true });
-  if (!existsSync(configPath)) writeAtomic(configPath, JSON.stringify({ config_hash: configHash, config }, null, 2) + "\n");
-  mkdirSync(join(out, "data"), { recursive: true });
-  mkdirSync(join(out, "completions"), { recursive: true });
+  make(out);
+  if (!existsSync(configPath)) {
+    created.push(configPath);
+    writeAtomic(configPath, JSON.stringify({ config_hash: configHash, config }, null, 2) + "\n");
+  }
+  make(join(out, "data"));
+  make(join(out, "completions"));
 
   if (existsSync(marker)) {
     const rec = JSON.parse(readFileSync(marker, "utf8")) as RankRecord;
@@ -159,11 +228,8 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
     summary.counts = rec.counts;
     summary.skipped = rec.problems.filter((p) => p.skipped !== null).length;
   } else {
-    await runRank(plan, options, out, gzip, configHash, summary);
+    await runRank(plan, options, out, options.gzip ?? false, configHash, summary);
   }
-  summary.merged = (await mergeDataset(out, { quietIfIncomplete: true })) !== null;
-  summary.wallMs = performance.now() - t0;
-  return summary;
 }
 
 async function runRank(
@@ -186,6 +252,7 @@ async function runRank(
   }
   const problems: ProblemRecord[] = [];
   const pddlFiles = new Map<string, string>();
+  const perProblemDomain = domainsWithSeveralFiles(plan.allProblems);
   const t0 = performance.now();
   let done = 0;
   try {
@@ -214,7 +281,9 @@ async function runRank(
         skipped: r.skipped,
         counts: r.counts,
       });
-      pddlFiles.set(join("pddl", job.domainName, "domain.pddl"), job.domainText);
+      // one domain.pddl per domain name, or each problem's own domain file where they differ
+      const domainRel = perProblemDomain.has(job.domainName) ? `${job.problemId}.domain.pddl` : "domain.pddl";
+      pddlFiles.set(join("pddl", job.domainName, domainRel), job.domainText);
       pddlFiles.set(join("pddl", job.domainName, `${job.problemId}.pddl`), job.problemText);
       const progress: Progress = {
         problemsDone: done,

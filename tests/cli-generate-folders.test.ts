@@ -1,0 +1,145 @@
+/**
+ * `generate` over folders with per-problem domain files, `--pairs` lists, and failed runs that
+ * must leave the output folder as they found it.
+ */
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { parseDomain, parseProblem } from "../src/pddl/index.js";
+import { domainFileFor } from "../src/pddl/files.js";
+import { ground, validatePlan } from "../src/task/index.js";
+
+const ROOT = resolve(__dirname, "..");
+const CLI = join(ROOT, "dist", "src", "cli", "main.js");
+const FIX = join(ROOT, "tests", "fixtures", "conformance", "per-problem-domains");
+const tmp = mkdtempSync(join(tmpdir(), "pddl2prm-folders-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function run(args: string[]) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", cwd: tmp });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function rows(out: string): Array<{ domain: string; problem: string; meta: { prefix: string[]; action: string } }> {
+  const dir = join(out, "data");
+  return readdirSync(dir)
+    .filter((n) => n.endsWith(".jsonl"))
+    .flatMap((n) => readFileSync(join(dir, n), "utf8").split("\n").filter((l) => l !== ""))
+    .map((l) => JSON.parse(l));
+}
+
+/** Every file below `dir` (relative paths), sorted. */
+function tree(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return (readdirSync(dir, { recursive: true }) as string[]).sort();
+}
+
+describe("domainFileFor", () => {
+  it("finds per-problem domain files by the problem's name or its pNN prefix, else domain.pddl", () => {
+    const d = join(tmp, "names");
+    mkdirSync(d);
+    for (const f of ["domain_p20_1.pddl", "p01-domain.pddl", "domain.pddl", "x_domain.pddl"]) writeFileSync(join(d, f), "");
+    expect(domainFileFor(d, "p20_1.pddl")).toBe(join(d, "domain_p20_1.pddl")); // openstacks-opt14
+    expect(domainFileFor(d, "p01-airport1-p1.pddl")).toBe(join(d, "p01-domain.pddl")); // airport
+    expect(domainFileFor(d, "x.pddl")).toBe(join(d, "x_domain.pddl"));
+    expect(domainFileFor(d, "p07.pddl")).toBe(join(d, "domain.pddl"));
+    rmSync(join(d, "domain.pddl"));
+    expect(domainFileFor(d, "p07.pddl")).toBeNull();
+  });
+});
+
+describe("generate over per-problem domain files", () => {
+  it("labels a folder whose problems have their own domain files in one command; pddl/ keeps each", () => {
+    const out = join(tmp, "perprob");
+    const r = run(["generate", "--problems", FIX, "--out", out, "--workers", "2", "--quiet"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const rs = rows(out);
+    expect(new Set(rs.map((x) => x.problem))).toEqual(new Set(["p01", "p02"]));
+    expect(new Set(rs.map((x) => x.domain))).toEqual(new Set(["ferry-costs"]));
+    const pddl = join(out, "pddl", "ferry-costs");
+    expect(readdirSync(pddl).sort()).toEqual(["p01.domain.pddl", "p01.pddl", "p02.domain.pddl", "p02.pddl"]);
+    expect(readFileSync(join(pddl, "p01.domain.pddl"), "utf8")).toBe(readFileSync(join(FIX, "domain_p01.pddl"), "utf8"));
+    expect(readFileSync(join(pddl, "p02.domain.pddl"), "utf8")).toBe(readFileSync(join(FIX, "p02-domain.pddl"), "utf8"));
+    // every row replays against the PDDL stored with it: prefix valid, and the costs differ per domain
+    for (const x of rs) {
+      const dom = parseDomain(readFileSync(join(pddl, `${x.problem}.domain.pddl`), "utf8"));
+      const task = ground(dom, parseProblem(readFileSync(join(pddl, `${x.problem}.pddl`), "utf8"), "p", dom));
+      const v = validatePlan(task, x.meta.prefix);
+      // every prefix step executes (the goal is reached only at the end of the walk)
+      expect(v.failure === null || "unmet_goal" in v.failure, `${x.problem}: ${x.meta.prefix.join(" ")}`).toBe(true);
+    }
+  });
+
+  it("--pairs lists domain/problem paths relative to the list; a bad line is named file:line", () => {
+    const dir = join(tmp, "pairs");
+    cpSync(FIX, join(dir, "f"), { recursive: true });
+    writeFileSync(join(dir, "list.txt"), "# ferry with two cost models\nf/domain_p01.pddl f/p01.pddl\n\nf/p02-domain.pddl   f/p02.pddl  # cheap sailing\n");
+    const out = join(tmp, "pairs-out");
+    const r = run(["generate", "--pairs", join(dir, "list.txt"), "--out", out, "--workers", "1", "--quiet"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(new Set(rows(out).map((x) => x.problem))).toEqual(new Set(["p01", "p02"]));
+    writeFileSync(join(dir, "bad.txt"), "f/domain_p01.pddl f/p01.pddl\nf/p02.pddl\n");
+    const bad = run(["generate", "--pairs", join(dir, "bad.txt"), "--out", join(tmp, "pairs-bad")]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(`${join(dir, "bad.txt")}:2: expected 'DOMAIN PROBLEM'`);
+    const both = run(["generate", "--pairs", join(dir, "list.txt"), "--problems", FIX]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--pairs alone/);
+  });
+
+  it("a problem without a domain file beside it is a clear error", () => {
+    const dir = join(tmp, "lonely");
+    mkdirSync(dir);
+    cpSync(join(FIX, "p01.pddl"), join(dir, "p01.pddl"));
+    const r = run(["generate", "--problems", dir, "--out", join(tmp, "lonely-out")]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/p01\.pddl: no domain file beside it/);
+    expect(existsSync(join(tmp, "lonely-out"))).toBe(false);
+  });
+});
+
+describe("a failed run leaves the output folder as it found it", () => {
+  const badFolder = (): string => {
+    const dir = mkdtempSync(join(tmp, "bad-"));
+    cpSync(FIX, dir, { recursive: true });
+    writeFileSync(join(dir, "p03.pddl"), "(define (problem p3) (:domain ferry-costs)\n  (:objects a - place)\n  (:init (ferry-at a))\n  (:goal (car-at zz a)))\n");
+    cpSync(join(FIX, "domain_p01.pddl"), join(dir, "domain_p03.pddl"));
+    return dir;
+  };
+
+  it("bad PDDL: no folder when there was none, the same files when there was one; the corrected re-run works", () => {
+    const dir = badFolder();
+    const fresh = join(tmp, "fresh-out");
+    const r = run(["generate", "--problems", dir, "--out", fresh, "--workers", "2"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/p03\.pddl:4:\d+: error: undeclared object 'zz'/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(fresh)).toBe(false);
+
+    const existing = join(tmp, "existing-out");
+    mkdirSync(existing);
+    writeFileSync(join(existing, ".keep"), "");
+    expect(run(["generate", "--problems", dir, "--out", existing]).code).toBe(1);
+    expect(tree(existing)).toEqual([".keep"]);
+
+    rmSync(join(dir, "p03.pddl"));
+    const ok = run(["generate", "--problems", dir, "--out", existing, "--workers", "2", "--quiet"]);
+    expect(ok.stderr).toBe("");
+    expect(ok.code).toBe(0);
+    expect(tree(existing)).toContain("manifest.json");
+  });
+
+  it("an error found by a worker (bad templates) removes what the run created", () => {
+    const templates = join(tmp, "bad-templates.json");
+    writeFileSync(templates, '{ "types": 5 }');
+    const out = join(tmp, "tpl-out");
+    const r = run(["generate", "--domain-file", join(FIX, "domain_p01.pddl"), "--problems", join(FIX, "p01.pddl"), "--templates", templates, "--out", out, "--workers", "2"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/bad-templates\.json/);
+    expect(existsSync(out)).toBe(false);
+  });
+});
