@@ -29,6 +29,8 @@ export interface SolveJson {
   cost: number | null;
   plan: string[];
   initial_h: number | null;
+  /** The heuristic used: "lmcut" falls back to "hmax" on tasks with conditional effects. */
+  heuristic: string;
   expanded: number;
   generated: number;
   evaluated: number;
@@ -87,6 +89,7 @@ export function register(program: Command): void {
           cost: r.cost,
           plan: r.planNames,
           initial_h: r.initialH,
+          heuristic: r.heuristic,
           expanded: r.expanded,
           generated: r.generated,
           evaluated: r.evaluated,

@@ -15,9 +15,10 @@ export interface SolveOptions {
 
 /**
  * Optimal planning: A* with the chosen heuristic over the goal-relevant operators and
- * facts (see `goalRelevance`); `planNames` are the plan's PDDL actions.
+ * facts (see `goalRelevance`); `planNames` are the plan's PDDL actions, `heuristic` the name
+ * of the heuristic used (lmcut falls back to hmax on conditional effects).
  */
-export function solve(task: GroundTask, options: SolveOptions = {}): SearchResult & { planNames: string[] } {
+export function solve(task: GroundTask, options: SolveOptions = {}): SearchResult & { planNames: string[]; heuristic: string } {
   const h = createHeuristic(task, options.heuristic ?? "lmcut");
   let r: SearchResult;
   const order = successorOrder(task);
@@ -26,7 +27,7 @@ export function solve(task: GroundTask, options: SolveOptions = {}): SearchResul
     const rel = goalRelevance(task);
     r = astar(task, h, options.limits, { opMask: rel.ops, factMask: rel.factWords, successorOrder: order });
   }
-  return { ...r, planNames: r.plan.map((op) => task.opNames[op]!) };
+  return { ...r, planNames: r.plan.map((op) => task.opNames[op]!), heuristic: h.name };
 }
 
 /** Fast Downward plan-file text: one `(action args)` per line, then `; cost = N (unit cost|general cost)`. */
