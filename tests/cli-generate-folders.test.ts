@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseDomain, parseProblem } from "../src/pddl/index.js";
 import { domainFileFor } from "../src/pddl/files.js";
+import { listProblemFiles } from "../src/dataset/problems.js";
 import { ground, validatePlan } from "../src/task/index.js";
 
 const ROOT = resolve(__dirname, "..");
@@ -82,6 +83,10 @@ describe("generate over per-problem domain files", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(new Set(rows(out).map((x) => x.problem))).toEqual(new Set(["p01", "p02"]));
+    // the published config names files, never local paths
+    const config = JSON.parse(readFileSync(join(out, "config.json"), "utf8")).config;
+    expect(config.pairs).toBe("list.txt");
+    expect(config.domain_file).toBeNull();
     writeFileSync(join(dir, "bad.txt"), "f/domain_p01.pddl f/p01.pddl\nf/p02.pddl\n");
     const bad = run(["generate", "--pairs", join(dir, "bad.txt"), "--out", join(tmp, "pairs-bad")]);
     expect(bad.code).toBe(1);
@@ -99,6 +104,21 @@ describe("generate over per-problem domain files", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/p01\.pddl: no domain file beside it/);
     expect(existsSync(join(tmp, "lonely-out"))).toBe(false);
+  });
+});
+
+describe("problem folders", () => {
+  it("hidden files (editor backups) are not problems; a UTF-8 byte-order mark is accepted", () => {
+    const dir = join(tmp, "hidden");
+    cpSync(FIX, dir, { recursive: true });
+    writeFileSync(join(dir, ".#p01.pddl"), "garbage");
+    writeFileSync(join(dir, "p01.pddl"), "\uFEFF" + readFileSync(join(FIX, "p01.pddl"), "utf8"));
+    expect(listProblemFiles(dir).map((f) => f.slice(dir.length + 1))).toEqual(["p01.pddl", "p02.pddl"]);
+    const out = join(tmp, "hidden-out");
+    const r = run(["generate", "--problems", dir, "--out", out, "--workers", "1", "--quiet"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(out, "pddl", "ferry-costs", "p01.pddl"), "utf8").charCodeAt(0)).toBe(0xfeff);
   });
 });
 

@@ -26,7 +26,7 @@ export function findPairs(root: string): Pair[] {
     for (const e of entries) {
       const p = join(dir, e);
       if (statSync(p).isDirectory()) walk(p);
-      else if (e.toLowerCase().endsWith(".pddl") && !isDomainFileName(e)) out.push({ domain: domainFileFor(dir, e), problem: p });
+      else if (e.toLowerCase().endsWith(".pddl") && !e.startsWith(".") && !isDomainFileName(e)) out.push({ domain: domainFileFor(dir, e), problem: p });
     }
   };
   walk(root);

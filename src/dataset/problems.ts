@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseDomain, parseProblem, type Domain } from "../pddl/index.js";
 import { UserError } from "../pddl/errors.js";
-import { domainFileFor } from "../pddl/files.js";
+import { domainFileFor, isDomainFileName } from "../pddl/files.js";
 import { BUILTIN_DOMAINS, builtinDomainFile, builtinProblemsDir, generateProblems, getBuiltinDomain } from "../generators/index.js";
 import { hashString } from "../util/prng.js";
 import { readFileSync } from "node:fs";
@@ -78,8 +78,8 @@ export function listProblemFiles(spec: string): string[] {
     if (!existsSync(spec)) throw new UserError(`--problems ${spec}: no such file or folder`);
     if (statSync(spec).isFile()) return [resolve(spec)];
     dir = spec;
-    // In a folder, every .pddl except domain files is a problem.
-    match = (n) => n.toLowerCase().endsWith(".pddl") && !/domain/i.test(n);
+    // In a folder, every .pddl except domain files and hidden files (editor backups) is a problem.
+    match = (n) => n.toLowerCase().endsWith(".pddl") && !n.startsWith(".") && !isDomainFileName(n);
   }
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UserError(`--problems ${spec}: no such folder ${dir}`);
   const files = readdirSync(dir)

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { UserError } from "../pddl/errors.js";
 import { packageVersion } from "../util/paths.js";
 import { emptyCounts, type CategoryCounts } from "./job.js";
@@ -74,8 +74,10 @@ export function shardName(split: Split, rank: number, world: number, gzip: boole
 export function runConfig(options: WriteOptions, plan: ReturnType<typeof planRun>): Record<string, unknown> {
   return {
     domains: plan.domains,
-    domain_file: options.domainFile ?? null,
-    pairs: options.pairs ?? null,
+    // file names only: the manifest is published with the dataset, local paths are private
+    // (the texts themselves are hashed below)
+    domain_file: options.domainFile !== undefined ? basename(options.domainFile) : null,
+    pairs: options.pairs !== undefined ? basename(options.pairs) : null,
     problems: plan.allProblems.length,
     problems_sha256: createHash("sha256")
       .update(plan.allProblems.map((p) => `${p.domainName}/${p.problemId}\0${p.problemText}`).join("\0"))

@@ -14,9 +14,14 @@ export { printDomain, printProblem, printFormula, printEffect } from "./printer.
 export { supertypesOf, objectsOfType, typeParents } from "./types.js";
 export { KNOWN_REQUIREMENTS } from "./parser.js";
 
+/** Editors on Windows save UTF-8 with a byte-order mark; it is not part of the text. */
+function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /** Parse a domain (syntax + domain-level semantic checks). Throws PddlError with file:line:col. */
 export function parseDomain(text: string, file = "<domain>"): Domain {
-  const d = parseDomainSyntax(text, file);
+  const d = parseDomainSyntax(stripBom(text), file);
   checkDomain(d);
   return d;
 }
@@ -26,7 +31,7 @@ export function parseDomain(text: string, file = "<domain>"): Domain {
  * objects/constants/predicates/functions/types, arity. Throws PddlError with file:line:col.
  */
 export function parseProblem(text: string, file = "<problem>", domain?: Domain): Problem {
-  const p = parseProblemSyntax(text, file);
+  const p = parseProblemSyntax(stripBom(text), file);
   if (domain) checkProblem(p, domain);
   return p;
 }
