@@ -87,6 +87,20 @@ describe("generate over per-problem domain files", () => {
     const config = JSON.parse(readFileSync(join(out, "config.json"), "utf8")).config;
     expect(config.pairs).toBe("list.txt");
     expect(config.domain_file).toBeNull();
+    // swapping the two domain files between the problems is another dataset (config hash)
+    // (same list file name, same domain and problem texts, other pairing)
+    mkdirSync(join(dir, "swap"));
+    mkdirSync(join(dir, "swap2"));
+    writeFileSync(join(dir, "f", "p03.pddl"), readFileSync(join(FIX, "p01.pddl"), "utf8").replace("ferry-costs-1", "ferry-costs-3"));
+    const a = "../f/domain_p01.pddl ../f/p01.pddl\n../f/p02-domain.pddl ../f/p02.pddl\n";
+    writeFileSync(join(dir, "swap", "list.txt"), a + "../f/domain_p01.pddl ../f/p03.pddl\n");
+    writeFileSync(join(dir, "swap2", "list.txt"), a + "../f/p02-domain.pddl ../f/p03.pddl\n");
+    const hash = (list: string): string => {
+      const o = join(tmp, `pairs-${list.replace(/\W/g, "")}`);
+      expect(run(["generate", "--pairs", join(dir, list), "--out", o, "--workers", "1", "--quiet"]).code).toBe(0);
+      return JSON.parse(readFileSync(join(o, "config.json"), "utf8")).config_hash;
+    };
+    expect(hash("swap/list.txt")).not.toBe(hash("swap2/list.txt"));
     writeFileSync(join(dir, "bad.txt"), "f/domain_p01.pddl f/p01.pddl\nf/p02.pddl\n");
     const bad = run(["generate", "--pairs", join(dir, "bad.txt"), "--out", join(tmp, "pairs-bad")]);
     expect(bad.code).toBe(1);

@@ -68,8 +68,10 @@ export function problemKey(domainName: string, problemId: string): string {
 const domainCache = new Map<string, Domain>();
 const templateCache = new Map<string, NlTemplates | null>();
 
+const domainKey = (job: ProblemJob): string => `${job.domainFile}\0${job.domainText}`;
+
 function cachedDomain(job: ProblemJob): Domain {
-  const key = `${job.domainFile}\0${job.domainText}`;
+  const key = domainKey(job);
   let d = domainCache.get(key);
   if (!d) {
     d = parseDomain(job.domainText, job.domainFile);
@@ -79,7 +81,8 @@ function cachedDomain(job: ProblemJob): Domain {
 }
 
 function cachedTemplates(job: ProblemJob, domain: Domain): NlTemplates | null {
-  const key = job.builtinTemplates !== null ? `builtin:${job.builtinTemplates}` : `file:${job.templatesFile ?? ""}`;
+  // A templates file is compiled against each domain it is used with (per-problem domain files).
+  const key = job.builtinTemplates !== null ? `builtin:${job.builtinTemplates}` : `file:${job.templatesFile ?? ""}\0${domainKey(job)}`;
   if (templateCache.has(key)) return templateCache.get(key)!;
   let t: NlTemplates | null = null;
   if (job.builtinTemplates !== null) t = loadTemplates(job.builtinTemplates);

@@ -70,6 +70,8 @@ export function shardName(split: Split, rank: number, world: number, gzip: boole
   return `${split}-${pad5(rank)}-of-${pad5(world)}.jsonl${gzip ? ".gz" : ""}`;
 }
 
+const sha = (text: string): string => createHash("sha256").update(text).digest("hex");
+
 /** The settings that decide the bytes of a run; a resumed or merged run must match them. */
 export function runConfig(options: WriteOptions, plan: ReturnType<typeof planRun>): Record<string, unknown> {
   return {
@@ -85,6 +87,12 @@ export function runConfig(options: WriteOptions, plan: ReturnType<typeof planRun
     domains_sha256: createHash("sha256")
       .update([...new Set(plan.allProblems.map((p) => p.domainText))].join("\0"))
       .digest("hex"),
+    // which domain file each problem uses, where the problems of one run use several
+    ...(new Set(plan.allProblems.map((p) => p.domainText)).size > 1 && options.domain === undefined
+      ? { domain_of_problem_sha256: createHash("sha256").update(plan.allProblems.map((p) => `${p.problemId}\0${sha(p.domainText)}`).join("\0")).digest("hex") }
+      : {}),
+    // the text a run writes depends on its templates
+    ...(options.templates !== undefined ? { templates_sha256: sha(readFileSync(options.templates, "utf8")) } : {}),
     count: options.count ?? null,
     seed: plan.config.seed,
     samples_per_state: plan.config.samplesPerState > 0 ? plan.config.samplesPerState : "domain default",
