@@ -1,4 +1,4 @@
-import type { Manifest } from "./manifest.js";
+import type { Manifest } from "./records.js";
 import { CATEGORIES, SPLITS } from "./row.js";
 
 const yamlList = (items: string[], indent: string) => items.map((i) => `${indent}- ${i}`).join("\n");

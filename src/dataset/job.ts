@@ -4,60 +4,16 @@ import { ground } from "../task/index.js";
 import { applyOp, isApplicable } from "../task/state.js";
 import type { GroundTask } from "../task/types.js";
 import { labelProblem, ProblemSkipped } from "../label/index.js";
-import type { Candidate, Category, LabeledStep } from "../label/types.js";
+import type { Candidate, LabeledStep } from "../label/types.js";
 import { createRenderer, loadTemplates, loadTemplatesFile } from "../nl/index.js";
 import type { NlTemplates } from "../nl/index.js";
 import { Prng } from "../util/prng.js";
-import { formatRow, type Format } from "./formats.js";
-import { CATEGORIES, formatFloat, type NativeRow, type Split } from "./row.js";
-import type { ProblemSource } from "./problems.js";
+import { formatRow } from "./formats.js";
+import { formatFloat, type NativeRow } from "./row.js";
 import { isEvalFormat, runEvalJob } from "./pairs.js";
+import { emptyCounts, type CategoryCounts, type JobConfig, type JobResult, type ProblemJob } from "./records.js";
 
-/** One problem to label: everything a worker needs, as plain data (it crosses threads). */
-export interface ProblemJob extends ProblemSource {
-  /** Position of the problem in the run's ordered problem list. */
-  index: number;
-  split: Split;
-}
-
-/** Settings shared by all jobs of a run. */
-export interface JobConfig {
-  seed: number;
-  samplesPerState: number;
-  format: Format;
-  threshold: number;
-  randomOptimal: boolean;
-  balance: boolean;
-  nonExecutable: "near-miss" | "any";
-  timeMs: number;
-  maxExpansions: number;
-  maxStates: number;
-  /** Also return the row objects (library `generate()`); the CLI needs only the lines. */
-  keepRows: boolean;
-}
-
-export type CategoryCounts = Record<Category, number>;
-
-export interface JobResult {
-  index: number;
-  domainName: string;
-  problemId: string;
-  split: Split;
-  lines: string[];
-  rows: NativeRow[] | null;
-  counts: CategoryCounts;
-  planLength: number;
-  states: number;
-  skipped: string | null;
-  /** Milliseconds per stage. */
-  ms: { grounding: number; labelling: number; translation: number };
-}
-
-export function emptyCounts(): CategoryCounts {
-  const c = {} as CategoryCounts;
-  for (const k of CATEGORIES) c[k] = 0;
-  return c;
-}
+export { emptyCounts, type CategoryCounts, type JobConfig, type JobResult, type ProblemJob };
 
 /** Stable id of a problem across a multi-domain run. */
 export function problemKey(domainName: string, problemId: string): string {

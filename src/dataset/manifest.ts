@@ -4,30 +4,12 @@ import { join } from "node:path";
 import { UserError } from "../pddl/errors.js";
 import { packageVersion } from "../util/paths.js";
 import { datasetCard } from "./card.js";
-import { emptyCounts, type CategoryCounts } from "./job.js";
+import { emptyCounts, type CategoryCounts, type Manifest, type ProblemRecord, type RankRecord } from "./records.js";
 import { CATEGORIES, SPLITS } from "./row.js";
 import type { ShardInfo } from "./shard.js";
-import type { ProblemRecord, RankRecord } from "./write.js";
 import { statsTable, writeStatsCsv } from "./stats.js";
 
-/** manifest.json of a complete dataset (DESIGN.md §9). */
-export interface Manifest {
-  generator: string;
-  version: string;
-  config_hash: string;
-  config: Record<string, unknown>;
-  seed: number;
-  world: number;
-  rows: number;
-  counts: {
-    by_split: Record<string, number>;
-    by_domain: Record<string, number>;
-    by_category: CategoryCounts;
-    by_domain_split_category: Record<string, Record<string, CategoryCounts>>;
-  };
-  problems: { total: number; labelled: number; skipped: { domain: string; problem: string; reason: string }[] };
-  shards: ShardInfo[];
-}
+export type { Manifest };
 
 function writeAtomic(path: string, text: string): void {
   const tmp = `${path}.tmp-${process.pid}`;

@@ -10,7 +10,7 @@ import type { Candidate, Category, LabeledStep } from "../label/types.js";
 import { LimitError } from "../search/types.js";
 import { createRenderer, type NlTemplates } from "../nl/index.js";
 import { Prng } from "../util/prng.js";
-import type { JobConfig, JobResult, ProblemJob } from "./job.js";
+import type { JobConfig, JobResult, ProblemJob } from "./records.js";
 import { buildProcessBench, candidateOf, jsonWithFloats, processBenchLine, type EvalInput } from "./processbench.js";
 import { buildTrajectoryPairs, groundingCandidate, paramPool, trajectoryLine } from "./trajectories.js";
 

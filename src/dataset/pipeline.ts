@@ -6,7 +6,7 @@ import { getBuiltinDomain } from "../generators/index.js";
 import { packageRoot } from "../util/paths.js";
 import { type Format } from "./formats.js";
 import { isEvalFormat } from "./pairs.js";
-import { type JobConfig, type JobResult, type ProblemJob } from "./job.js";
+import type { JobConfig, JobResult, ProblemJob } from "./records.js";
 import { type NativeRow } from "./row.js";
 import { resolveProblems, splitOf, type ProblemSelection, type ProblemSource } from "./problems.js";
 import { runJobSafe, type WorkerReply } from "./worker.js";

@@ -2,9 +2,8 @@ import { createReadStream, renameSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { createGunzip } from "node:zlib";
 import { writeToString } from "fast-csv";
-import { emptyCounts, type CategoryCounts } from "./job.js";
+import { emptyCounts, type CategoryCounts, type ProblemRecord } from "./records.js";
 import { CATEGORIES, SPLITS } from "./row.js";
-import type { ProblemRecord } from "./write.js";
 
 /** One line of stats.csv: a (domain, split) pair, or the totals with domain "all". */
 export interface StatsRow {

@@ -3,7 +3,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync
 import { basename, join } from "node:path";
 import { UserError } from "../pddl/errors.js";
 import { packageVersion } from "../util/paths.js";
-import { emptyCounts, type CategoryCounts } from "./job.js";
+import { emptyCounts, type CategoryCounts, type ProblemRecord, type RankRecord } from "./records.js";
+
+export type { ProblemRecord, RankRecord };
 import { mergeDataset } from "./manifest.js";
 import { planRun, runJobs, type GenerateOptions, type Progress } from "./pipeline.js";
 import type { ProblemSource } from "./problems.js";
@@ -16,27 +18,6 @@ export interface WriteOptions extends GenerateOptions {
   gzip?: boolean;
   /** Delete an existing dataset made with other settings instead of refusing. */
   force?: boolean;
-}
-
-/** Per-problem record kept in the rank's completion marker and the manifest. */
-export interface ProblemRecord {
-  domain: string;
-  problem: string;
-  split: Split;
-  rows: number;
-  plan_length: number;
-  skipped: string | null;
-  counts: CategoryCounts;
-}
-
-/** The content of `completions/{rank}`: everything `merge` needs from a finished rank. */
-export interface RankRecord {
-  rank: number;
-  world: number;
-  config_hash: string;
-  shards: ShardInfo[];
-  problems: ProblemRecord[];
-  counts: CategoryCounts;
 }
 
 export interface StageTimes {

@@ -1,0 +1,97 @@
+/**
+ * The plain data that flows between the stages of a run: a problem job and its result (they
+ * cross worker threads), category counts, and the per-problem and per-rank records that the
+ * completion markers, the manifest and stats.csv are made of. Types only (and `emptyCounts`),
+ * so that the modules that produce and read them import none of each other.
+ */
+import type { Category } from "../label/types.js";
+import type { Format } from "./formats.js";
+import type { ProblemSource } from "./problems.js";
+import { CATEGORIES, type NativeRow, type Split } from "./row.js";
+import type { ShardInfo } from "./shard.js";
+
+/** One problem to label: everything a worker needs, as plain data (it crosses threads). */
+export interface ProblemJob extends ProblemSource {
+  /** Position of the problem in the run's ordered problem list. */
+  index: number;
+  split: Split;
+}
+
+/** Settings shared by all jobs of a run. */
+export interface JobConfig {
+  seed: number;
+  samplesPerState: number;
+  format: Format;
+  threshold: number;
+  randomOptimal: boolean;
+  balance: boolean;
+  nonExecutable: "near-miss" | "any";
+  timeMs: number;
+  maxExpansions: number;
+  maxStates: number;
+  /** Also return the row objects (library `generate()`); the CLI needs only the lines. */
+  keepRows: boolean;
+}
+
+export type CategoryCounts = Record<Category, number>;
+
+export interface JobResult {
+  index: number;
+  domainName: string;
+  problemId: string;
+  split: Split;
+  lines: string[];
+  rows: NativeRow[] | null;
+  counts: CategoryCounts;
+  planLength: number;
+  states: number;
+  skipped: string | null;
+  /** Milliseconds per stage. */
+  ms: { grounding: number; labelling: number; translation: number };
+}
+
+export function emptyCounts(): CategoryCounts {
+  const c = {} as CategoryCounts;
+  for (const k of CATEGORIES) c[k] = 0;
+  return c;
+}
+
+/** Per-problem record kept in the rank's completion marker and the manifest. */
+export interface ProblemRecord {
+  domain: string;
+  problem: string;
+  split: Split;
+  rows: number;
+  plan_length: number;
+  skipped: string | null;
+  counts: CategoryCounts;
+}
+
+/** The content of `completions/{rank}`: everything `merge` needs from a finished rank. */
+export interface RankRecord {
+  rank: number;
+  world: number;
+  config_hash: string;
+  shards: ShardInfo[];
+  problems: ProblemRecord[];
+  counts: CategoryCounts;
+}
+
+/** manifest.json of a complete dataset (DESIGN.md §9). */
+export interface Manifest {
+  generator: string;
+  version: string;
+  config_hash: string;
+  config: Record<string, unknown>;
+  seed: number;
+  world: number;
+  rows: number;
+  counts: {
+    by_split: Record<string, number>;
+    by_domain: Record<string, number>;
+    by_category: CategoryCounts;
+    by_domain_split_category: Record<string, Record<string, CategoryCounts>>;
+  };
+  problems: { total: number; labelled: number; skipped: { domain: string; problem: string; reason: string }[] };
+  shards: ShardInfo[];
+}
