@@ -177,3 +177,34 @@ describe("a failed run leaves the output folder as it found it", () => {
     expect(existsSync(out)).toBe(false);
   });
 });
+
+describe("corrupt state files and a file as --out are clear errors, not stack traces", () => {
+  it("config.json not JSON, config.json {}, a corrupt completion record, --out naming a file", () => {
+    const out = join(tmp, "state");
+    const args = ["generate", "--problems", FIX, "--out", out, "--workers", "1", "--quiet"];
+    expect(run(args).code).toBe(0);
+    const config = join(out, "config.json");
+    const good = readFileSync(config, "utf8");
+    const marker = join(out, "completions", "00000");
+    const rec = readFileSync(marker, "utf8");
+    const expectClear = (r: ReturnType<typeof run>, re: RegExp): void => {
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(re);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    };
+    writeFileSync(config, "{ not json");
+    expectClear(run(args), /config\.json: cannot read the pddl2prm config \(not JSON\)/);
+    writeFileSync(config, "{}");
+    expectClear(run(["merge", out, "--verify"]), /config\.json: not a valid pddl2prm config/);
+    writeFileSync(config, good);
+    writeFileSync(marker, rec.replace('"shards":', '"shardz":'));
+    expectClear(run(args), /completions\/00000: not a valid pddl2prm completion record \(Required at shards\)/);
+    writeFileSync(marker, rec);
+    expect(run(args).code).toBe(0); // intact again: resumes
+    const file = join(tmp, "a-file");
+    writeFileSync(file, "x");
+    expectClear(run(["generate", "--problems", FIX, "--out", file]), /--out .*a-file: is a file, not a folder/);
+    expect(readFileSync(file, "utf8")).toBe("x");
+  });
+});
+

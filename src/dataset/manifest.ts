@@ -7,6 +7,7 @@ import { datasetCard } from "./card.js";
 import { emptyCounts, type CategoryCounts, type Manifest, type ProblemRecord, type RankRecord } from "./records.js";
 import { CATEGORIES, SPLITS } from "./row.js";
 import type { ShardInfo } from "./shard.js";
+import { readConfigFile, readRankFile } from "./state-files.js";
 import { statsTable, writeStatsCsv } from "./stats.js";
 
 export type { Manifest };
@@ -21,7 +22,7 @@ function writeAtomic(path: string, text: string): void {
 export function readRanks(out: string): { config: Record<string, unknown>; configHash: string; world: number; ranks: RankRecord[]; missing: number[] } {
   const configPath = join(out, "config.json");
   if (!existsSync(configPath)) throw new UserError(`${out}: not a pddl2prm dataset folder (no config.json)`);
-  const cfg = JSON.parse(readFileSync(configPath, "utf8")) as { config_hash: string; config: Record<string, unknown> };
+  const cfg = readConfigFile(configPath);
   const world = Number(cfg.config["world"] ?? 1);
   const ranks: RankRecord[] = [];
   const missing: number[] = [];
@@ -32,7 +33,7 @@ export function readRanks(out: string): { config: Record<string, unknown>; confi
       missing.push(r);
       continue;
     }
-    const rec = JSON.parse(readFileSync(p, "utf8")) as RankRecord;
+    const rec = readRankFile(p);
     if (rec.config_hash !== cfg.config_hash) throw new UserError(`${p}: rank ${r} was made with other settings than ${configPath}`);
     ranks.push(rec);
   }

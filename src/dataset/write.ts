@@ -10,6 +10,7 @@ import { mergeDataset } from "./manifest.js";
 import { planRun, runJobs, type GenerateOptions, type Progress } from "./pipeline.js";
 import type { ProblemSource } from "./problems.js";
 import { SPLITS, type Split } from "./row.js";
+import { readConfigFile, readRankFile } from "./state-files.js";
 import { ShardWriter, type ShardInfo } from "./shard.js";
 
 export interface WriteOptions extends GenerateOptions {
@@ -173,6 +174,15 @@ function undoCreated(created: string[]): void {
   }
 }
 
+/** The config hash of a config.json, or null where the file is unreadable. */
+function safeConfigHash(path: string): string | null {
+  try {
+    return readConfigFile(path).config_hash;
+  } catch {
+    return null;
+  }
+}
+
 /** Check or create the folder and config.json, then label this rank unless it is already done. */
 async function prepareAndRun(
   plan: ReturnType<typeof planRun>,
@@ -189,9 +199,11 @@ async function prepareAndRun(
     if (!existsSync(dir)) created.push(dir);
     mkdirSync(dir, { recursive: true });
   };
+  if (existsSync(out) && !statSync(out).isDirectory()) throw new UserError(`--out ${out}: is a file, not a folder`);
   if (existsSync(configPath)) {
-    const old = JSON.parse(readFileSync(configPath, "utf8")) as { config_hash?: string };
-    if (old.config_hash !== configHash) {
+    // a corrupt config.json is an error unless --force replaces the dataset anyway
+    const old = options.force ? safeConfigHash(configPath) : readConfigFile(configPath).config_hash;
+    if (old !== configHash) {
       if (!options.force) {
         throw new UserError(`${out} holds a dataset made with other settings; use another --out, or --force to replace it`);
       }
@@ -213,7 +225,7 @@ async function prepareAndRun(
   make(join(out, "completions"));
 
   if (existsSync(marker)) {
-    const rec = JSON.parse(readFileSync(marker, "utf8")) as RankRecord;
+    const rec = readRankFile(marker);
     summary.resumed = true;
     summary.rows = rec.shards.reduce((a, s) => a + s.rows, 0);
     summary.counts = rec.counts;

@@ -1,0 +1,59 @@
+/**
+ * Reading the files a run keeps its state in (`config.json`, `completions/{rank}`): validated on
+ * read, so that a corrupt or foreign file is a clear error naming it, never a stack trace.
+ */
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { UserError } from "../pddl/errors.js";
+import type { RankRecord } from "./records.js";
+import { CATEGORIES, SPLITS } from "./row.js";
+
+const Counts = z.object(Object.fromEntries(CATEGORIES.map((c) => [c, z.number().int().nonnegative()])) as Record<(typeof CATEGORIES)[number], z.ZodNumber>);
+
+const ConfigFile = z.object({ config_hash: z.string().min(1), config: z.record(z.unknown()) });
+
+const RankFile = z.object({
+  rank: z.number().int().nonnegative(),
+  world: z.number().int().positive(),
+  config_hash: z.string().min(1),
+  shards: z.array(z.object({ path: z.string(), rows: z.number().int().nonnegative(), bytes: z.number().int().nonnegative(), sha256: z.string() })),
+  problems: z.array(
+    z.object({
+      domain: z.string(),
+      problem: z.string(),
+      split: z.enum(SPLITS as unknown as [string, ...string[]]),
+      rows: z.number().int().nonnegative(),
+      plan_length: z.number().int(),
+      skipped: z.string().nullable(),
+      counts: Counts,
+    }),
+  ),
+  counts: Counts,
+});
+
+function readJson<T>(path: string, schema: z.ZodType<T>, what: string): T {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, "utf8"));
+  } catch (e) {
+    const why = e instanceof SyntaxError ? "not JSON" : ((e as NodeJS.ErrnoException).code ?? String(e));
+    throw new UserError(`${path}: cannot read the ${what} (${why}); remove it, or use --force to start the dataset again`);
+  }
+  const r = schema.safeParse(data);
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    const at = issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
+    throw new UserError(`${path}: not a valid ${what} (${issue.message}${at}); remove it, or use --force to start the dataset again`);
+  }
+  return r.data;
+}
+
+/** `config.json` of a dataset folder. */
+export function readConfigFile(path: string): { config_hash: string; config: Record<string, unknown> } {
+  return readJson(path, ConfigFile, "pddl2prm config");
+}
+
+/** A rank's completion marker `completions/{rank}`. */
+export function readRankFile(path: string): RankRecord {
+  return readJson(path, RankFile, "pddl2prm completion record") as RankRecord;
+}
