@@ -208,3 +208,23 @@ describe("corrupt state files and a file as --out are clear errors, not stack tr
   });
 });
 
+describe("--force", () => {
+  it("replaces a dataset made with other settings but removes only what pddl2prm wrote", () => {
+    const out = join(tmp, "victim");
+    mkdirSync(join(out, "src"), { recursive: true });
+    writeFileSync(join(out, "src", "important.txt"), "keep me");
+    writeFileSync(join(out, "config.json"), '{ "config_hash": "abc", "config": {} }');
+    const r = run(["generate", "--problems", FIX, "--out", out, "--workers", "1", "--quiet"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/other settings/);
+    const f = run(["generate", "--problems", FIX, "--out", out, "--workers", "1", "--quiet", "--force"]);
+    expect(f.stderr).toBe("");
+    expect(f.code).toBe(0);
+    expect(readFileSync(join(out, "src", "important.txt"), "utf8")).toBe("keep me");
+    const again = run(["generate", "--problems", FIX, "--out", out, "--workers", "1", "--quiet", "--seed", "2", "--force"]);
+    expect(again.code).toBe(0);
+    expect(readFileSync(join(out, "src", "important.txt"), "utf8")).toBe("keep me");
+    expect(JSON.parse(readFileSync(join(out, "config.json"), "utf8")).config.seed).toBe(2);
+  });
+});
+

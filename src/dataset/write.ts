@@ -174,6 +174,34 @@ function undoCreated(created: string[]): void {
   }
 }
 
+/**
+ * What `--force` removes: only what pddl2prm writes in a dataset folder (config.json, shards and
+ * their temporary files, completion markers, the PDDL copies, manifest, card and stats.csv),
+ * then the folders it made if they are empty. Anything else stays where it is.
+ */
+function removeOwnFiles(out: string): void {
+  const own = (dir: string, re: RegExp): void => {
+    const d = join(out, dir);
+    if (!existsSync(d) || !statSync(d).isDirectory()) return;
+    for (const n of readdirSync(d)) if (re.test(n)) rmSync(join(d, n), { recursive: true, force: true });
+    if (readdirSync(d).length === 0) rmdirSync(d);
+  };
+  own("data", /^(train|validation|test)-\d{5}-of-\d{5}\.jsonl(\.gz)?(\.tmp-\d+)?$/);
+  own("completions", /^\d{5}(\.tmp-\d+)?$/);
+  const pddl = join(out, "pddl");
+  if (existsSync(pddl) && statSync(pddl).isDirectory()) {
+    for (const d of readdirSync(pddl)) own(join("pddl", d), /\.pddl(\.tmp-\d+)?$/);
+    if (readdirSync(pddl).length === 0) rmdirSync(pddl);
+  }
+  // README.md is the dataset card only where a manifest says this is a dataset
+  const card = existsSync(join(out, "manifest.json"));
+  for (const n of readdirSync(out)) {
+    if (/^(config\.json|manifest\.json|stats\.csv)(\.tmp-\d+)?$/.test(n) || (card && /^README\.md(\.tmp-\d+)?$/.test(n))) {
+      rmSync(join(out, n), { force: true });
+    }
+  }
+}
+
 /** The config hash of a config.json, or null where the file is unreadable. */
 function safeConfigHash(path: string): string | null {
   try {
@@ -207,7 +235,7 @@ async function prepareAndRun(
       if (!options.force) {
         throw new UserError(`${out} holds a dataset made with other settings; use another --out, or --force to replace it`);
       }
-      rmSync(out, { recursive: true, force: true });
+      removeOwnFiles(out);
     }
   } else if (existsSync(out) && !options.force) {
     // Other ranks may be creating the same folder right now: only foreign files are a problem.
