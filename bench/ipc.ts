@@ -8,29 +8,42 @@
  *
  * DIR holds one folder per domain (a clone of the public downward-benchmarks collection). For
  * every folder, its `--per-domain` smallest problems (by file size, then name), each with the
- * domain file beside it (`domainFileFor`), go through, each step a child process with its own
- * time limit so that nothing can hang the sweep:
+ * domain file beside it (`domainFileFor`), go through these steps, each a child process in its
+ * own process group with its own time limit (the whole group is killed on timeout: Fast
+ * Downward's driver starts the translator and the search as grandchildren) and a memory cap
+ * (4 GiB), so that nothing can hang the sweep:
+ *   parse    our `parse --json`: accepted, or the first line of the error;
  *   ground   our `ground --json` (facts, operators, ms, or the error);
- *   fd       Fast Downward (A* + LM-Cut, or h^max where LM-Cut refuses conditional effects or
- *            axioms): did its translator accept the task, cost, initial h, expansions, search time;
+ *   fd       Fast Downward, A* + LM-Cut; where its search refuses the task (conditional effects,
+ *            axioms) A* + h^max on the same translator output: did the translator accept the
+ *            task, cost, initial h, expansions, search time;
  *   ours     our `solve --json` with the same limit, run right after Fast Downward (same load):
  *            cost, initial h, expansions, search time, and the time ratio ours / Fast Downward;
  *   label    `generate --time-limit L` on that one problem: rows, or why it was skipped (only the
  *            `--label-per-domain` smallest problems of a folder, default all of `--per-domain`).
- * `--cli` measures another build of pddl2prm (an older checkout's dist/src/cli/main.js, for
- * "before" figures). Results are cached per instance in a JSONL file (default
- * bench/results/ipc-cache-<cli hash>.jsonl, not committed), so an interrupted sweep resumes.
+ * `--time-limit` bounds parse, ground, Fast Downward's translator and both searches;
+ * `--label-time-limit` bounds `generate`. `--cli` measures another build of pddl2prm (an older
+ * checkout's dist/src/cli/main.js, for "before" figures). Results are cached per instance in a
+ * JSONL file (default bench/results/ipc-cache-<hash of cli>.jsonl, not committed) keyed by cli,
+ * instance and options, so an interrupted sweep resumes; `--fresh` starts it over.
  * Output: a Markdown table (one row per instance) and a summary, one line per column, written
  * to `--out` and printed.
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { domainFileFor, isDomainFileName } from "../src/pddl/files.js";
 import { packageRoot } from "../src/util/paths.js";
-import { arg } from "./reference.js";
+import { arg, median } from "./reference.js";
+
+/** Bumped when a Result gains fields, so that older cache lines are recomputed. */
+const CACHE_VERSION = 2;
+const MEMORY_LIMIT = "4G";
+const NODE_HEAP_MB = 4096;
+const LMCUT = "astar(lmcut())";
+const HMAX = "astar(hmax())";
 
 interface Options {
   fd: string | null;
@@ -47,11 +60,13 @@ interface Options {
   out: string;
 }
 
+type SearchStatus = "solved" | "unsolvable" | "limit" | "timeout" | "memout" | "error";
+
 interface FdResult {
-  translate: "ok" | "rejected" | "timeout";
+  translate: "ok" | "rejected" | "timeout" | "memout";
   error?: string;
   config?: string;
-  solved?: boolean;
+  status?: SearchStatus;
   cost?: number;
   h0?: number;
   expanded?: number;
@@ -59,7 +74,7 @@ interface FdResult {
 }
 
 interface OursResult {
-  status: string;
+  status: SearchStatus;
   error?: string;
   heuristic?: string;
   cost?: number | null;
@@ -72,6 +87,7 @@ interface Result {
   key: string;
   folder: string;
   problem: string;
+  parse?: { ok: boolean; error?: string };
   ground: { ok: boolean; facts?: number; operators?: number; ms?: number; error?: string };
   fd?: FdResult;
   ours?: OursResult;
@@ -88,14 +104,17 @@ function parseOptions(): Options {
   };
   const benchmarks = arg("--benchmarks");
   if (!benchmarks) throw new Error("--benchmarks DIR is required (a clone of the downward-benchmarks collection)");
+  if (!existsSync(benchmarks) || !statSync(benchmarks).isDirectory()) throw new Error(`--benchmarks: ${benchmarks} is not a folder`);
   const cli = resolve(arg("--cli") ?? join(packageRoot(), "dist", "src", "cli", "main.js"));
+  if (!existsSync(cli)) throw new Error(`--cli: ${cli} not found (build with npx tsc -p tsconfig.json)`);
   const perDomain = num("--per-domain", 3);
   const skipFd = process.argv.includes("--skip-fd");
   const fd = skipFd ? null : (arg("--fd") ?? null);
   if (!skipFd && fd === null) throw new Error("--fd PATH/fast-downward.py is required (or --skip-fd)");
+  if (fd !== null && !existsSync(fd)) throw new Error(`--fd: ${fd} not found`);
   const cliHash = createHash("sha256").update(cli).digest("hex").slice(0, 8);
   const o: Options = {
-    fd,
+    fd: fd === null ? null : resolve(fd),
     benchmarks: resolve(benchmarks),
     perDomain,
     labelPerDomain: num("--label-per-domain", perDomain),
@@ -122,93 +141,104 @@ function instances(dir: string, n: number): Array<{ domain: string | null; probl
   return files.map(({ f }) => ({ domain: domainFileFor(dir, f), problem: join(dir, f) }));
 }
 
-/** Run a command with a wall-clock limit; `timedOut` when it was killed. */
-function runLimited(cmd: string, args: string[], seconds: number, cwd?: string): { code: number | null; out: string; err: string; timedOut: boolean; ms: number } {
-  const t0 = performance.now();
-  const r = spawnSync(cmd, args, {
-    encoding: "utf8",
-    timeout: seconds * 1000,
-    killSignal: "SIGKILL",
-    maxBuffer: 256 << 20,
-    ...(cwd ? { cwd } : {}),
+// ---------------------------------------------------------------------------------------------
+// Child processes
+
+interface Run {
+  code: number | null;
+  out: string;
+  err: string;
+  timedOut: boolean;
+  ms: number;
+}
+
+/** Process groups still running, killed if the sweep itself is interrupted. */
+const liveGroups = new Set<number>();
+
+function killGroup(pgid: number): void {
+  try {
+    process.kill(-pgid, "SIGKILL");
+  } catch {
+    // the group is already gone
+  }
+}
+
+/**
+ * Run a command in a process group of its own with a wall-clock limit. On timeout, and after a
+ * normal exit (stragglers), the whole group is killed: killing only the child would leave Fast
+ * Downward's search running and holding our pipes.
+ */
+function runLimited(cmd: string, args: string[], seconds: number, cwd?: string): Promise<Run> {
+  return new Promise((done) => {
+    const t0 = performance.now();
+    const child = spawn(cmd, args, { cwd, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const pgid = child.pid;
+    let out = "";
+    let err = "";
+    let timedOut = false;
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+    if (pgid !== undefined) liveGroups.add(pgid);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      if (pgid !== undefined) killGroup(pgid);
+    }, seconds * 1000);
+    child.on("exit", () => pgid !== undefined && killGroup(pgid));
+    child.on("error", (e) => (err += e.message));
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      if (pgid !== undefined) liveGroups.delete(pgid);
+      done({ code, out, err, timedOut, ms: performance.now() - t0 });
+    });
   });
-  const timedOut = r.error !== undefined && (r.error as NodeJS.ErrnoException).code === "ETIMEDOUT";
-  return { code: r.status, out: r.stdout ?? "", err: r.stderr ?? "", timedOut, ms: performance.now() - t0 };
 }
 
 const firstLine = (s: string): string => (s.trim().split("\n").find((l) => l.trim() !== "") ?? "").slice(0, 200);
-const node = (o: Options, args: string[], seconds: number) => runLimited(process.execPath, ["--max-old-space-size=4096", o.cli, ...args], seconds);
 
-function runGround(o: Options, domain: string, problem: string): Result["ground"] {
-  const r = node(o, ["ground", domain, problem, "--json"], o.timeLimit);
+/** Our CLI under the Node heap cap. */
+const node = (o: Options, args: string[], seconds: number): Promise<Run> =>
+  runLimited(process.execPath, [`--max-old-space-size=${NODE_HEAP_MB}`, o.cli, ...args], seconds);
+
+async function runParse(o: Options, domain: string, problem: string): Promise<NonNullable<Result["parse"]>> {
+  const r = await node(o, ["parse", domain, problem, "--json"], o.timeLimit);
   if (r.timedOut) return { ok: false, error: `timeout ${o.timeLimit}s` };
-  if (r.code !== 0) return { ok: false, error: firstLine(r.err) };
+  return r.code === 0 ? { ok: true } : { ok: false, error: firstLine(r.err) };
+}
+
+async function runGround(o: Options, domain: string, problem: string): Promise<Result["ground"]> {
+  const r = await node(o, ["ground", domain, problem, "--json"], o.timeLimit);
+  if (r.timedOut) return { ok: false, error: `timeout ${o.timeLimit}s` };
+  if (r.code !== 0) return { ok: false, error: firstLine(r.err) || `exit ${r.code}` };
   const j = JSON.parse(r.out) as { facts: number; operators: number; ms: number };
   return { ok: true, facts: j.facts, operators: j.operators, ms: j.ms };
 }
 
-/** Fast Downward with LM-Cut, or h^max where its LM-Cut refuses the task (as in ../shared/reference). */
-function runFd(o: Options, domain: string, problem: string): FdResult {
-  const dir = mkdtempSync(join(tmpdir(), "bench-ipc-fd-"));
-  try {
-    let res: FdResult = { translate: "ok" };
-    for (const config of ["astar(lmcut())", "astar(hmax())"]) {
-      const r = runLimited(
-        "python3",
-        [o.fd!, "--overall-time-limit", `${o.timeLimit + 60}s`, "--overall-memory-limit", "4G", "--search-time-limit", `${o.timeLimit}s`, domain, problem, "--search", config],
-        o.timeLimit + 90,
-        dir,
-      );
-      const text = r.out + r.err;
-      if (!/Translator operators:/.test(text)) {
-        return r.timedOut || /time limit/i.test(text) ? { translate: "timeout" } : { translate: "rejected", error: firstLine(r.err || r.out) };
-      }
-      if (/does not support (conditional effects|axioms)/.test(text)) continue;
-      const num = (re: RegExp): number | undefined => {
-        const m = re.exec(text);
-        return m ? Number(m[1]) : undefined;
-      };
-      res = { translate: "ok", config, solved: /Solution found/.test(text) };
-      const h0 = num(/Initial heuristic value for \w+: (\d+)/);
-      if (h0 !== undefined) res.h0 = h0;
-      const cost = num(/Plan cost: (\d+)/);
-      if (cost !== undefined) res.cost = cost;
-      const exp = num(/Expanded (\d+) state/);
-      if (exp !== undefined) res.expanded = exp;
-      const st = num(/Search time: ([0-9.]+)s/);
-      if (st !== undefined) res.searchMs = st * 1000;
-      return res;
-    }
-    return res;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-function runOurs(o: Options, domain: string, problem: string): OursResult {
-  const r = node(o, ["solve", domain, problem, "--json", "--time-limit", String(o.timeLimit)], o.timeLimit + 60);
+async function runOurs(o: Options, domain: string, problem: string): Promise<OursResult> {
+  const r = await node(o, ["solve", domain, problem, "--heuristic", "lmcut", "--json", "--time-limit", String(o.timeLimit)], o.timeLimit + 60);
   if (r.timedOut) return { status: "timeout" };
-  let j: { status?: string; cost: number | null; initial_h: number | null; heuristic?: string; expanded: number; search_ms: number };
+  let j: { status?: SearchStatus; solvable: boolean; cost: number | null; initial_h: number | null; heuristic?: string; expanded: number; search_ms: number };
   try {
     j = JSON.parse(r.out);
   } catch {
-    return { status: "error", error: firstLine(r.err) };
+    return { status: "error", error: firstLine(r.err) || `exit ${r.code}` };
   }
-  const out: OursResult = { status: j.status ?? "solved", cost: j.cost, h0: j.initial_h, expanded: j.expanded, searchMs: j.search_ms };
+  // Builds before `status` (an older --cli) only said solvable or not.
+  const status = j.status ?? (j.solvable ? "solved" : "unsolvable");
+  const out: OursResult = { status, cost: j.cost, h0: j.initial_h, expanded: j.expanded, searchMs: j.search_ms };
   if (j.heuristic !== undefined) out.heuristic = j.heuristic;
   return out;
 }
 
-function runLabel(o: Options, domain: string, problem: string): NonNullable<Result["label"]> {
+async function runLabel(o: Options, domain: string, problem: string): Promise<NonNullable<Result["label"]>> {
   const out = mkdtempSync(join(tmpdir(), "bench-ipc-gen-"));
   try {
-    const r = node(
+    const r = await node(
       o,
       ["generate", "--domain-file", domain, "--problems", problem, "--out", join(out, "ds"), "--time-limit", String(o.labelTimeLimit), "--workers", "1", "--quiet"],
       o.labelTimeLimit + 120,
     );
     if (r.timedOut) return { status: "timeout", wallMs: r.ms };
-    if (r.code !== 0) return { status: "failed", reason: firstLine(r.err), wallMs: r.ms };
+    if (r.code !== 0) return { status: "failed", reason: firstLine(r.err) || `exit ${r.code}`, wallMs: r.ms };
     const m = JSON.parse(readFileSync(join(out, "ds", "manifest.json"), "utf8")) as {
       rows: number;
       problems: { labelled: number; skipped: Array<{ reason: string }> };
@@ -218,6 +248,103 @@ function runLabel(o: Options, domain: string, problem: string): NonNullable<Resu
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fast Downward
+
+/** Exit codes of Fast Downward's driver (driver/returncodes.py) that this bench tells apart. */
+const FD_CODE = {
+  translateUnsolvable: 10,
+  searchUnsolvable: 11,
+  translateMemout: 20,
+  translateTimeout: 21,
+  searchMemout: 22,
+  searchTimeout: 23,
+  searchUnsupported: 34,
+} as const;
+
+/** The exit code the driver reports for one component ("translate exit code: 31"). */
+function fdExitCode(text: string, component: "translate" | "search"): number | null {
+  const m = new RegExp(`^${component} exit code: (-?\\d+)`, "m").exec(text);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * Why a component of Fast Downward failed, from its own output: the driver's INFO lines, the
+ * progress and memory lines are noise; a Python traceback ends on stderr with the exception,
+ * other errors are printed on stdout just before "<component> exit code" (e.g. "Undefined
+ * predicate / Got: foo").
+ */
+function fdError(r: Run, component: "translate" | "search"): string {
+  const noise = /^(INFO|WARNING)\s|^\[t=|wall-clock\]$|^Peak memory|^Remove intermediate/;
+  const meaningful = (s: string) => s.split("\n").filter((l) => l.trim() !== "" && !noise.test(l));
+  const err = meaningful(r.err);
+  if (err.length) return err[err.length - 1]!.slice(0, 200);
+  const before = meaningful(r.out.split(new RegExp(`^${component} exit code:`, "m"))[0] ?? "");
+  return before.slice(-2).join(" / ").slice(0, 200) || `exit ${r.code}`;
+}
+
+function num(text: string, re: RegExp): number | undefined {
+  const m = re.exec(text);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** The search's figures from Fast Downward's log. */
+function fdSearch(r: Run, config: string): FdResult {
+  const text = r.out;
+  const code = fdExitCode(text, "search");
+  const status: SearchStatus = /Solution found/.test(text)
+    ? "solved"
+    : code === FD_CODE.searchUnsolvable
+      ? "unsolvable"
+      : code === FD_CODE.searchTimeout || r.timedOut
+        ? "timeout"
+        : code === FD_CODE.searchMemout
+          ? "memout"
+          : "error";
+  const res: FdResult = { translate: "ok", config, status };
+  if (status === "error") res.error = fdError(r, "search");
+  const h0 = num(text, /Initial heuristic value for \w+: (\d+)/);
+  if (h0 !== undefined) res.h0 = h0;
+  const cost = num(text, /Plan cost: (\d+)/);
+  if (cost !== undefined) res.cost = cost;
+  // The total, not "Expanded until last jump: N state(s)."
+  const expanded = num(text, /Expanded (\d+) state\(s\)\./);
+  if (expanded !== undefined) res.expanded = expanded;
+  const searchS = num(text, /Search time: ([0-9.]+)s/);
+  if (searchS !== undefined) res.searchMs = searchS * 1000;
+  return res;
+}
+
+/**
+ * Fast Downward with LM-Cut; where its search refuses the task (conditional effects or axioms
+ * in the translator's output), h^max on the same output.sas, as in ../shared/reference.
+ */
+async function runFd(o: Options, domain: string, problem: string): Promise<FdResult> {
+  const dir = mkdtempSync(join(tmpdir(), "bench-ipc-fd-"));
+  const limits = ["--overall-memory-limit", MEMORY_LIMIT, "--translate-time-limit", `${o.timeLimit}s`, "--search-time-limit", `${o.timeLimit}s`];
+  // Backstop only: the driver enforces its own limits, we kill it if it does not.
+  const fd = (args: string[]) => runLimited("python3", [o.fd!, ...limits, ...args], 2 * o.timeLimit + 60, dir);
+  try {
+    const r = await fd(["--keep-sas-file", domain, problem, "--search", LMCUT]);
+    const tcode = fdExitCode(r.out, "translate");
+    if (tcode === FD_CODE.translateTimeout || (tcode === null && r.timedOut)) return { translate: "timeout" };
+    if (tcode === FD_CODE.translateMemout) return { translate: "memout" };
+    if (tcode === FD_CODE.translateUnsolvable) return { translate: "ok", status: "unsolvable" };
+    if (tcode !== 0) return { translate: "rejected", error: fdError(r, "translate") };
+    if (fdExitCode(r.out, "search") !== FD_CODE.searchUnsupported) return fdSearch(r, LMCUT);
+    return fdSearch(await fd([join(dir, "output.sas"), "--search", HMAX]), HMAX);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cache
+
+function cacheKey(o: Options, problem: string, label: boolean): string {
+  return JSON.stringify([CACHE_VERSION, o.cli, relative(o.benchmarks, problem), o.timeLimit, o.labelTimeLimit, o.fd, o.skipSolve, label]);
 }
 
 function loadCache(file: string): Map<string, Result> {
@@ -239,17 +366,13 @@ function loadCache(file: string): Map<string, Result> {
 // Report
 
 const fmt = (x: number | null | undefined, d = 0): string => (x === undefined || x === null ? "-" : x.toFixed(d));
+const name = (r: Result): string => `${r.folder}/${r.problem}`;
+const list = (rs: Result[], f: (r: Result) => string = name): string => (rs.length ? ` (${rs.map(f).join("; ")})` : "");
+const heuristicOf = (config: string | undefined): string | undefined => config?.replace(/astar\((\w+)\(\)\)/, "$1");
 
-function median(xs: number[]): number {
-  if (xs.length === 0) return NaN;
-  const a = xs.slice().sort((x, y) => x - y);
-  const m = a.length >> 1;
-  return a.length % 2 ? a[m]! : (a[m - 1]! + a[m]!) / 2;
-}
-
-/** Both solved with the same heuristic: h0 and time are comparable. */
+/** Both solved with the same heuristic: initial h and search time are comparable. */
 function comparable(r: Result): boolean {
-  return !!r.fd?.solved && r.ours?.status === "solved" && r.fd.config === `astar(${r.ours.heuristic}())`;
+  return r.fd?.status === "solved" && r.ours?.status === "solved" && heuristicOf(r.fd.config) === r.ours.heuristic;
 }
 
 function ratio(r: Result): number | null {
@@ -257,78 +380,161 @@ function ratio(r: Result): number | null {
   return r.ours!.searchMs / Math.max(r.fd!.searchMs, 1);
 }
 
-function table(results: Result[]): string[] {
-  const lines = [
-    "| instance | ground | FD translate | config | FD cost | cost | FD h0 | h0 | FD exp | exp | FD ms | ms | ratio | label |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
-  ];
-  for (const r of results) {
-    const g = r.ground.ok ? `${r.ground.facts}f/${r.ground.operators}o` : `error: ${r.ground.error}`;
-    const fd = r.fd;
-    const ours = r.ours;
-    const rt = ratio(r);
-    const lab = r.label ? (r.label.status === "labelled" ? `${r.label.rows} rows, ${(r.label.wallMs / 1000).toFixed(1)} s` : `${r.label.status}${r.label.reason ? `: ${r.label.reason}` : ""}`) : "-";
-    lines.push(
-      `| ${r.folder}/${r.problem} | ${g} | ${fd ? fd.translate : "-"} | ${fd?.config?.replace(/astar\((\w+)\(\)\)/, "$1") ?? "-"} | ${fmt(fd?.cost)} | ${ours ? (ours.status === "solved" ? fmt(ours.cost) : ours.status) : "-"} | ${fmt(fd?.h0)} | ${fmt(ours?.h0)} | ${fmt(fd?.expanded)} | ${fmt(ours?.expanded)} | ${fmt(fd?.searchMs, 1)} | ${fmt(ours?.searchMs, 1)} | ${rt === null ? "-" : rt.toFixed(2)} | ${lab.replace(/\|/g, "/")} |`,
-    );
-  }
-  return lines;
+/** Our initial h against Fast Downward's, where both used the same heuristic. */
+function h0Relation(r: Result): "=" | "<" | ">" | null {
+  const a = r.ours?.h0;
+  const b = r.fd?.h0;
+  if (a == null || b == null || heuristicOf(r.fd?.config) !== r.ours?.heuristic) return null;
+  return a === b ? "=" : a < b ? "<" : ">";
 }
 
-function summary(results: Result[], o: Options): string[] {
+function labelCell(l: Result["label"]): string {
+  if (!l) return "-";
+  if (l.status === "labelled") return `${l.rows} rows, ${(l.wallMs / 1000).toFixed(1)} s`;
+  return `${l.status}${l.reason ? `: ${l.reason}` : ""}`;
+}
+
+function row(r: Result): string {
+  const fd = r.fd;
+  const ours = r.ours;
+  const fdH = heuristicOf(fd?.config);
+  const config = ours?.heuristic && fdH && ours.heuristic !== fdH ? `${fdH} / ours ${ours.heuristic}` : (fdH ?? ours?.heuristic ?? "-");
+  const search = (s: { status?: SearchStatus; cost?: number | null } | undefined) => (!s?.status ? "-" : s.status === "solved" ? fmt(s.cost) : s.status);
+  const cells = [
+    name(r),
+    r.parse ? (r.parse.ok ? "ok" : `error: ${r.parse.error}`) : "-",
+    r.ground.ok ? `${r.ground.facts}f/${r.ground.operators}o` : `error: ${r.ground.error}`,
+    fd ? (fd.translate === "rejected" ? `rejected: ${fd.error}` : fd.translate) : "-",
+    config,
+    search(fd),
+    search(ours),
+    fmt(fd?.h0),
+    fmt(ours?.h0),
+    h0Relation(r) ?? "-",
+    fmt(fd?.expanded),
+    fmt(ours?.expanded),
+    fmt(fd?.searchMs, 1),
+    fmt(ours?.searchMs, 1),
+    fmt(ratio(r), 2),
+    labelCell(r.label),
+  ];
+  return `| ${cells.map((c) => c.replace(/\|/g, "/")).join(" | ")} |`;
+}
+
+function table(results: Result[]): string[] {
+  const head = ["instance", "parse", "ground", "FD translate", "config", "FD cost", "cost", "FD h0", "h0", "h0 vs FD", "FD exp", "exp", "FD ms", "ms", "ratio", "label"];
+  return [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...results.map(row)];
+}
+
+/** Parse and ground acceptance, against Fast Downward's translator on each folder's smallest problem. */
+function acceptanceLines(results: Result[], o: Options): string[] {
   const s: string[] = [];
+  const parsed = results.filter((r) => r.parse?.ok);
+  s.push(`our parse accepts: ${parsed.length}/${results.length} instances${list(results.filter((r) => !r.parse?.ok), (r) => `${name(r)}: ${r.parse?.error ?? r.ground.error}`)}`);
   const folders = [...new Set(results.map((r) => r.folder))];
-  s.push(`cli: ${o.cli}; per folder: ${o.perDomain} smallest problems; limits: search ${o.timeLimit} s, label ${o.labelTimeLimit} s`);
-  s.push(`folders: ${folders.length}, instances: ${results.length}`);
-  // Acceptance: the smallest problem of each folder.
   const smallest = folders.map((f) => results.find((r) => r.folder === f)!);
-  if (o.fd !== null) {
-    const acc = smallest.filter((r) => r.fd?.translate === "ok");
-    const notOurs = acc.filter((r) => !r.ground.ok);
-    s.push(`smallest problem accepted by Fast Downward's translator: ${acc.length}/${folders.length}; by our ground: ${acc.length - notOurs.length}/${acc.length}${notOurs.length ? ` (not: ${notOurs.map((r) => `${r.folder}: ${r.ground.error}`).join("; ")})` : ""}`);
-    const extra = smallest.filter((r) => r.fd?.translate !== "ok" && r.ground.ok);
-    if (extra.length) s.push(`ground finishes where the translator does not (${extra.map((r) => r.fd?.translate).join(", ")}): ${extra.map((r) => r.folder).join(", ")}`);
-  } else {
+  if (o.fd === null) {
     s.push(`smallest problem accepted by our ground: ${smallest.filter((r) => r.ground.ok).length}/${folders.length}`);
+    return s;
   }
-  if (!o.skipSolve && o.fd !== null) {
-    const both = results.filter((r) => r.fd?.solved && r.ours?.status === "solved");
-    const mism = both.filter((r) => r.fd!.cost !== r.ours!.cost);
-    s.push(`solved by both: ${both.length}; cost mismatches: ${mism.length}${mism.length ? ` (${mism.map((r) => `${r.folder}/${r.problem} ${r.fd!.cost} vs ${r.ours!.cost}`).join("; ")})` : ""}`);
-    const lm = results.filter((r) => r.fd?.solved && r.fd.config === "astar(lmcut())" && r.ours?.heuristic === "lmcut" && r.ours.h0 !== undefined && r.fd.h0 !== undefined);
-    const eq = lm.filter((r) => r.ours!.h0 === r.fd!.h0);
-    const lower = lm.filter((r) => r.ours!.h0! < r.fd!.h0!);
-    const higher = lm.filter((r) => r.ours!.h0! > r.fd!.h0!);
-    const pct = (n: number) => (lm.length ? ((100 * n) / lm.length).toFixed(1) : "-");
-    s.push(`initial h on LM-Cut instances Fast Downward solves (${lm.length}): equal ${eq.length} (${pct(eq.length)}%), lower ${lower.length}, higher ${higher.length}`);
-    const zero = lm.filter((r) => r.ours!.h0 === 0 && r.fd!.h0! > 0);
-    s.push(`initial h 0 where Fast Downward's is positive: ${zero.length}${zero.length ? ` (${zero.map((r) => `${r.folder}/${r.problem}`).join(", ")})` : ""}`);
-    const over = results.filter((r) => r.ours?.h0 != null && r.fd?.cost !== undefined && r.fd.solved && r.ours.h0 > r.fd.cost);
-    s.push(`initial h above the optimal cost: ${over.length}${over.length ? ` (${over.map((r) => `${r.folder}/${r.problem}`).join(", ")})` : ""}`);
-    const diffs = [...lower, ...higher].map((r) => `${r.folder}/${r.problem} ${r.ours!.h0} vs ${r.fd!.h0}`);
-    if (diffs.length) s.push(`  differing: ${diffs.join("; ")}`);
-    const lmRatios = lm.map(ratio).filter((x): x is number => x !== null);
-    const big = lm.filter((r) => (r.fd!.searchMs ?? 0) >= 10).map(ratio).filter((x): x is number => x !== null);
-    const over5 = lm.filter((r) => (ratio(r) ?? 0) > 5 && (r.fd!.searchMs ?? 0) >= 10);
-    s.push(
-      `search time ours/Fast Downward on LM-Cut instances: median ${median(lmRatios).toFixed(2)} (${lmRatios.length}), max ${Math.max(...lmRatios).toFixed(2)}; ` +
-        `where Fast Downward searches >= 10 ms: median ${median(big).toFixed(2)} (${big.length}), over 5x: ${over5.length}${over5.length ? ` (${over5.map((r) => `${r.folder}/${r.problem} ${ratio(r)!.toFixed(1)}x`).join(", ")})` : ""}`,
-    );
-    const fdOnly = results.filter((r) => r.fd?.solved && r.ours?.status !== "solved");
-    const oursOnly = results.filter((r) => !r.fd?.solved && r.ours?.status === "solved");
-    s.push(`solved by Fast Downward only: ${fdOnly.length}${fdOnly.length ? ` (${fdOnly.map((r) => `${r.folder}/${r.problem}`).join(", ")})` : ""}; by us only: ${oursOnly.length}`);
-  }
-  if (!o.skipLabel) {
-    const lab = results.filter((r) => r.label);
-    const ok = lab.filter((r) => r.label!.status === "labelled");
-    s.push(`labelled within ${o.labelTimeLimit} s: ${ok.length}/${lab.length} (${ok.reduce((a, r) => a + (r.label!.rows ?? 0), 0)} rows)`);
-    const notOk = lab.filter((r) => r.label!.status !== "labelled");
-    if (notOk.length) s.push(`  not labelled: ${notOk.map((r) => `${r.folder}/${r.problem} (${r.label!.status}${r.label!.reason ? `: ${r.label!.reason.slice(0, 60)}` : ""})`).join("; ")}`);
-  }
+  const acc = smallest.filter((r) => r.fd?.translate === "ok");
+  const notOurs = acc.filter((r) => !r.ground.ok);
+  s.push(`smallest problem accepted by Fast Downward's translator: ${acc.length}/${folders.length}; by our ground: ${acc.length - notOurs.length}/${acc.length}${list(notOurs, (r) => `${r.folder}: ${r.ground.error}`)}`);
+  const extra = results.filter((r) => r.fd && r.fd.translate !== "ok" && r.ground.ok);
+  s.push(`ground finishes where the translator does not: ${extra.length}${list(extra, (r) => `${name(r)}: translator ${r.fd!.translate}`)}`);
   return s;
 }
 
-function main(): void {
+function costLines(results: Result[]): string[] {
+  const both = results.filter((r) => r.fd?.status === "solved" && r.ours?.status === "solved");
+  const mism = both.filter((r) => r.fd!.cost !== r.ours!.cost);
+  const fdOnly = results.filter((r) => r.fd?.status === "solved" && r.ours?.status !== "solved");
+  const oursOnly = results.filter((r) => r.fd && r.fd.status !== "solved" && r.ours?.status === "solved");
+  return [
+    `solved by both: ${both.length}; cost mismatches: ${mism.length}${list(mism, (r) => `${name(r)} ${r.fd!.cost} vs ${r.ours!.cost}`)}`,
+    `solved by Fast Downward only: ${fdOnly.length}${list(fdOnly)}; by us only: ${oursOnly.length}${list(oursOnly)}`,
+  ];
+}
+
+/** Initial h on instances Fast Downward solved with LM-Cut and we searched with LM-Cut. */
+function h0Lines(results: Result[]): string[] {
+  const lm = results.filter((r) => r.fd?.status === "solved" && r.fd.config === LMCUT && h0Relation(r) !== null);
+  const by = (rel: string) => lm.filter((r) => h0Relation(r) === rel);
+  const pct = (n: number) => (lm.length ? ((100 * n) / lm.length).toFixed(1) : "-");
+  const [eq, lower, higher] = [by("="), by("<"), by(">")];
+  const zero = lm.filter((r) => r.ours!.h0 === 0 && r.fd!.h0! > 0);
+  // Any admissible h above Fast Downward's optimal cost is a bug, whatever the heuristic.
+  const over = results.filter((r) => r.ours?.h0 != null && r.fd?.status === "solved" && r.fd.cost !== undefined && r.ours.h0 > r.fd.cost);
+  const diff = (r: Result) => `${name(r)} ${r.ours!.h0} vs ${r.fd!.h0}`;
+  return [
+    `initial h on LM-Cut instances Fast Downward solves (${lm.length}): equal ${eq.length} (${pct(eq.length)}%), lower ${lower.length} (${pct(lower.length)}%)${list(lower, diff)}, higher ${higher.length} (${pct(higher.length)}%)${list(higher, diff)}`,
+    `initial h 0 where Fast Downward's is positive: ${zero.length}${list(zero)}`,
+    `initial h above the optimal cost (must be 0): ${over.length}${list(over, (r) => `${name(r)} ${r.ours!.h0} > ${r.fd!.cost}`)}`,
+  ];
+}
+
+function timeLines(results: Result[]): string[] {
+  const lm = results.filter((r) => r.fd?.config === LMCUT && ratio(r) !== null);
+  const big = lm.filter((r) => r.fd!.searchMs! >= 10);
+  const stats = (rs: Result[]) => {
+    const xs = rs.map((r) => ratio(r)!);
+    return xs.length ? `median ${median(xs).toFixed(2)}, max ${Math.max(...xs).toFixed(2)} (${xs.length})` : "none";
+  };
+  // Sub-10 ms searches are dominated by start-up noise (JIT warm-up, timer resolution).
+  const over5 = big.filter((r) => ratio(r)! > 5);
+  return [
+    `search time ours / Fast Downward, both solved with LM-Cut: ${stats(lm)}; where Fast Downward searches >= 10 ms: ${stats(big)}`,
+    `over 5x where Fast Downward searches >= 10 ms: ${over5.length}${list(over5, (r) => `${name(r)} ${ratio(r)!.toFixed(1)}x (FD ${fmt(r.fd!.searchMs, 1)} ms)`)}`,
+  ];
+}
+
+function labelLines(results: Result[], o: Options): string[] {
+  const lab = results.filter((r) => r.label);
+  const ok = lab.filter((r) => r.label!.status === "labelled");
+  const notOk = lab.filter((r) => r.label!.status !== "labelled");
+  return [
+    `labelled within ${o.labelTimeLimit} s: ${ok.length}/${lab.length} (${ok.reduce((a, r) => a + (r.label!.rows ?? 0), 0)} rows)`,
+    `not labelled: ${notOk.length}${list(notOk, (r) => `${name(r)}: ${labelCell(r.label)}`)}`,
+  ];
+}
+
+function summary(results: Result[], o: Options): string[] {
+  const folders = new Set(results.map((r) => r.folder)).size;
+  const s = [
+    `command: node dist/bench/ipc.js ${process.argv.slice(2).join(" ")}`,
+    `cli: ${o.cli}; per folder: ${o.perDomain} smallest problems; limits: ${o.timeLimit} s (parse, ground, translate, search), label ${o.labelTimeLimit} s`,
+    `folders seen: ${folders}, instances: ${results.length}`,
+    ...acceptanceLines(results, o),
+  ];
+  if (!o.skipSolve && o.fd !== null) s.push(...costLines(results), ...h0Lines(results), ...timeLines(results));
+  if (!o.skipSolve && o.fd === null) s.push(`solved by us: ${results.filter((r) => r.ours?.status === "solved").length}/${results.length}`);
+  if (!o.skipLabel) s.push(...labelLines(results, o));
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function measure(o: Options, folder: string, domain: string | null, problem: string, key: string, label: boolean): Promise<Result> {
+  const r: Result = { key, folder, problem: basename(problem), ground: { ok: false, error: "no domain file" } };
+  if (domain === null) return r;
+  r.parse = await runParse(o, domain, problem);
+  r.ground = await runGround(o, domain, problem);
+  // Fast Downward and ours back to back, so that both searches see the same machine load.
+  if (o.fd !== null) r.fd = await runFd(o, domain, problem);
+  if (!o.skipSolve && r.ground.ok) r.ours = await runOurs(o, domain, problem);
+  if (label && r.ground.ok) r.label = await runLabel(o, domain, problem);
+  return r;
+}
+
+function progress(r: Result): string {
+  const parts = [r.ground.ok ? "ground ok" : `ground: ${r.ground.error}`];
+  if (r.fd) parts.push(`fd ${r.fd.translate}${r.fd.status ? ` ${r.fd.status}` : ""} h0 ${fmt(r.fd.h0)}`);
+  if (r.ours) parts.push(`ours ${r.ours.status} h0 ${fmt(r.ours.h0)}`);
+  if (r.label) parts.push(`label ${r.label.status}`);
+  return `${name(r)}: ${parts.join(", ")}\n`;
+}
+
+async function main(): Promise<void> {
   let o: Options;
   try {
     o = parseOptions();
@@ -337,30 +543,33 @@ function main(): void {
     process.exitCode = 2;
     return;
   }
+  // Children run in their own process groups: a Ctrl-C reaches only us, so pass it on.
+  for (const sig of ["SIGINT", "SIGTERM"] as const) {
+    process.on(sig, () => {
+      for (const g of liveGroups) killGroup(g);
+      process.exit(130);
+    });
+  }
   const cache = loadCache(o.cache);
   mkdirSync(dirname(o.cache), { recursive: true });
   const results: Result[] = [];
   const folders = readdirSync(o.benchmarks)
-    .filter((f) => statSync(join(o.benchmarks, f)).isDirectory() && !f.startsWith("."))
+    .filter((f) => !f.startsWith(".") && statSync(join(o.benchmarks, f)).isDirectory())
     .filter((f) => o.only === null || o.only.includes(f))
     .sort();
   for (const folder of folders) {
     const insts = instances(join(o.benchmarks, folder), o.perDomain);
-    insts.forEach(({ domain, problem }, i) => {
-      const key = JSON.stringify([o.cli, relative(o.benchmarks, problem), o.timeLimit, o.labelTimeLimit, o.fd !== null, o.skipSolve, o.skipLabel || i >= o.labelPerDomain]);
-      const hit = cache.get(key);
-      if (hit) return void results.push(hit);
-      const r: Result = { key, folder, problem: basename(problem), ground: { ok: false, error: "no domain file" } };
-      if (domain !== null) {
-        r.ground = runGround(o, domain, problem);
-        if (o.fd !== null) r.fd = runFd(o, domain, problem);
-        if (!o.skipSolve && r.ground.ok) r.ours = runOurs(o, domain, problem);
-        if (!o.skipLabel && i < o.labelPerDomain && r.ground.ok) r.label = runLabel(o, domain, problem);
+    for (const [i, { domain, problem }] of insts.entries()) {
+      const label = !o.skipLabel && i < o.labelPerDomain;
+      const key = cacheKey(o, problem, label);
+      let r = cache.get(key);
+      if (!r) {
+        r = await measure(o, folder, domain, problem, key, label);
+        appendFileSync(o.cache, JSON.stringify(r) + "\n");
+        process.stderr.write(progress(r));
       }
-      appendFileSync(o.cache, JSON.stringify(r) + "\n");
       results.push(r);
-      process.stderr.write(`${folder}/${basename(problem)}: ${r.ground.ok ? "ok" : r.ground.error}${r.ours ? `, ours ${r.ours.status} h0 ${r.ours.h0}` : ""}${r.fd ? `, fd ${r.fd.translate} h0 ${r.fd.h0 ?? "-"}` : ""}${r.label ? `, label ${r.label.status}` : ""}\n`);
-    });
+    }
   }
   const sum = summary(results, o);
   const text = ["# bench:ipc", "", "```", ...sum, "```", "", ...table(results), ""].join("\n");
@@ -369,4 +578,4 @@ function main(): void {
   process.stdout.write(sum.join("\n") + "\n");
 }
 
-main();
+await main();

@@ -53,6 +53,7 @@ import type { GroundTask } from "../src/task/types.js";
 import { astarRun, createHeuristic, goalRelevance, type AStarRun, type HeuristicName } from "../src/search/index.js";
 import { OPEN_LIST_BUCKET_MAX_F, OpenList } from "../src/search/queue.js";
 import { packageRoot } from "../src/util/paths.js";
+import { median } from "./reference.js";
 
 const OP_PUSH = 1;
 const OP_POP = 2;
@@ -348,12 +349,6 @@ const IMPLS = [
   { name: "typed heap", replay: replayTypedHeap },
 ] as const;
 type ImplName = (typeof IMPLS)[number]["name"];
-
-function median(xs: number[]): number {
-  const a = xs.slice().sort((x, y) => x - y);
-  const m = a.length >> 1;
-  return a.length % 2 ? a[m]! : (a[m - 1]! + a[m]!) / 2;
-}
 
 interface Job {
   impl: ImplName;

@@ -1,5 +1,5 @@
 /**
- * What the benches comparing with Fast Downward share: command-line flags and the reference
+ * What the benches share: command-line flags, the median, and the reference
  * figures in <shared>/reference/fd-lmcut.jsonl (<shared> is $PDDL2PRM_SHARED, else ../shared
  * relative to the cwd).
  */
@@ -26,6 +26,14 @@ export interface FdReference {
 export function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+/** The median of `xs` (mean of the two middle values for an even count); NaN when empty. */
+export function median(xs: number[]): number {
+  if (xs.length === 0) return NaN;
+  const a = xs.slice().sort((x, y) => x - y);
+  const m = a.length >> 1;
+  return a.length % 2 ? a[m]! : (a[m - 1]! + a[m]!) / 2;
 }
 
 /**

@@ -22,7 +22,7 @@ import { applyOp, isApplicable, isGoal } from "../src/task/state.js";
 import type { GroundTask } from "../src/task/types.js";
 import { astarRun, createHeuristic, createOracle, goalRelevance, solve, successorOrder } from "../src/search/index.js";
 import { packageRoot } from "../src/util/paths.js";
-import { arg, readReferences, type FdReference } from "./reference.js";
+import { arg, median, readReferences, type FdReference } from "./reference.js";
 
 
 
@@ -51,13 +51,6 @@ function runFd(fd: string, domain: string, problem: string, config: string, time
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function median(xs: number[]): number {
-  if (xs.length === 0) return NaN;
-  const a = xs.slice().sort((x, y) => x - y);
-  const m = a.length >> 1;
-  return a.length % 2 ? a[m]! : (a[m - 1]! + a[m]!) / 2;
 }
 
 function sixBlocks(): GroundTask {
