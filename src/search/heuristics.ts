@@ -1,7 +1,8 @@
 import type { GroundTask } from "../task/types.js";
 import type { Heuristic } from "./types.js";
 import { IntMinQueue } from "./queue.js";
-import { buildRelaxedTask, type RelaxedTask } from "./relaxed.js";
+import type { FdrTask } from "../task/fdr.js";
+import { buildRelaxedTask, buildRelaxedTaskFromFdr, FdrStateMap, type RelaxedTask } from "./relaxed.js";
 
 /** Names accepted by `createHeuristic`. */
 export type HeuristicName = "blind" | "hmax" | "lmcut";
@@ -368,6 +369,35 @@ export class LmCutHeuristic implements Heuristic {
     this.reached.fill(0);
     this.touches.fill(0);
     this.round = 0;
+  }
+}
+
+/**
+ * LM-Cut on the finite-domain view of a task (`buildFdrTask`): Fast Downward's relaxation, so
+ * Fast Downward's values and tie-breaking. A state that breaks a mutex group (never reachable,
+ * but callers may pass one) is evaluated on the plain relaxation instead, which is admissible
+ * for any state.
+ */
+export class FdrLmCutHeuristic implements Heuristic {
+  readonly name = "lmcut";
+  private readonly lm: LmCutHeuristic;
+  private readonly map: FdrStateMap;
+  private readonly buf: Uint32Array;
+  private plain: LmCutHeuristic | null = null;
+
+  constructor(
+    private readonly task: GroundTask,
+    fdr: FdrTask,
+  ) {
+    this.lm = new LmCutHeuristic(task, buildRelaxedTaskFromFdr(fdr));
+    this.map = new FdrStateMap(fdr);
+    this.buf = new Uint32Array(this.map.words);
+  }
+
+  evaluate(state: Uint32Array): number {
+    if (this.map.map(state, this.buf)) return this.lm.evaluate(this.buf);
+    this.plain ??= new LmCutHeuristic(this.task);
+    return this.plain.evaluate(state);
   }
 }
 

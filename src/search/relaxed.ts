@@ -1,3 +1,4 @@
+import type { FdrTask } from "../task/fdr.js";
 import type { GroundTask } from "../task/types.js";
 
 /**
@@ -483,4 +484,180 @@ export function causalFactRank(task: GroundTask, numFacts: number = task.numFact
   for (let f = 0; f < nf; f++) rank[f] = compStart[numComps - 1 - comp[f]!]!++;
   for (let f = nf; f < numFacts; f++) rank[f] = f;
   return rank;
+}
+
+/**
+ * The delete relaxation of an FDR task, as Fast Downward's LM-Cut builds it: one relaxed fact
+ * per (variable, value), numbered variable by variable; one relaxed operator per FDR operator, in
+ * order, with its prevail conditions then its effect preconditions, adding its new values;
+ * TRUE and GOAL as in `buildRelaxedTask`. States are FDR states: exactly one fact per variable,
+ * enqueued in fact id order (see `fdrStateOf`).
+ */
+export function buildRelaxedTaskFromFdr(fdr: FdrTask): RelaxedTask {
+  const offset = new Int32Array(fdr.ranges.length + 1);
+  for (let v = 0; v < fdr.ranges.length; v++) offset[v + 1] = offset[v]! + fdr.ranges[v]!;
+  const numProps = offset[fdr.ranges.length]!;
+  const TRUE = numProps;
+  const GOAL = numProps + 1;
+  const numFacts = numProps + 2;
+  const pres: number[][] = [];
+  const effs: number[][] = [];
+  const costs: number[] = [];
+  const origins: number[] = [];
+  for (const op of fdr.ops) {
+    const pre: number[] = [];
+    for (let i = 0; i < op.prevail.length; i += 2) pre.push(offset[op.prevail[i]!]! + op.prevail[i + 1]!);
+    for (let i = 0; i < op.prePost.length; i += 3) {
+      if (op.prePost[i + 1]! === -1) continue;
+      const p = offset[op.prePost[i]!]! + op.prePost[i + 1]!;
+      if (!pre.includes(p)) pre.push(p);
+    }
+    if (pre.length === 0) pre.push(TRUE);
+    const eff: number[] = [];
+    for (let i = 0; i < op.prePost.length; i += 3) eff.push(offset[op.prePost[i]!]! + op.prePost[i + 2]!);
+    pres.push(pre);
+    effs.push(eff);
+    costs.push(op.cost);
+    origins.push(op.origin);
+  }
+  const goalOp = pres.length;
+  const goalPre: number[] = [];
+  for (let i = 0; i < fdr.goal.length; i += 2) goalPre.push(offset[fdr.goal[i]!]! + fdr.goal[i + 1]!);
+  pres.push(goalPre.length > 0 ? goalPre : [TRUE]);
+  effs.push([GOAL]);
+  costs.push(0);
+  origins.push(-1);
+  const csr = (lists: number[][]): [Int32Array, Int32Array] => {
+    const start = new Int32Array(lists.length + 1);
+    for (let k = 0; k < lists.length; k++) start[k + 1] = start[k]! + lists[k]!.length;
+    const items = new Int32Array(start[lists.length]!);
+    let j = 0;
+    for (const l of lists) for (const x of l) items[j++] = x;
+    return [start, items];
+  };
+  const [preStart, pre] = csr(pres);
+  const [effStart, eff] = csr(effs);
+  const numOps = pres.length;
+  const [preOfStart, preOf] = invert(numFacts, numOps, preStart, pre);
+  const [addedByStart, addedBy] = invert(numFacts, numOps, effStart, eff);
+  let maxCost = 0;
+  for (const c of costs) if (c > maxCost) maxCost = c;
+  return {
+    numFacts,
+    trueFact: TRUE,
+    goalFact: GOAL,
+    numOps,
+    goalOp,
+    preStart,
+    pre,
+    effStart,
+    eff,
+    cost: Int32Array.from(costs),
+    origin: Int32Array.from(origins),
+    preOfStart,
+    preOf,
+    addedByStart,
+    addedBy,
+    hasConditionalEffects: false,
+    maxCost,
+    factOrder: Int32Array.from({ length: numProps }, (_, k) => k),
+    factTest: Int32Array.from({ length: numProps }, (_, k) => k),
+    factNeg: new Uint8Array(numProps),
+    numComplements: 0,
+  };
+}
+
+/**
+ * Maps task states to FDR states (bitsets over `buildRelaxedTaskFromFdr`'s facts): per
+ * variable, the value whose fact holds, else its "none of those" value. Returns false for a
+ * state that breaks a mutex group (two values of a variable hold, or none and there is no
+ * "none of those" value): such a state is unreachable, and its FDR image would not be a
+ * relaxation of it.
+ */
+export class FdrStateMap {
+  readonly words: number;
+  private readonly atomStart: Int32Array;
+  private readonly atomFact: Int32Array;
+  private readonly atomProp: Int32Array;
+  private readonly noneProp: Int32Array;
+
+  constructor(fdr: FdrTask) {
+    const nv = fdr.ranges.length;
+    let numProps = 0;
+    for (let v = 0; v < nv; v++) numProps += fdr.ranges[v]!;
+    this.words = (numProps + 2 + 31) >>> 5;
+    this.atomStart = new Int32Array(nv + 1);
+    this.noneProp = new Int32Array(nv).fill(-1);
+    const facts: number[] = [];
+    const props: number[] = [];
+    let p = 0;
+    for (let v = 0; v < nv; v++) {
+      const vals = fdr.values[v]!;
+      for (let x = 0; x < vals.length; x++, p++) {
+        if (vals[x]! < 0) this.noneProp[v] = p;
+        else {
+          facts.push(vals[x]!);
+          props.push(p);
+        }
+      }
+      this.atomStart[v + 1] = facts.length;
+    }
+    this.atomFact = Int32Array.from(facts);
+    this.atomProp = Int32Array.from(props);
+  }
+
+  map(state: Uint32Array, out: Uint32Array): boolean {
+    out.fill(0);
+    const start = this.atomStart;
+    const fact = this.atomFact;
+    const prop = this.atomProp;
+    for (let v = 0, nv = this.noneProp.length; v < nv; v++) {
+      let q = -1;
+      for (let k = start[v]!, e = start[v + 1]!; k < e; k++) {
+        const f = fact[k]!;
+        if ((state[f >>> 5]! >>> (f & 31)) & 1) {
+          if (q !== -1) return false;
+          q = prop[k]!;
+        }
+      }
+      if (q === -1) q = this.noneProp[v]!;
+      if (q === -1) return false;
+      out[q >>> 5]! |= 1 << (q & 31);
+    }
+    return true;
+  }
+}
+
+/**
+ * `successorOrder` for the FDR view: Fast Downward's successor generator yields applicable
+ * operators in the order of their sorted (variable, value) precondition lists, a prefix first,
+ * ties by FDR operator index; a task operator takes the position of its first FDR operator.
+ * Operators without one (never applicable, or irrelevant to the goal) come last, by id.
+ */
+export function fdrSuccessorOrder(task: GroundTask, fdr: FdrTask): Int32Array {
+  const keys = fdr.ops.map((op) => {
+    const pairs: [number, number][] = [];
+    for (let i = 0; i < op.prevail.length; i += 2) pairs.push([op.prevail[i]!, op.prevail[i + 1]!]);
+    for (let i = 0; i < op.prePost.length; i += 3) if (op.prePost[i + 1]! !== -1) pairs.push([op.prePost[i]!, op.prePost[i + 1]!]);
+    pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    return pairs;
+  });
+  const ids = keys.map((_, k) => k);
+  ids.sort((a, b) => {
+    const x = keys[a]!;
+    const y = keys[b]!;
+    for (let i = 0, n = Math.min(x.length, y.length); i < n; i++) {
+      const c = x[i]![0] - y[i]![0] || x[i]![1] - y[i]![1];
+      if (c !== 0) return c;
+    }
+    return x.length - y.length || a - b;
+  });
+  const pos = new Int32Array(task.numOps).fill(-1);
+  let r = 0;
+  for (const k of ids) {
+    const o = fdr.ops[k]!.origin;
+    if (pos[o] === -1) pos[o] = r++;
+  }
+  for (let o = 0; o < task.numOps; o++) if (pos[o] === -1) pos[o] = r++;
+  return pos;
 }
