@@ -45,8 +45,9 @@ import { join } from "node:path";
 import { parseDomainFile, parseProblemFile } from "../src/pddl/index.js";
 import { ground } from "../src/task/ground.js";
 import { SuccessorGenerator } from "../src/task/index.js";
+import type { FdrTask } from "../src/task/fdr.js";
 import type { GroundTask } from "../src/task/types.js";
-import { astarRun, createHeuristic, goalRelevance, LmCutHeuristic, type AStarRun, type RelaxedTask, type Relevance } from "../src/search/index.js";
+import { astarRun, buildRelaxedTaskFromFdr, createHeuristic, goalRelevance, LmCutHeuristic, type AStarRun, type RelaxedTask, type Relevance } from "../src/search/index.js";
 import type { Heuristic } from "../src/search/types.js";
 import { arg, readReferences, type FdReference } from "./reference.js";
 
@@ -284,10 +285,7 @@ function fdOrder(task: GroundTask, sas: SasTask, rel: Relevance, fdRelevance: bo
     }
   }
   if (maskedAtoms > 0) notes.push(`${maskedAtoms} FD atoms on facts we prune as irrelevant`);
-  const TRUE = numProps;
-  const GOAL = numProps + 1;
-  const numFacts = numProps + 2;
-  const prop = (x: Fact): number => propOf[x[0]]![x[1]]!;
+  const numFacts = numProps + 2; // and TRUE, GOAL
 
   // our state -> Fast Downward state (one proposition per variable)
   const words = (numFacts + 31) >>> 5;
@@ -323,8 +321,6 @@ function fdOrder(task: GroundTask, sas: SasTask, rel: Relevance, fdRelevance: bo
   // relaxed operators in Fast Downward's order
   const ourOp = new Map<string, number>();
   task.opNames.forEach((n, o) => ourOp.set(norm(n), o));
-  const pres: number[][] = [];
-  const effs: number[][] = [];
   const costs: number[] = [];
   const origins: number[] = [];
   const sortedPre: Fact[][] = [];
@@ -336,12 +332,6 @@ function fdOrder(task: GroundTask, sas: SasTask, rel: Relevance, fdRelevance: bo
   for (const op of sas.operators) {
     const preFacts: Fact[] = [...op.prevail];
     for (const e of op.effects) if (e.pre !== -1) preFacts.push([e.variable, e.pre]);
-    const pre: number[] = [];
-    for (const x of preFacts) {
-      const p = prop(x);
-      if (!pre.includes(p)) pre.push(p);
-    }
-    if (pre.length === 0) pre.push(TRUE);
     const cost = sas.useMetric ? op.cost : 1;
     const o = ourOp.get(norm(`(${op.name})`));
     if (o === undefined) unmappedOps++;
@@ -354,8 +344,6 @@ function fdOrder(task: GroundTask, sas: SasTask, rel: Relevance, fdRelevance: bo
         else maskedOps++;
       }
     }
-    pres.push(pre);
-    effs.push(op.effects.map((e) => prop([e.variable, e.post])));
     costs.push(cost);
     origins.push(o ?? -1);
     sortedPre.push(preFacts.slice().sort((a, b) => a[0] - b[0] || a[1] - b[1]));
@@ -368,56 +356,21 @@ function fdOrder(task: GroundTask, sas: SasTask, rel: Relevance, fdRelevance: bo
   // preconditions, e.g. (stack a a), which we keep; those are never applicable)
   const extra = new Uint8Array(task.numOps);
   for (let o = 0; o < task.numOps; o++) if (opMask[o] === 1 && mapped[o] === 0 && !isNoOp(task, o)) extra[o] = 1;
-  const goalOp = pres.length;
-  const goalPre = sas.goal.map(prop);
-  pres.push(goalPre.length > 0 ? goalPre : [TRUE]);
-  effs.push([GOAL]);
-  costs.push(0);
-  origins.push(-1);
-
-  const csr = (lists: number[][]): [Int32Array, Int32Array] => {
-    const start = new Int32Array(lists.length + 1);
-    for (let k = 0; k < lists.length; k++) start[k + 1] = start[k]! + lists[k]!.length;
-    const items = new Int32Array(start[lists.length]!);
-    let j = 0;
-    for (const l of lists) for (const x of l) items[j++] = x;
-    return [start, items];
+  // the SAS+ task as an FdrTask: buildRelaxedTaskFromFdr numbers (variable, value) facts
+  // variable by variable, as `propOf` does
+  const fdr: FdrTask = {
+    ranges: Int32Array.from(sas.variables, (v) => v.values.length),
+    values: sas.variables.map((v) => new Int32Array(v.values.length).fill(-1)),
+    init: Int32Array.from(sas.init),
+    goal: Int32Array.from(sas.goal.flat()),
+    ops: sas.operators.map((op, k) => ({
+      origin: origins[k]!,
+      prevail: Int32Array.from(op.prevail.flat()),
+      prePost: Int32Array.from(op.effects.flatMap((e) => [e.variable, e.pre, e.post])),
+      cost: costs[k]!,
+    })),
   };
-  const preOfL: number[][] = Array.from({ length: numFacts }, () => []);
-  const addedByL: number[][] = Array.from({ length: numFacts }, () => []);
-  for (let o = 0; o < pres.length; o++) {
-    for (const f of pres[o]!) preOfL[f]!.push(o);
-    for (const f of effs[o]!) addedByL[f]!.push(o);
-  }
-  const [preStart, pre] = csr(pres);
-  const [effStart, eff] = csr(effs);
-  const [preOfStart, preOf] = csr(preOfL);
-  const [addedByStart, addedBy] = csr(addedByL);
-  const rt: RelaxedTask = {
-    numFacts,
-    trueFact: TRUE,
-    goalFact: GOAL,
-    numOps: pres.length,
-    goalOp,
-    preStart,
-    pre,
-    effStart,
-    eff,
-    cost: Int32Array.from(costs),
-    origin: Int32Array.from(origins),
-    preOfStart,
-    preOf,
-    addedByStart,
-    addedBy,
-    hasConditionalEffects: false,
-    maxCost: costs.reduce((m, c) => (c > m ? c : m), 0),
-    // a state's propositions are enqueued in id order, like Fast Downward's loop over variables
-    factOrder: Int32Array.from({ length: numProps }, (_, k) => k),
-    factTest: Int32Array.from({ length: numProps }, (_, k) => k),
-    factNeg: new Uint8Array(numProps),
-    numComplements: 0,
-  };
-
+  const rt = buildRelaxedTaskFromFdr(fdr);
   const lm = new LmCutHeuristic(task, rt);
   const buf = new Uint32Array(words);
   const heuristic: Heuristic = {

@@ -9,7 +9,7 @@ export {
   HEURISTIC_NAMES,
   type HeuristicName,
 } from "./heuristics.js";
-export { buildRelaxedTask, causalFactRank, goalRelevance, successorOrder, type Relevance, type RelaxedTask } from "./relaxed.js";
+export { buildRelaxedTask, buildRelaxedTaskFromFdr, causalFactRank, fdrSuccessorOrder, FdrStateMap, goalRelevance, successorOrder, type Relevance, type RelaxedTask } from "./relaxed.js";
 export { createOracle, costAvoiding, type Oracle, type OracleOptions, type DeadEndKind } from "./oracle.js";
 export { solve, formatPlan, type SolveOptions } from "./solve.js";
 export { StateSpace } from "./space.js";
