@@ -91,6 +91,9 @@ export async function mergeDataset(out: string, opts: { quietIfIncomplete?: bool
     bySplit[split] = (bySplit[split] ?? 0) + s.rows;
   }
   for (const p of problems) byDomain[p.domain] = (byDomain[p.domain] ?? 0) + p.rows;
+  const droppedBy: Record<string, number> = {};
+  for (const p of problems) if (p.dropped) droppedBy[p.domain] = (droppedBy[p.domain] ?? 0) + p.dropped;
+  const tok = config["tokenizer"];
   const manifest: Manifest = {
     generator: "pddl2prm",
     version: packageVersion(),
@@ -104,6 +107,12 @@ export async function mergeDataset(out: string, opts: { quietIfIncomplete?: bool
       total: problems.length,
       labelled: problems.filter((p) => p.skipped === null).length,
       skipped: problems.filter((p) => p.skipped !== null).map((p) => ({ domain: p.domain, problem: p.problem, reason: p.skipped! })),
+    },
+    dropped: {
+      rows: Object.values(droppedBy).reduce((a, n) => a + n, 0),
+      by_domain: droppedBy,
+      max_length: typeof config["max_length"] === "number" ? config["max_length"] : null,
+      counted_with: tok === undefined ? null : typeof tok === "string" ? tok : String((tok as { file?: unknown }).file),
     },
     shards,
   };
