@@ -4,7 +4,7 @@
  * replays them against another build (e.g. an older layout, to see them fail).
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -299,5 +299,26 @@ describe(`--tokenizer and --max-length ${LIMIT}`, () => {
     expect(enc("ки")).toHaveLength(1);
     expect(enc(" ки")).toContain(enc("ки")[0]);
     expect(enc("\n\n")).toHaveLength(1);
+  });
+});
+
+describe("length and layout flags: bad input", () => {
+  it("exit 2 for bad usage, 1 for a bad tokenizer file, one line naming the flag, no output left", () => {
+    const dir = join(tmp, "bad");
+    const cases: [string[], number, RegExp][] = [
+      [["--tokenizer", TOKENIZER], 2, /--tokenizer .*--max-length/],
+      [["--format", "trl", "--chat"], 2, /--chat applies to --format pairs and trajectories/],
+      [["--max-length", "0"], 2, /--max-length must be >= 1/],
+      [["--max-length", "many"], 2, /--max-length expects an integer/],
+      [["--tokenizer", join(tmp, "none.json"), "--max-length", "100"], 1, /--tokenizer .*none\.json: cannot read a tokenizer\.json \(no such file\)/],
+      [["--tokenizer", join(ROOT, "package.json"), "--max-length", "100"], 1, /--tokenizer .*package\.json: not a Hugging Face tokenizer\.json/],
+    ];
+    for (const [flags, code, re] of cases) {
+      const r = cli([...BASE, ...flags, "--out", dir]);
+      expect(r.code, flags.join(" ")).toBe(code);
+      expect(r.stderr).toMatch(re);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(existsSync(dir)).toBe(false);
+    }
   });
 });
