@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { mergeDataset, readRanks } from "../dataset/manifest.js";
 import { countShard, formatStatsTable, statsTable, writeStatsCsv } from "../dataset/stats.js";
 import { CATEGORIES } from "../dataset/row.js";
+import { writePlots } from "../dataset/plots.js";
 import { UserError } from "../pddl/errors.js";
 import { action, printJson } from "./common.js";
 
@@ -12,8 +13,9 @@ export function register(program: Command): void {
     .description("count rows per domain, split and category of a dataset folder, re-read from its shards; writes stats.csv")
     .argument("<outdir>", "a folder written by `pddl2prm generate`")
     .option("--json", "print one JSON object")
+    .option("--plot", "also draw the category mix per domain and the plan-length distribution as SVG (plots/, linked from the dataset card)")
     .action(
-      action(async (outdir: string, flags: { json?: boolean }) => {
+      action(async (outdir: string, flags: { json?: boolean; plot?: boolean }) => {
         const { ranks, missing, world } = readRanks(outdir);
         if (missing.length > 0) throw new UserError(`${outdir}: ranks not complete yet: ${missing.join(", ")} (of ${world})`);
         const problems = ranks.flatMap((r) => r.problems);
@@ -30,6 +32,7 @@ export function register(program: Command): void {
         const all = table.rows.find((r) => r.domain === "all" && r.split === "all");
         if (all && all.rows !== rows) mismatches.push(`shards hold ${rows} rows, problem records say ${all.rows}`);
         await writeStatsCsv(join(outdir, "stats.csv"), table);
+        const plots = flags.plot ? await writePlots(outdir, problems) : [];
         if (flags.json) {
           printJson({
             rows,
@@ -38,10 +41,11 @@ export function register(program: Command): void {
             by_category: Object.fromEntries(CATEGORIES.map((k) => [k, all?.counts[k] ?? 0])),
             table: table.rows,
             mismatches,
+            ...(flags.plot ? { plots } : {}),
           });
         } else {
           process.stdout.write(formatStatsTable(table) + "\n");
-          process.stdout.write(`${rows} rows; wrote ${join(outdir, "stats.csv")}\n`);
+          process.stdout.write(`${rows} rows; wrote ${[join(outdir, "stats.csv"), ...plots.map((p) => join(outdir, p))].join(", ")}\n`);
           for (const m of mismatches) process.stderr.write(`pddl2prm: warning: ${m}\n`);
         }
         if (mismatches.length > 0) process.exitCode = 1;

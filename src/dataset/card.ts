@@ -1,3 +1,5 @@
+import { FORMAT_CONSUMERS, isFormat } from "./formats.js";
+import { PLOT_FILES } from "./plots.js";
 import type { Manifest } from "./records.js";
 import { CATEGORIES, SPLITS } from "./row.js";
 
@@ -141,5 +143,24 @@ ${domLines}
 Total: ${m.rows} rows from ${m.problems.labelled} problems (${m.problems.skipped.length} skipped, see
 \`manifest.json\`). The PDDL of every problem is under \`pddl/\`; \`meta.prefix\` and
 \`meta.action\` replay each row. Counts per domain, split and category are in \`stats.csv\`.
+${lengthNote(m)}
+## Trainer
+
+Format \`${format}\`${m.config["chat"] === true ? " (conversational, `--chat`)" : ""}: ${isFormat(format) ? FORMAT_CONSUMERS[format] : "unknown format"}.
+pddl2prm's \`docs/training.md\` has the exact training commands.
+
+## Plots
+
+![Category mix per domain](${PLOT_FILES.categories})
+
+![Optimal plan length per domain](${PLOT_FILES.planLengths})
 `;
+}
+
+/** What `--max-length` dropped, if it was given. */
+function lengthNote(m: Manifest): string {
+  const d = m.dropped;
+  if (d === undefined || d.max_length === null) return "";
+  const how = d.counted_with === "estimate" ? "estimated without a tokenizer" : `counted with \`${d.counted_with}\``;
+  return `\nRows longer than ${d.max_length} tokens in their trainer (${how}) were dropped, so that no row loses its last label to truncation: ${d.rows} rows (per domain in \`manifest.json\`).\n`;
 }

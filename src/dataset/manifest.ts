@@ -9,6 +9,7 @@ import { CATEGORIES, SPLITS } from "./row.js";
 import type { ShardInfo } from "./shard.js";
 import { readConfigFile, readRankFile } from "./state-files.js";
 import { statsTable, writeStatsCsv } from "./stats.js";
+import { writePlots } from "./plots.js";
 
 export type { Manifest };
 
@@ -63,7 +64,8 @@ export async function verifyShards(out: string, shards: ShardInfo[]): Promise<st
 }
 
 /**
- * Combine the completion records of all ranks into manifest.json, README.md and stats.csv.
+ * Combine the completion records of all ranks into manifest.json, README.md (with the plots of
+ * plots/) and stats.csv.
  * Returns null (or throws, unless `quietIfIncomplete`) when some rank has not finished.
  */
 export async function mergeDataset(out: string, opts: { quietIfIncomplete?: boolean } = {}): Promise<Manifest | null> {
@@ -119,6 +121,7 @@ export async function mergeDataset(out: string, opts: { quietIfIncomplete?: bool
   const table = statsTable(problems);
   manifest.counts.by_domain_split_category = table.byDomainSplitCategory;
   writeAtomic(join(out, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+  await writePlots(out, problems);
   writeAtomic(join(out, "README.md"), datasetCard(manifest));
   await writeStatsCsv(join(out, "stats.csv"), table);
   return manifest;
