@@ -50,18 +50,23 @@ async function render(spec: Record<string, unknown>): Promise<string> {
   return svg;
 }
 
-const base = { $schema: "https://vega.github.io/schema/vega-lite/v6.json", background: "white", config: { font: "sans-serif", view: { stroke: null } } };
+/** The frame both charts share: title, a row per domain, the data. */
+function frame(text: string, subtitle: string, values: { domain: string }[]): Record<string, unknown> {
+  return {
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    background: "white",
+    config: { font: "sans-serif", view: { stroke: null } },
+    title: { text, subtitle },
+    width: 480,
+    height: Math.max(40, 22 * new Set(values.map((v) => v.domain)).size),
+    data: { values },
+  };
+}
 
 /** Stacked bars: each domain's labelled candidates split by category (shares, counts in the tooltip text). */
 export function categoriesSvg(problems: readonly ProblemRecord[]): Promise<string> {
-  const values = categoryMix(problems);
-  const domains = new Set(values.map((v) => v.domain)).size;
   return render({
-    ...base,
-    title: { text: "Category mix per domain", subtitle: "share of labelled candidate steps" },
-    width: 480,
-    height: Math.max(40, 22 * domains),
-    data: { values },
+    ...frame("Category mix per domain", "share of labelled candidate steps", categoryMix(problems)),
     mark: { type: "bar" },
     encoding: {
       y: { field: "domain", type: "nominal", title: null, sort: "ascending" },
@@ -76,15 +81,9 @@ export function categoriesSvg(problems: readonly ProblemRecord[]): Promise<strin
 
 /** Per domain: how many problems have each optimal plan length (circle area), and the mean (a tick). */
 export function planLengthsSvg(problems: readonly ProblemRecord[]): Promise<string> {
-  const values = planLengths(problems);
-  const domains = new Set(values.map((v) => v.domain)).size;
   const y = { field: "domain", type: "nominal", title: null, sort: "ascending" };
   return render({
-    ...base,
-    title: { text: "Optimal plan length per domain", subtitle: "circle area: number of problems; tick: mean" },
-    width: 480,
-    height: Math.max(40, 22 * domains),
-    data: { values },
+    ...frame("Optimal plan length per domain", "circle area: number of problems; tick: mean", planLengths(problems)),
     layer: [
       {
         transform: [{ aggregate: [{ op: "count", as: "problems" }], groupby: ["domain", "plan_length"] }],
