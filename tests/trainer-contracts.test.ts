@@ -322,3 +322,19 @@ describe("length and layout flags: bad input", () => {
     }
   });
 });
+
+describe("every format's output folder", () => {
+  it("stats re-reads its shards without a warning (pairs: by the rejected step's category)", () => {
+    for (const name of [...FORMATS, "pairs-chat", "trajectories-chat"]) {
+      const r = cli(["stats", need(out, name), "--json"]);
+      expect(r.code, `${name}: ${r.stderr}`).toBe(0);
+      expect((JSON.parse(r.stdout) as { mismatches: string[] }).mismatches).toEqual([]);
+    }
+  });
+
+  it("--max-length with a tokenizer writes the same bytes for any --workers", () => {
+    const dir = join(tmp, "trl-limited-2");
+    expect(cli([...BASE, "--format", "trl", "--tokenizer", TOKENIZER, "--max-length", String(LIMIT), "--out", dir, "--workers", "2", "--quiet"]).code).toBe(0);
+    expect(lines(dir)).toEqual(lines(need(limited, "trl")));
+  });
+});

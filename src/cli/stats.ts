@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { join } from "node:path";
 import { mergeDataset, readRanks } from "../dataset/manifest.js";
-import { countShard, formatStatsTable, statsTable, writeStatsCsv } from "../dataset/stats.js";
+import { categoryKey, countShard, formatStatsTable, statsTable, writeStatsCsv } from "../dataset/stats.js";
 import { CATEGORIES } from "../dataset/row.js";
 import { writePlots } from "../dataset/plots.js";
 import { UserError } from "../pddl/errors.js";
@@ -16,7 +16,8 @@ export function register(program: Command): void {
     .option("--plot", "also draw the category mix per domain and the plan-length distribution as SVG (plots/, linked from the dataset card)")
     .action(
       action(async (outdir: string, flags: { json?: boolean; plot?: boolean }) => {
-        const { ranks, missing, world } = readRanks(outdir);
+        const { config, ranks, missing, world } = readRanks(outdir);
+        const key = categoryKey(String(config["format"] ?? "native"));
         if (missing.length > 0) throw new UserError(`${outdir}: ranks not complete yet: ${missing.join(", ")} (of ${world})`);
         const problems = ranks.flatMap((r) => r.problems);
         const table = statsTable(problems);
@@ -24,7 +25,7 @@ export function register(program: Command): void {
         const mismatches: string[] = [];
         let rows = 0;
         for (const s of ranks.flatMap((r) => r.shards)) {
-          const c = await countShard(join(outdir, s.path));
+          const c = await countShard(join(outdir, s.path), key);
           rows += c.rows;
           if (c.rows !== s.rows) mismatches.push(`${s.path}: ${c.rows} rows, manifest says ${s.rows}`);
           if (c.bad > 0) mismatches.push(`${s.path}: ${c.bad} rows without a category`);
