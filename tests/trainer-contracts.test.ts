@@ -3,8 +3,8 @@
  * the data (tests/trainer-replays.ts), on output written by the CLI. PDDL2PRM_CLI=path/to/main.js
  * replays them against another build (e.g. an older layout, to see them fail).
  */
-import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { execFile, spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -47,6 +47,15 @@ function cli(args: string[]): { code: number | null; stdout: string; stderr: str
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** `cli` without blocking the test worker's event loop (the runs of beforeAll take a while). */
+function cliAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, [CLI, ...args], { encoding: "utf8", cwd: tmp, maxBuffer: 1 << 26 }, (err, stdout, stderr) => {
+      done({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
 /** Lines of every shard of a dataset folder, in file order. */
 function lines(out: string): string[] {
   const dir = join(out, "data");
@@ -60,10 +69,10 @@ const rows = (out: string): Row[] => lines(out).map((l) => JSON.parse(l) as Row)
 const failed: Record<string, string> = {};
 
 /** Two ranks of a two-machine run (several shards per split); a failed run fails only the tests that read it. */
-function twoRanks(name: string, extra: string[]): void {
+async function twoRanks(name: string, extra: string[]): Promise<void> {
   const dir = join(tmp, name);
   for (const rank of ["0", "1"]) {
-    const r = cli([...BASE, ...extra, "--world", "2", "--rank", rank, "--out", dir, "--quiet"]);
+    const r = await cliAsync([...BASE, ...extra, "--world", "2", "--rank", rank, "--out", dir, "--quiet"]);
     if (r.code !== 0) {
       failed[name] = r.stderr;
       return;
@@ -85,13 +94,13 @@ let limitedSummary = "";
 const LIMIT = 1024;
 const LIMITED = ["native", "trl", "openrlhf", "math-shepherd", "pairs", "trajectories"] as const;
 
-beforeAll(() => {
-  for (const f of FORMATS) twoRanks(f, ["--format", f]);
-  twoRanks("pairs-chat", ["--format", "pairs", "--chat"]);
-  twoRanks("trajectories-chat", ["--format", "trajectories", "--chat"]);
+beforeAll(async () => {
+  for (const f of FORMATS) await twoRanks(f, ["--format", f]);
+  await twoRanks("pairs-chat", ["--format", "pairs", "--chat"]);
+  await twoRanks("trajectories-chat", ["--format", "trajectories", "--chat"]);
   for (const f of LIMITED) {
     const dir = join(tmp, `${f}-limited`);
-    const r = cli([...BASE, "--format", f, "--tokenizer", TOKENIZER, "--max-length", String(LIMIT), "--out", dir]);
+    const r = await cliAsync([...BASE, "--format", f, "--tokenizer", TOKENIZER, "--max-length", String(LIMIT), "--out", dir]);
     if (r.code !== 0) {
       failed[`${f}-limited`] = r.stderr;
       continue;
@@ -336,5 +345,20 @@ describe("every format's output folder", () => {
     const dir = join(tmp, "trl-limited-2");
     expect(cli([...BASE, "--format", "trl", "--tokenizer", TOKENIZER, "--max-length", String(LIMIT), "--out", dir, "--workers", "2", "--quiet"]).code).toBe(0);
     expect(lines(dir)).toEqual(lines(need(limited, "trl")));
+  });
+});
+
+describe("score reads the preference layouts", () => {
+  it("pairs and trajectories, strings or chat messages: accuracy of always preferring side a", () => {
+    for (const name of ["pairs", "trajectories", "pairs-chat"]) {
+      const rs = rows(need(out, name));
+      const pred = join(tmp, `${name}-pred.jsonl`);
+      writeFileSync(pred, rs.map((r) => JSON.stringify({ id: r["id"], prefer: "a" })).join("\n") + "\n");
+      const r = cli(["score", need(out, name), pred, "--json"]);
+      expect(r.code, r.stderr).toBe(0);
+      const want = (100 * rs.filter((x) => x["first"] === "chosen").length) / rs.length;
+      expect((JSON.parse(r.stdout) as { pairs: { n: number; accuracy: number } }).pairs.accuracy).toBeCloseTo(want, 1);
+      if (name === "pairs") expect(Object.keys((JSON.parse(r.stdout) as { pairs: { by_group: object } }).pairs.by_group)).not.toContain("unknown");
+    }
   });
 });
