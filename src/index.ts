@@ -45,4 +45,4 @@ export { generate, type GenerateOptions, type Progress } from "./dataset/pipelin
 export { writeDataset, type WriteOptions, type DatasetSummary } from "./dataset/write.js";
 export { mergeDataset, type Manifest } from "./dataset/manifest.js";
 export { NativeRowSchema, type NativeRow } from "./dataset/row.js";
-export { formatRow, FORMATS, type Format } from "./dataset/formats.js";
+export { formatRow, FORMATS, FORMAT_CONSUMERS, type Format } from "./dataset/formats.js";

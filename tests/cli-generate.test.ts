@@ -206,13 +206,16 @@ describe("generate: formats", () => {
         const n = byId.get(row.id)!;
         expect(n).toBeDefined();
         if (format === "trl") {
+          expect(row.prompt).toBe(`${n.prompt}\n`);
           expect(row.completions).toEqual(n.completions);
           expect(row.labels).toEqual(n.labels.map((x: number) => x >= 0.75));
           expect(row.rewards).toEqual(n.labels);
         } else if (format === "openrlhf") {
-          expect(row.label).toEqual(n.labels);
+          expect(row.value).toEqual(n.labels.map((x: number) => (x >= 0.75 ? "+" : "-")));
+          expect(row.rewards).toEqual(n.labels);
           expect(row.input.split("ки").length - 1).toBe(n.completions.length);
         } else {
+          expect(row.task).toBe(n.domain);
           expect(row.input.split("ки").length - 1).toBe(n.completions.length);
           const marks = row.label.match(/ [+-](?=\n|$)/g).map((m: string) => m.trim());
           expect(marks).toEqual(n.labels.map((x: number) => (x >= 0.75 ? "+" : "-")));

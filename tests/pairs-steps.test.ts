@@ -11,24 +11,24 @@ describe("step-level preference pairs", () => {
     const { ctx } = freshContext(domain, problem);
     for (const r of rows) {
       expect(r.level).toBe("step");
-      expect(r.prefix).toHaveLength(r.meta.state_index);
+      expect(r.prompt.match(/^Step \d+: /gm) ?? []).toHaveLength(r.meta.state_index);
       expect(r.meta.prefix_actions).toHaveLength(r.meta.state_index);
       const states = statesOf(ctx, r.meta.prefix_actions);
       const s = states[states.length - 1]!;
-      const chosen = cand(ctx, r.chosen.action);
-      const rejected = cand(ctx, r.rejected.action);
+      const chosen = cand(ctx, r.chosen_action);
+      const rejected = cand(ctx, r.rejected_action);
       const lc = classify(ctx, s, states, chosen);
       const lr = classify(ctx, s, states, rejected);
       expect(lc.category).toBe("optimal");
-      expect(r.chosen.category).toBe(lc.category);
-      expect(r.chosen.reward).toBe(REWARD[lc.category]);
-      expect(r.rejected.category).toBe(lr.category);
-      expect(r.rejected.reward).toBe(lr.reward);
+      expect(r.chosen_category).toBe(lc.category);
+      expect(r.chosen_reward).toBe(REWARD[lc.category]);
+      expect(r.rejected_category).toBe(lr.category);
+      expect(r.rejected_reward).toBe(lr.reward);
       expect(lr.reward).toBeLessThan(1);
-      expect(r.reward_gap).toBe(lc.reward - lr.reward);
+      expect(r.margin).toBe(lc.reward - lr.reward);
       expect(r.edit).toBe(editKind(chosen, rejected));
-      expect(r.chosen.text.startsWith(`Step ${r.meta.state_index + 1}:`)).toBe(true);
-      expect(r.rejected.text.startsWith(`Step ${r.meta.state_index + 1}:`)).toBe(true);
+      expect(r.chosen.startsWith(`Step ${r.meta.state_index + 1}:`)).toBe(true);
+      expect(r.rejected.startsWith(`Step ${r.meta.state_index + 1}:`)).toBe(true);
       expect(["chosen", "rejected"]).toContain(r.first);
     }
     // At most two pairs per state, with different rejected categories.
@@ -36,7 +36,7 @@ describe("step-level preference pairs", () => {
     for (const r of rows) byState.set(r.meta.state_index, [...(byState.get(r.meta.state_index) ?? []), r]);
     for (const list of byState.values()) {
       expect(list.length).toBeLessThanOrEqual(2);
-      expect(new Set(list.map((r) => r.rejected.category)).size).toBe(list.length);
+      expect(new Set(list.map((r) => r.rejected_category)).size).toBe(list.length);
     }
     all.push(...rows);
   });
@@ -46,7 +46,7 @@ describe("step-level preference pairs", () => {
     expect(edits.has("argument")).toBe(true);
     expect(all.filter((r) => r.edit === "argument").length).toBeGreaterThan(all.length / 4);
     expect(new Set(all.map((r) => r.first)).size).toBe(2);
-    expect(new Set(all.map((r) => r.rejected.category)).size).toBeGreaterThanOrEqual(4);
+    expect(new Set(all.map((r) => r.rejected_category)).size).toBeGreaterThanOrEqual(4);
   });
 
   it("editKind classifies argument, operator and other edits", () => {
@@ -66,10 +66,10 @@ describe("step-level preference pairs", () => {
       const { rows } = rowsOf<StepPairRow>(domain, problem, "pairs", 0.75);
       const { ctx } = freshContext(domain, problem);
       for (const r of rows) {
-        expect(r.rejected.category).toBe("suboptimal");
-        expect(r.reward_gap).toBe(0.25);
+        expect(r.rejected_category).toBe("suboptimal");
+        expect(r.margin).toBe(0.25);
         const states = statesOf(ctx, r.meta.prefix_actions);
-        expect(classify(ctx, states[states.length - 1]!, states, cand(ctx, r.rejected.action)).category).toBe("suboptimal");
+        expect(classify(ctx, states[states.length - 1]!, states, cand(ctx, r.rejected_action)).category).toBe("suboptimal");
       }
       n += rows.length;
     }
@@ -79,7 +79,7 @@ describe("step-level preference pairs", () => {
   it("threshold 0.5 keeps backtracking and suboptimal only", () => {
     const { rows } = rowsOf<StepPairRow>("blocksworld", "p0001", "pairs", 0.5);
     expect(rows.length).toBeGreaterThan(0);
-    for (const r of rows) expect(["backtracking", "suboptimal"]).toContain(r.rejected.category);
+    for (const r of rows) expect(["backtracking", "suboptimal"]).toContain(r.rejected_category);
   });
 
   it("is deterministic for a seed and changes with it", () => {
@@ -89,6 +89,6 @@ describe("step-level preference pairs", () => {
     expect(b).toEqual(a);
     expect(c).not.toEqual(a);
     // Floats print as floats.
-    expect(a[0]).toMatch(/"reward":1\.0/);
+    expect(a[0]).toMatch(/"chosen_reward":1\.0/);
   });
 });

@@ -1,8 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { PERTURBATIONS, type TrajectoryPairRow } from "../src/dataset/trajectories.js";
+import { PERTURBATIONS, trajectoryReward, type TrajectoryPairRow, type TrajectorySide } from "../src/dataset/trajectories.js";
 import { solve } from "../src/search/index.js";
 import { validatePlan } from "../src/task/index.js";
 import { CASES, freshContext, relabel, rowsOf } from "./pairs-helpers.js";
+
+/** One side of a row, from its text and its `chosen_*` / `rejected_*` columns. */
+function sideOf(r: TrajectoryPairRow, n: "chosen" | "rejected"): TrajectorySide {
+  const c = r as unknown as Record<string, unknown>;
+  return {
+    steps: r[n].split("\n"),
+    actions: c[`${n}_actions`] as string[],
+    valid: c[`${n}_valid`] as boolean,
+    cost: c[`${n}_cost`] as number | null,
+    length: c[`${n}_length`] as number,
+    first_error: c[`${n}_first_error`] as number,
+    rewards: c[`${n}_rewards`] as number[],
+  };
+}
 
 describe("trajectory-level pairs", () => {
   const all: TrajectoryPairRow[] = [];
@@ -11,8 +25,12 @@ describe("trajectory-level pairs", () => {
     expect(rows.length).toBeGreaterThanOrEqual(4);
     const { task, ctx } = freshContext(domain, problem);
     const opt = solve(task, { heuristic: "lmcut" });
-    for (const r of rows) {
-      expect(r.level).toBe("trajectory");
+    for (const row of rows) {
+      expect(row.level).toBe("trajectory");
+      const r = { ...row, chosen: sideOf(row, "chosen"), rejected: sideOf(row, "rejected") };
+      expect(row.prompt.endsWith("\n")).toBe(true);
+      expect(row.margin).toBe(Math.round((1 - trajectoryReward(r.rejected, r.chosen.cost!)) * 1e4) / 1e4);
+      expect(row.margin).toBeGreaterThan(0);
       for (const side of [r.chosen, r.rejected]) {
         const v = validatePlan(task, side.actions);
         expect(side.valid).toBe(v.valid);

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { join } from "node:path";
 import { writeDataset, type WriteOptions, type DatasetSummary } from "../dataset/write.js";
-import { FORMATS, isFormat } from "../dataset/formats.js";
+import { FORMAT_CONSUMERS, FORMATS, isFormat } from "../dataset/formats.js";
 import type { Progress } from "../dataset/pipeline.js";
 import { CATEGORIES } from "../dataset/row.js";
 import { ERROR_DEFS, type ErrorDef } from "../dataset/processbench.js";
@@ -34,6 +34,9 @@ interface GenerateFlags {
   maxExpansions?: string;
   hard?: boolean;
   errorDef?: string;
+  chat?: boolean;
+  tokenizer?: string;
+  maxLength?: string;
 }
 
 /**
@@ -100,11 +103,14 @@ function progressReporter(quiet: boolean): { onProgress: (p: Progress) => void; 
   };
 }
 
-function summaryText(s: DatasetSummary & { format?: string }): string {
+function summaryText(s: DatasetSummary & { format?: string; maxLength?: number; tokenizer?: string }): string {
   const out: string[] = [];
   if (s.resumed) out.push(`rank ${s.rank} of ${s.world} was already complete in ${s.out}: nothing to do`);
   const total = s.rows;
   out.push(`wrote ${total} rows from ${s.problems - s.skipped} problems${s.skipped ? ` (${s.skipped} skipped, see manifest.json)` : ""} to ${s.out}`);
+  if (s.maxLength !== undefined) {
+    out.push(`dropped ${s.dropped} rows longer than ${s.maxLength} tokens (${s.tokenizer ?? "estimated: no --tokenizer"}); counts in manifest.json`);
+  }
   const domains = Object.keys(s.byDomain).sort();
   if (domains.length > 0) {
     // Evaluation formats: the table counts the labelled walk candidates behind the rows.
@@ -146,7 +152,7 @@ export function register(program: Command): void {
     .option("--samples-per-state <y>", "candidates per state (default: the domain's y, 8 for your own domains)")
     .option("--seed <s>", "run seed; same seed, same bytes", "1")
     .option("--out <dir>", "output folder (default: out/<domain>)")
-    .option("--format <f>", `row format: ${FORMATS.join(", ")}`, "native")
+    .option("--format <f>", `row format: ${FORMATS.join(", ")} (the trainer each is for: below)`, "native")
     .option("--threshold <t>", "reward at or above which a step counts as good for boolean formats", "0.75")
     .option("--workers <w>", "worker threads (default: number of cores)")
     .option("--rank <r>", "this machine's rank (default: $SLURM_ARRAY_TASK_ID or $JOB_COMPLETION_INDEX, else 0)")
@@ -159,9 +165,13 @@ export function register(program: Command): void {
     .option("--max-expansions <n>", "per-problem search expansion limit", "5000000")
     .option("--hard", "pairs: keep only pairs whose rejected step is suboptimal (reward 0.75, gap 0.25)")
     .option("--error-def <def>", "processbench: a wrong step has reward-lt-1 (default) or reward-le-0.25")
+    .option("--chat", "pairs, trajectories: TRL's conversational layout (prompt, chosen, rejected as chat messages)")
+    .option("--max-length <n>", "drop rows longer than N tokens in their trainer, so no row loses its last label to truncation (counts in manifest.json)")
+    .option("--tokenizer <file>", "a Hugging Face tokenizer.json (read locally) counting tokens for --max-length (default: a conservative estimate)")
     .option("--gzip", "write .jsonl.gz shards")
     .option("--force", "replace an existing dataset made with other settings")
     .option("--quiet", "no progress display or summary")
+    .addHelpText("after", `\nFormats and the trainer each is for:\n${FORMATS.map((f) => `  ${f.padEnd(14)}${FORMAT_CONSUMERS[f]}`).join("\n")}`)
     .action(
       action(async (flags: GenerateFlags, cmd: Command) => {
         if (!isFormat(flags.format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, got '${flags.format}'`);
@@ -182,6 +192,8 @@ export function register(program: Command): void {
         let threshold = Number(flags.threshold);
         if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new UsageError(`--threshold must be a number in [0, 1], got '${flags.threshold}'`);
         threshold = evalThreshold(flags, cmd.getOptionValueSource("threshold") !== "default", threshold);
+        if (flags.chat && flags.format !== "pairs" && flags.format !== "trajectories") throw new UsageError("--chat applies to --format pairs and trajectories only");
+        if (flags.tokenizer !== undefined && flags.maxLength === undefined) throw new UsageError("--tokenizer counts tokens for --max-length: give both");
         const timeLimit = Number(flags.timeLimit);
         if (!Number.isFinite(timeLimit) || timeLimit <= 0) throw new UsageError(`--time-limit must be a positive number of seconds, got '${flags.timeLimit}'`);
         const domains = flags.domain?.split(",").map((d) => d.trim()).filter((d) => d.length > 0);
@@ -220,13 +232,20 @@ export function register(program: Command): void {
         const workers = intFlag("--workers", flags.workers, 1);
         if (workers !== undefined) opts.workers = workers;
         if (flags.holdoutDomain !== undefined) opts.holdoutDomain = flags.holdoutDomain;
+        if (flags.chat) opts.chat = true;
+        const maxLength = intFlag("--max-length", flags.maxLength, 1);
+        if (maxLength !== undefined) opts.maxLength = maxLength;
+        if (flags.tokenizer !== undefined) opts.tokenizer = flags.tokenizer;
         let summary: DatasetSummary;
         try {
           summary = await writeDataset(opts);
         } finally {
           progress.done();
         }
-        if (!quiet) process.stdout.write(summaryText({ ...summary, format: flags.format }) + "\n");
+        if (!quiet) {
+          const length = maxLength !== undefined ? { maxLength, ...(flags.tokenizer !== undefined ? { tokenizer: flags.tokenizer } : {}) } : {};
+          process.stdout.write(summaryText({ ...summary, format: flags.format, ...length }) + "\n");
+        }
       }),
     );
 }

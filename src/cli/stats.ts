@@ -1,8 +1,9 @@
 import type { Command } from "commander";
 import { join } from "node:path";
 import { mergeDataset, readRanks } from "../dataset/manifest.js";
-import { countShard, formatStatsTable, statsTable, writeStatsCsv } from "../dataset/stats.js";
+import { categoryKey, countShard, formatStatsTable, statsTable, writeStatsCsv } from "../dataset/stats.js";
 import { CATEGORIES } from "../dataset/row.js";
+import { writePlots } from "../dataset/plots.js";
 import { UserError } from "../pddl/errors.js";
 import { action, printJson } from "./common.js";
 
@@ -12,9 +13,11 @@ export function register(program: Command): void {
     .description("count rows per domain, split and category of a dataset folder, re-read from its shards; writes stats.csv")
     .argument("<outdir>", "a folder written by `pddl2prm generate`")
     .option("--json", "print one JSON object")
+    .option("--plot", "also draw the category mix per domain and the plan-length distribution as SVG (plots/, linked from the dataset card)")
     .action(
-      action(async (outdir: string, flags: { json?: boolean }) => {
-        const { ranks, missing, world } = readRanks(outdir);
+      action(async (outdir: string, flags: { json?: boolean; plot?: boolean }) => {
+        const { config, ranks, missing, world } = readRanks(outdir);
+        const key = categoryKey(String(config["format"] ?? "native"));
         if (missing.length > 0) throw new UserError(`${outdir}: ranks not complete yet: ${missing.join(", ")} (of ${world})`);
         const problems = ranks.flatMap((r) => r.problems);
         const table = statsTable(problems);
@@ -22,7 +25,7 @@ export function register(program: Command): void {
         const mismatches: string[] = [];
         let rows = 0;
         for (const s of ranks.flatMap((r) => r.shards)) {
-          const c = await countShard(join(outdir, s.path));
+          const c = await countShard(join(outdir, s.path), key);
           rows += c.rows;
           if (c.rows !== s.rows) mismatches.push(`${s.path}: ${c.rows} rows, manifest says ${s.rows}`);
           if (c.bad > 0) mismatches.push(`${s.path}: ${c.bad} rows without a category`);
@@ -30,6 +33,7 @@ export function register(program: Command): void {
         const all = table.rows.find((r) => r.domain === "all" && r.split === "all");
         if (all && all.rows !== rows) mismatches.push(`shards hold ${rows} rows, problem records say ${all.rows}`);
         await writeStatsCsv(join(outdir, "stats.csv"), table);
+        const plots = flags.plot ? await writePlots(outdir, problems) : [];
         if (flags.json) {
           printJson({
             rows,
@@ -38,10 +42,11 @@ export function register(program: Command): void {
             by_category: Object.fromEntries(CATEGORIES.map((k) => [k, all?.counts[k] ?? 0])),
             table: table.rows,
             mismatches,
+            ...(flags.plot ? { plots } : {}),
           });
         } else {
           process.stdout.write(formatStatsTable(table) + "\n");
-          process.stdout.write(`${rows} rows; wrote ${join(outdir, "stats.csv")}\n`);
+          process.stdout.write(`${rows} rows; wrote ${[join(outdir, "stats.csv"), ...plots.map((p) => join(outdir, p))].join(", ")}\n`);
           for (const m of mismatches) process.stderr.write(`pddl2prm: warning: ${m}\n`);
         }
         if (mismatches.length > 0) process.exitCode = 1;

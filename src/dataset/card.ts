@@ -1,70 +1,65 @@
+import { FORMAT_CONSUMERS, isFormat } from "./formats.js";
+import { PLOT_FILES } from "./plots.js";
 import type { Manifest } from "./records.js";
 import { CATEGORIES, SPLITS } from "./row.js";
 
 const yamlList = (items: string[], indent: string) => items.map((i) => `${indent}- ${i}`).join("\n");
 
-/** Hugging Face `dataset_info.features` for each output format (labels declared float64). */
-function features(format: string): string {
-  const str = (n: string) => `  - name: ${n}\n    dtype: string`;
+const f = (name: string, type: string, ind = "  ") => `${ind}- name: ${name}\n${ind}  ${type}`;
+const s = (name: string, ind = "  ") => f(name, "dtype: string", ind);
+const i = (name: string, ind = "  ") => f(name, "dtype: int64", ind);
+const d = (name: string, ind = "  ") => f(name, "dtype: float64", ind);
+const b = (name: string, ind = "  ") => f(name, "dtype: bool", ind);
+const seq = (name: string, t: string, ind = "  ") => `${ind}- name: ${name}\n${ind}  sequence: ${t}`;
+const struct = (name: string, fields: string[], ind = "  ") => [`${ind}- name: ${name}`, `${ind}  struct:`, ...fields].join("\n");
+/** A list of chat messages (TRL's conversational layout). */
+const messages = (name: string) => [`  - name: ${name}`, "    list:", s("role", "    "), s("content", "    ")].join("\n");
+
+/** Hugging Face `dataset_info.features` (YAML) for each output format (labels declared float64). */
+export function features(format: string, chat: boolean): string {
   switch (format) {
     case "trl":
-      return [str("id"), str("prompt"), "  - name: completions\n    sequence: string", "  - name: labels\n    sequence: bool", "  - name: rewards\n    sequence: float64", str("category")].join("\n");
+      return [s("id"), s("prompt"), seq("completions", "string"), seq("labels", "bool"), seq("rewards", "float64"), s("category")].join("\n");
     case "openrlhf":
-      return [str("id"), str("input"), "  - name: label\n    sequence: float64", str("category")].join("\n");
+      return [s("id"), s("input"), seq("value", "string"), seq("rewards", "float64"), s("category")].join("\n");
     case "math-shepherd":
-      return [str("id"), str("input"), str("label"), str("category")].join("\n");
+      return [s("id"), s("input"), s("label"), s("task"), s("category")].join("\n");
     case "pairs":
     case "trajectories":
     case "processbench":
-      return evalFeatures(format);
+      return evalFeatures(format, chat);
     default:
       return [
-        str("id"),
-        str("domain"),
-        str("problem"),
-        str("split"),
-        str("prompt"),
-        "  - name: completions\n    sequence: string",
-        "  - name: labels\n    sequence: float64",
-        str("category"),
-        str("critique"),
-        "  - name: meta",
-        "    struct:",
-        "    - name: state_index\n      dtype: int64",
-        "    - name: prefix\n      sequence: string",
-        "    - name: action\n      dtype: string",
-        "    - name: h_before\n      dtype: float64",
-        "    - name: h_after\n      dtype: float64",
-        "    - name: cost\n      dtype: float64",
-        "    - name: extra_cost\n      dtype: float64",
-        "    - name: failed_preconditions\n      sequence: string",
-        "    - name: revisits\n      dtype: int64",
-        "    - name: backtrack_to\n      dtype: int64",
-        "    - name: dead_end_proof\n      dtype: string",
-        "    - name: plan_length\n      dtype: int64",
-        "    - name: seed\n      dtype: int64",
+        s("id"),
+        s("domain"),
+        s("problem"),
+        s("split"),
+        s("prompt"),
+        seq("completions", "string"),
+        seq("labels", "float64"),
+        s("category"),
+        s("critique"),
+        struct("meta", [
+          i("state_index", "    "), seq("prefix", "string", "    "), s("action", "    "), d("h_before", "    "), d("h_after", "    "),
+          d("cost", "    "), d("extra_cost", "    "), seq("failed_preconditions", "string", "    "), i("revisits", "    "),
+          i("backtrack_to", "    "), s("dead_end_proof", "    "), i("plan_length", "    "), i("seed", "    "),
+        ]),
       ].join("\n");
   }
 }
 
 /** Features of the evaluation formats (src/dataset/pairs.ts, trajectories.ts, processbench.ts). */
-function evalFeatures(format: string): string {
-  const f = (name: string, type: string, ind = "  ") => `${ind}- name: ${name}\n${ind}  ${type}`;
-  const s = (name: string, ind = "  ") => f(name, "dtype: string", ind);
-  const i = (name: string, ind = "  ") => f(name, "dtype: int64", ind);
-  const d = (name: string, ind = "  ") => f(name, "dtype: float64", ind);
-  const b = (name: string, ind = "  ") => f(name, "dtype: bool", ind);
-  const seq = (name: string, t: string, ind = "  ") => `${ind}- name: ${name}\n${ind}  sequence: ${t}`;
-  const struct = (name: string, fields: string[], ind = "  ") => [`${ind}- name: ${name}`, `${ind}  struct:`, ...fields].join("\n");
-  const head = [s("id"), s("level"), s("domain"), s("problem"), s("split"), s("prompt")];
+function evalFeatures(format: string, chat: boolean): string {
+  const head = [s("id"), s("level"), s("domain"), s("problem"), s("split")];
+  const pref = chat ? [messages("prompt"), messages("chosen"), messages("rejected")] : [s("prompt"), s("chosen"), s("rejected")];
   if (format === "pairs") {
-    const sideF = (n: string) => struct(n, [s("text", "    "), s("action", "    "), s("category", "    "), d("reward", "    ")]);
+    const side = (n: string) => [s(`${n}_action`), s(`${n}_category`), d(`${n}_reward`)];
     return [
       ...head,
-      seq("prefix", "string"),
-      sideF("chosen"),
-      sideF("rejected"),
-      d("reward_gap"),
+      ...pref,
+      d("margin"),
+      ...side("chosen"),
+      ...side("rejected"),
       s("edit"),
       s("first"),
       struct("meta", [
@@ -74,14 +69,15 @@ function evalFeatures(format: string): string {
     ].join("\n");
   }
   if (format === "trajectories") {
-    const sideF = (n: string) =>
-      struct(n, [seq("steps", "string", "    "), seq("actions", "string", "    "), b("valid", "    "), d("cost", "    "), i("length", "    "), i("first_error", "    "), seq("rewards", "float64", "    ")]);
+    const side = (n: string) => [seq(`${n}_actions`, "string"), b(`${n}_valid`), d(`${n}_cost`), i(`${n}_length`), i(`${n}_first_error`), seq(`${n}_rewards`, "float64")];
     return [
       ...head,
+      ...pref,
+      d("margin"),
       s("first"),
-      sideF("chosen"),
-      sideF("rejected"),
       s("perturbation"),
+      ...side("chosen"),
+      ...side("rejected"),
       struct("meta", [i("position", "    "), d("optimal_cost", "    "), s("longer", "    "), s("error_category", "    "), i("seed", "    ")]),
     ].join("\n");
   }
@@ -121,7 +117,7 @@ configs:
 ${configs}
 dataset_info:
   features:
-${features(format)}
+${features(format, m.config["chat"] === true)}
   splits:
 ${splitsInfo}
 ---
@@ -147,5 +143,24 @@ ${domLines}
 Total: ${m.rows} rows from ${m.problems.labelled} problems (${m.problems.skipped.length} skipped, see
 \`manifest.json\`). The PDDL of every problem is under \`pddl/\`; \`meta.prefix\` and
 \`meta.action\` replay each row. Counts per domain, split and category are in \`stats.csv\`.
+${lengthNote(m)}
+## Trainer
+
+Format \`${format}\`${m.config["chat"] === true ? " (conversational, `--chat`)" : ""}: ${isFormat(format) ? FORMAT_CONSUMERS[format] : "unknown format"}.
+pddl2prm's \`docs/training.md\` has the exact training commands.
+
+## Plots
+
+![Category mix per domain](${PLOT_FILES.categories})
+
+![Optimal plan length per domain](${PLOT_FILES.planLengths})
 `;
+}
+
+/** What `--max-length` dropped, if it was given. */
+function lengthNote(m: Manifest): string {
+  const d = m.dropped;
+  if (d === undefined || d.max_length === null) return "";
+  const how = d.counted_with === "estimate" ? "estimated without a tokenizer" : `counted with \`${d.counted_with}\``;
+  return `\nRows longer than ${d.max_length} tokens in their trainer (${how}) were dropped, so that no row loses its last label to truncation: ${d.rows} rows (per domain in \`manifest.json\`).\n`;
 }

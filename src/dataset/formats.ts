@@ -1,3 +1,4 @@
+import { UserError } from "../pddl/errors.js";
 import type { NativeRow } from "./row.js";
 import { stringifyWithFloats } from "./row.js";
 
@@ -5,8 +6,28 @@ import { stringifyWithFloats } from "./row.js";
 export const FORMATS = ["native", "trl", "openrlhf", "math-shepherd", "pairs", "trajectories", "processbench"] as const;
 export type Format = (typeof FORMATS)[number];
 
-/** The step marker of Math-Shepherd and OpenRLHF's PRM recipes. */
+/**
+ * The consumer each format is made for: the trainer (or tool) and the versions whose loading
+ * code the rows were checked against (tests/trainer-contracts.test.ts replays it). One table,
+ * shown by `generate --help`, the README and the dataset card.
+ */
+export const FORMAT_CONSUMERS: Record<Format, string> = {
+  native:
+    "graded rewards (0/0.25/0.5/0.75/1.0) for your own training code; NOT for TRL's PRMTrainer as is (it casts labels with int(): 0.75 -> 0): use --format trl, or map labels to l >= 0.75",
+  trl: "TRL PRMTrainer, stepwise supervision (trl 0.13-0.25: trl.PRMTrainer; 0.26-1.9: trl.experimental.prm.PRMTrainer): boolean labels, step_separator \"\\n\"",
+  openrlhf:
+    "OpenRLHF 0.5.0-0.9.5 openrlhf.cli.train_prm (PRM training was removed in 0.9.6): --input_key input --label_key value --placeholder_token ки --reward_tokens + -",
+  "math-shepherd": "the Math-Shepherd dataset layout (input/label/task), converted for TRL's PRMTrainer by TRL's examples/datasets/math_shepherd.py",
+  pairs: "TRL >= 0.24 RewardTrainer (uses margin) and DPOTrainer, preference with explicit prompt; --chat: conversational",
+  trajectories: "TRL >= 0.24 RewardTrainer (uses margin) and DPOTrainer, preference with explicit prompt; --chat: conversational",
+  processbench: "evaluation with `pddl2prm score` (ProcessBench's field names); not a training format",
+};
+
+/** The step marker of Math-Shepherd and OpenRLHF's PRM recipe. */
 export const STEP_TAG = "ки";
+
+/** The step separator of TRL's PRMTrainer (`step_separator`): never inside a step. */
+export const STEP_SEPARATOR = "\n";
 
 export interface FormatOptions {
   /** A step whose reward is >= threshold counts as good where a format needs booleans. */
@@ -18,13 +39,31 @@ export function isFormat(name: string): name is Format {
   return (FORMATS as readonly string[]).includes(name);
 }
 
+/** A step on one line: the separator (a newline) inside a step would split it in two for the trainer. */
+export function oneLine(step: string): string {
+  return step.includes("\n") ? step.replace(/\s*\n\s*/g, " ") : step;
+}
+
+/**
+ * The prompt as TRL concatenates it with what follows (`prompt + completion`): the problem text
+ * and the separator, so the first step starts on its own line.
+ */
+export function trainerPrompt(problemText: string): string {
+  return `${problemText}${STEP_SEPARATOR}`;
+}
+
 function taggedInput(row: NativeRow, marks: string[]): string {
-  const steps = row.completions.map((c, i) => `${c} ${marks[i]}`);
+  if (row.prompt.includes(STEP_TAG) || row.completions.some((c) => c.includes(STEP_TAG))) {
+    // the trainer would count a placeholder too many and misplace every label after it
+    throw new UserError(`row ${row.id}: the text contains the step marker '${STEP_TAG}'; use --format trl`);
+  }
+  const steps = row.completions.map((c, i) => `${oneLine(c)} ${marks[i]}`);
   return `${row.prompt}\n${steps.join("\n")}`;
 }
 
 /** One JSON line of `row` in `format`. Byte-stable: key order is fixed. */
 export function formatRow(row: NativeRow, format: Format, opts: FormatOptions): string {
+  const good = (l: number) => l >= opts.threshold;
   switch (format) {
     case "native":
       return stringifyWithFloats(
@@ -43,33 +82,38 @@ export function formatRow(row: NativeRow, format: Format, opts: FormatOptions): 
         ["labels"],
       );
     case "trl":
-      // TRL's stepwise-supervision layout: boolean labels, graded rewards kept alongside.
+      // TRL's stepwise-supervision layout: boolean labels (the trainer casts with int()), graded
+      // rewards kept alongside; the prompt ends with the separator TRL puts between steps.
       return stringifyWithFloats(
         {
           id: row.id,
-          prompt: row.prompt,
-          completions: row.completions,
-          labels: row.labels.map((l) => l >= opts.threshold),
+          prompt: trainerPrompt(row.prompt),
+          completions: row.completions.map(oneLine),
+          labels: row.labels.map(good),
           rewards: row.labels,
           category: row.category,
         },
         ["rewards"],
       );
     case "openrlhf":
+      // OpenRLHF's hard-label PRM layout: one placeholder per step, a reward token per step.
       return stringifyWithFloats(
         {
           id: row.id,
           input: taggedInput(row, row.labels.map(() => STEP_TAG)),
-          label: row.labels,
+          value: row.labels.map((l) => (good(l) ? "+" : "-")),
+          rewards: row.labels,
           category: row.category,
         },
-        ["label"],
+        ["rewards"],
       );
     case "math-shepherd":
+      // `task` is a column of the original dataset that TRL's conversion script removes by name.
       return JSON.stringify({
         id: row.id,
         input: taggedInput(row, row.labels.map(() => STEP_TAG)),
-        label: taggedInput(row, row.labels.map((l) => (l >= opts.threshold ? "+" : "-"))),
+        label: taggedInput(row, row.labels.map((l) => (good(l) ? "+" : "-"))),
+        task: row.domain,
         category: row.category,
       });
     default:

@@ -1,4 +1,5 @@
 import { parseDomain, parseProblem } from "../pddl/index.js";
+import { UserError } from "../pddl/errors.js";
 import type { Domain } from "../pddl/ast.js";
 import { ground } from "../task/index.js";
 import { applyOp, isApplicable } from "../task/state.js";
@@ -8,7 +9,8 @@ import type { Candidate, LabeledStep } from "../label/types.js";
 import { createRenderer, loadTemplates, loadTemplatesFile } from "../nl/index.js";
 import type { NlTemplates } from "../nl/index.js";
 import { Prng } from "../util/prng.js";
-import { formatRow } from "./formats.js";
+import { formatRow, oneLine, trainerPrompt, type Format } from "./formats.js";
+import { placeholderProblem, stepwiseTokens, tokenCounter, type TokenCounter } from "./length.js";
 import { formatFloat, type NativeRow } from "./row.js";
 import { isEvalFormat, runEvalJob } from "./pairs.js";
 import { emptyCounts, type CategoryCounts, type JobConfig, type JobResult, type ProblemJob } from "./records.js";
@@ -82,6 +84,21 @@ function nativeLine(row: NativeRow, shared: SharedText): string {
   );
 }
 
+/**
+ * Tokens `row` takes in the trainer of `format` (src/dataset/length.ts). OpenRLHF input is
+ * counted whole, after its placeholder check; the stepwise formats as TRL's PRMTrainer
+ * tokenizes them.
+ */
+function rowTokens(format: Format, row: NativeRow, line: string, counter: TokenCounter): number {
+  if (format === "openrlhf") {
+    const input = (JSON.parse(line) as { input: string }).input;
+    const bad = placeholderProblem(counter, input, row.completions.length);
+    if (bad !== null) throw new UserError(`--tokenizer: row ${row.id}: ${bad}; use --format trl`);
+    return counter.count(input);
+  }
+  return stepwiseTokens(counter, trainerPrompt(row.prompt), row.completions.map(oneLine));
+}
+
 /** Label one problem and render its rows. Never throws for a problem that hits a limit. */
 export function runJob(job: ProblemJob, config: JobConfig): JobResult {
   const result: JobResult = {
@@ -95,6 +112,7 @@ export function runJob(job: ProblemJob, config: JobConfig): JobResult {
     planLength: 0,
     states: 0,
     skipped: null,
+    dropped: 0,
     ms: { grounding: 0, labelling: 0, translation: 0 },
   };
   let t0 = performance.now();
@@ -132,6 +150,7 @@ export function runJob(job: ProblemJob, config: JobConfig): JobResult {
   result.ms.labelling = t0 - t1;
 
   const renderer = createRenderer(task, templates);
+  const counter = config.maxLength == null ? null : tokenCounter(config.tokenizer ?? null);
   const sharedText = new Map<string, SharedText>();
   // States of the walk, to report whether a candidate revisits one (meta.revisits).
   const walkStates: Uint32Array[] = [task.init];
@@ -143,7 +162,6 @@ export function runJob(job: ProblemJob, config: JobConfig): JobResult {
       walkStates.push(applyOp(task, walkStates[walkStates.length - 1]!, op));
     }
     result.planLength = step.planLength;
-    result.counts[step.category]++;
     const rowId = `${job.domainName}/${job.problemId}/t${String(step.stateIndex).padStart(2, "0")}/c${step.candidateIndex}`;
     // The prompt and the prefix are shared by the candidates of one state: render them once per
     // state (its own PRNG stream), the candidate step and the critique once per row.
@@ -195,7 +213,14 @@ export function runJob(job: ProblemJob, config: JobConfig): JobResult {
         seed: config.seed,
       },
     };
-    result.lines.push(config.format === "native" ? nativeLine(row, shared) : formatRow(row, config.format, { threshold: config.threshold }));
+    const line = config.format === "native" ? nativeLine(row, shared) : formatRow(row, config.format, { threshold: config.threshold });
+    if (counter !== null && rowTokens(config.format, row, line, counter) > config.maxLength!) {
+      // cut to maxLength, the row would lose the candidate's label (the last one): drop it
+      result.dropped++;
+      continue;
+    }
+    result.counts[step.category]++;
+    result.lines.push(line);
     if (result.rows) result.rows.push(row);
   }
   result.states = walkStates.length;

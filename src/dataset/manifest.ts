@@ -9,6 +9,7 @@ import { CATEGORIES, SPLITS } from "./row.js";
 import type { ShardInfo } from "./shard.js";
 import { readConfigFile, readRankFile } from "./state-files.js";
 import { statsTable, writeStatsCsv } from "./stats.js";
+import { writePlots } from "./plots.js";
 
 export type { Manifest };
 
@@ -63,7 +64,8 @@ export async function verifyShards(out: string, shards: ShardInfo[]): Promise<st
 }
 
 /**
- * Combine the completion records of all ranks into manifest.json, README.md and stats.csv.
+ * Combine the completion records of all ranks into manifest.json, README.md (with the plots of
+ * plots/) and stats.csv.
  * Returns null (or throws, unless `quietIfIncomplete`) when some rank has not finished.
  */
 export async function mergeDataset(out: string, opts: { quietIfIncomplete?: boolean } = {}): Promise<Manifest | null> {
@@ -91,6 +93,9 @@ export async function mergeDataset(out: string, opts: { quietIfIncomplete?: bool
     bySplit[split] = (bySplit[split] ?? 0) + s.rows;
   }
   for (const p of problems) byDomain[p.domain] = (byDomain[p.domain] ?? 0) + p.rows;
+  const droppedBy: Record<string, number> = {};
+  for (const p of problems) if (p.dropped) droppedBy[p.domain] = (droppedBy[p.domain] ?? 0) + p.dropped;
+  const tok = config["tokenizer"];
   const manifest: Manifest = {
     generator: "pddl2prm",
     version: packageVersion(),
@@ -105,11 +110,18 @@ export async function mergeDataset(out: string, opts: { quietIfIncomplete?: bool
       labelled: problems.filter((p) => p.skipped === null).length,
       skipped: problems.filter((p) => p.skipped !== null).map((p) => ({ domain: p.domain, problem: p.problem, reason: p.skipped! })),
     },
+    dropped: {
+      rows: Object.values(droppedBy).reduce((a, n) => a + n, 0),
+      by_domain: droppedBy,
+      max_length: typeof config["max_length"] === "number" ? config["max_length"] : null,
+      counted_with: tok === undefined ? null : typeof tok === "string" ? tok : String((tok as { file?: unknown }).file),
+    },
     shards,
   };
   const table = statsTable(problems);
   manifest.counts.by_domain_split_category = table.byDomainSplitCategory;
   writeAtomic(join(out, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+  await writePlots(out, problems);
   writeAtomic(join(out, "README.md"), datasetCard(manifest));
   await writeStatsCsv(join(out, "stats.csv"), table);
   return manifest;

@@ -11,8 +11,11 @@ import { LimitError } from "../search/types.js";
 import { createRenderer, type NlTemplates } from "../nl/index.js";
 import { Prng } from "../util/prng.js";
 import type { JobConfig, JobResult, ProblemJob } from "./records.js";
-import { buildProcessBench, candidateOf, jsonWithFloats, processBenchLine, type EvalInput } from "./processbench.js";
+import { buildProcessBench, candidateOf, processBenchLine, type EvalInput } from "./processbench.js";
 import { buildTrajectoryPairs, groundingCandidate, paramPool, trajectoryLine } from "./trajectories.js";
+import { oneLine, STEP_SEPARATOR, trainerPrompt } from "./formats.js";
+import { preferenceLine } from "./preference.js";
+import { preferenceTokens, stepwiseTokens, tokenCounter } from "./length.js";
 
 /** The formats written by `runEvalJob` rather than row by row. */
 export const EVAL_FORMATS = ["pairs", "trajectories", "processbench"] as const;
@@ -26,17 +29,12 @@ export function isEvalFormat(f: string): f is EvalFormat {
 export type EditKind = "argument" | "operator" | "other";
 const EDIT_RANK: Record<EditKind, number> = { argument: 0, operator: 1, other: 2 };
 
-/** One side of a step pair. */
-export interface PairSide {
-  /** The rendered step ("Step k: ..."). */
-  text: string;
-  /** PDDL ground action. */
-  action: string;
-  category: Category;
-  reward: number;
-}
-
-/** A step-level preference pair: two candidate next steps after the same prefix. */
+/**
+ * A step-level preference pair in TRL's preference layout with an explicit prompt: `prompt` is
+ * the problem text and the steps before this state, each line ended by a newline, so that
+ * `prompt + chosen` and `prompt + rejected` (what TRL's trainers tokenize) read as one chain of
+ * steps. `--chat` writes the same strings as messages (`preferenceLine`).
+ */
 export interface StepPairRow {
   id: string;
   level: "step";
@@ -44,11 +42,18 @@ export interface StepPairRow {
   problem: string;
   split: string;
   prompt: string;
-  /** Rendered steps of the optimal walk before this state. */
-  prefix: string[];
-  chosen: PairSide;
-  rejected: PairSide;
-  reward_gap: number;
+  /** The candidate next steps ("Step k: ..."), on one line each. */
+  chosen: string;
+  rejected: string;
+  /** chosen_reward - rejected_reward: TRL RewardTrainer's `margin`. */
+  margin: number;
+  /** PDDL ground actions, categories and rewards of the two sides. */
+  chosen_action: string;
+  chosen_category: Category;
+  chosen_reward: number;
+  rejected_action: string;
+  rejected_category: Category;
+  rejected_reward: number;
   /** argument: same operator, one argument changed; operator: another operator on the chosen step's objects; other. */
   edit: EditKind;
   /** Which side a format that shows both (and `score`'s side "a") shows first. */
@@ -68,11 +73,11 @@ export interface StepPairRow {
 /** Pairs written per state at most. */
 export const PAIRS_PER_STATE = 2;
 
-const FLOAT_KEYS = new Set(["reward", "reward_gap"]);
+const FLOAT_KEYS = new Set(["margin", "chosen_reward", "rejected_reward"]);
 
 /** One JSON line of a step pair. */
-export function stepPairLine(row: StepPairRow): string {
-  return jsonWithFloats(row, FLOAT_KEYS);
+export function stepPairLine(row: StepPairRow, chat = false): string {
+  return preferenceLine(row, FLOAT_KEYS, chat);
 }
 
 /** The edit kind of `c` relative to `chosen`. */
@@ -193,17 +198,24 @@ export function buildStepPairs(input: EvalInput): StepPairRow[] {
       const id = `${base}/t${String(t).padStart(2, "0")}/p${i}`;
       const rp = new Prng(input.seed, id);
       const prefixCands = input.planOps.slice(0, t).map((op) => candidateOf(task, op));
+      const problemText = renderer.prompt(rp);
+      const prefix = prefixCands.map((c, k) => oneLine(renderer.step(k + 1, c, rp)));
       rows.push({
         id,
         level: "step",
         domain: input.domain,
         problem: input.problem,
         split: input.split,
-        prompt: renderer.prompt(rp),
-        prefix: prefixCands.map((c, k) => renderer.step(k + 1, c, rp)),
-        chosen: { text: renderer.step(t + 1, chosen, rp), action: chosen.name, category: chosenLabel.category, reward: chosenLabel.reward },
-        rejected: { text: renderer.step(t + 1, rej.candidate, rp), action: rej.candidate.name, category: rej.label.category, reward: rej.label.reward },
-        reward_gap: chosenLabel.reward - rej.label.reward,
+        prompt: trainerPrompt(problemText) + prefix.map((p) => p + STEP_SEPARATOR).join(""),
+        chosen: oneLine(renderer.step(t + 1, chosen, rp)),
+        rejected: oneLine(renderer.step(t + 1, rej.candidate, rp)),
+        margin: chosenLabel.reward - rej.label.reward,
+        chosen_action: chosen.name,
+        chosen_category: chosenLabel.category,
+        chosen_reward: chosenLabel.reward,
+        rejected_action: rej.candidate.name,
+        rejected_category: rej.label.category,
+        rejected_reward: rej.label.reward,
         edit: rej.edit,
         first: rp.next() < 0.5 ? "chosen" : "rejected",
         meta: {
@@ -274,15 +286,30 @@ export function runEvalJob(
     for (const st of steps) result.counts[st.category]++;
     result.planLength = plan.ops.length;
     result.states = plan.states.length;
-    if (format === "pairs") result.lines = buildStepPairs(input).map(stepPairLine);
-    else if (format === "trajectories") result.lines = buildTrajectoryPairs(input).map(trajectoryLine);
-    else result.lines = buildProcessBench(input).map(processBenchLine);
+    // rows longer than --max-length tokens in their trainer are dropped (src/dataset/length.ts)
+    const counter = config.maxLength == null ? null : tokenCounter(config.tokenizer ?? null);
+    const fits = (tokens: () => number): boolean => {
+      if (counter === null || tokens() <= config.maxLength!) return true;
+      result.dropped++;
+      return false;
+    };
+    if (format === "pairs") {
+      const rows = buildStepPairs(input).filter((r) => fits(() => preferenceTokens(counter!, r, config.chat)));
+      result.lines = rows.map((r) => stepPairLine(r, config.chat));
+    } else if (format === "trajectories") {
+      const rows = buildTrajectoryPairs(input).filter((r) => fits(() => preferenceTokens(counter!, r, config.chat)));
+      result.lines = rows.map((r) => trajectoryLine(r, config.chat));
+    } else {
+      const rows = buildProcessBench(input).filter((r) => fits(() => stepwiseTokens(counter!, trainerPrompt(r.problem), r.steps)));
+      result.lines = rows.map(processBenchLine);
+    }
   } catch (e) {
     const skip =
       e instanceof ProblemSkipped ? e.message : e instanceof LimitError ? e.message : null;
     if (skip === null) throw e;
     result.skipped = skip;
     result.lines = [];
+    result.dropped = 0;
     result.counts = { "non-executable": 0, "dead-end": 0, backtracking: 0, suboptimal: 0, optimal: 0 };
   }
   result.ms.labelling = performance.now() - t0;

@@ -1,11 +1,12 @@
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { Piscina } from "piscina";
 import { PddlError, UserError } from "../pddl/errors.js";
 import { getBuiltinDomain } from "../generators/index.js";
 import { packageRoot } from "../util/paths.js";
 import { type Format } from "./formats.js";
 import { isEvalFormat } from "./pairs.js";
+import { openRlhfTokenProblem, tokenCounter } from "./length.js";
 import type { JobConfig, JobResult, ProblemJob } from "./records.js";
 import { type NativeRow } from "./row.js";
 import { resolveProblems, splitOf, type ProblemSelection, type ProblemSource } from "./problems.js";
@@ -53,6 +54,15 @@ export interface GenerateOptions {
   timeMs?: number;
   maxExpansions?: number;
   maxStates?: number;
+  /** pairs, trajectories: TRL's conversational layout (prompt/chosen/rejected as messages). */
+  chat?: boolean;
+  /**
+   * Drop rows longer than this many tokens in the trainer their format is for, so that no row
+   * loses its candidate's label to truncation. Counted with `tokenizer`, else estimated.
+   */
+  maxLength?: number;
+  /** A Hugging Face tokenizer.json (read locally) that counts tokens for `maxLength`. */
+  tokenizer?: string;
   /** Called after every problem. */
   onProgress?: (p: Progress) => void;
 }
@@ -97,6 +107,16 @@ export function planRun(options: GenerateOptions, keepRows: boolean): RunPlan {
   if (rank >= world) throw new UserError(`rank ${rank} must be < world ${world}`);
   const threshold = options.threshold ?? 0.75;
   if (!(threshold >= 0 && threshold <= 1)) throw new UserError(`threshold must be in [0, 1], got ${threshold}`);
+  const format = options.format ?? "native";
+  checkInt("max-length", options.maxLength, 1);
+  if (options.tokenizer !== undefined && options.maxLength === undefined) throw new UserError("--tokenizer counts tokens for --max-length: give both");
+  if (options.chat && format !== "pairs" && format !== "trajectories") throw new UserError("--chat applies to --format pairs and trajectories only");
+  if (options.maxLength !== undefined) {
+    // load it here, so that a bad file is one error before any work
+    const counter = tokenCounter(options.tokenizer ?? null);
+    const bad = format === "openrlhf" ? openRlhfTokenProblem(counter) : null;
+    if (bad !== null) throw new UserError(`--tokenizer: ${bad}; use --format trl`);
+  }
   const domains = options.domain === undefined ? [] : Array.isArray(options.domain) ? options.domain : [options.domain];
   const sel: ProblemSelection = { domains, seed };
   if (options.domainFile !== undefined) sel.domainFile = options.domainFile;
@@ -117,7 +137,7 @@ export function planRun(options: GenerateOptions, keepRows: boolean): RunPlan {
   const config: JobConfig = {
     seed,
     samplesPerState: y,
-    format: options.format ?? "native",
+    format,
     threshold,
     randomOptimal: options.randomOptimal ?? false,
     balance: options.balance ?? false,
@@ -125,6 +145,9 @@ export function planRun(options: GenerateOptions, keepRows: boolean): RunPlan {
     timeMs: options.timeMs ?? 60_000,
     maxExpansions: options.maxExpansions ?? 5_000_000,
     maxStates: options.maxStates ?? 2_000_000,
+    chat: options.chat ?? false,
+    maxLength: options.maxLength ?? null,
+    tokenizer: options.tokenizer !== undefined ? resolve(options.tokenizer) : null,
     keepRows,
   };
   const jobs: ProblemJob[] = [];

@@ -29,6 +29,12 @@ export interface JobConfig {
   timeMs: number;
   maxExpansions: number;
   maxStates: number;
+  /** pairs, trajectories: TRL's conversational layout (messages) instead of strings. */
+  chat: boolean;
+  /** Drop rows longer than this many tokens in their trainer (null: keep all). */
+  maxLength: number | null;
+  /** The tokenizer.json that counts tokens for maxLength (null: the estimate of src/dataset/length.ts). */
+  tokenizer: string | null;
   /** Also return the row objects (library `generate()`); the CLI needs only the lines. */
   keepRows: boolean;
 }
@@ -46,6 +52,8 @@ export interface JobResult {
   planLength: number;
   states: number;
   skipped: string | null;
+  /** Rows dropped for being longer than `maxLength` tokens. */
+  dropped: number;
   /** Milliseconds per stage. */
   ms: { grounding: number; labelling: number; translation: number };
 }
@@ -65,6 +73,8 @@ export interface ProblemRecord {
   plan_length: number;
   skipped: string | null;
   counts: CategoryCounts;
+  /** Rows dropped for being longer than `--max-length` tokens (absent: none). */
+  dropped?: number;
 }
 
 /** The content of `completions/{rank}`: everything `merge` needs from a finished rank. */
@@ -93,5 +103,7 @@ export interface Manifest {
     by_domain_split_category: Record<string, Record<string, CategoryCounts>>;
   };
   problems: { total: number; labelled: number; skipped: { domain: string; problem: string; reason: string }[] };
+  /** Rows dropped for being longer than `--max-length` tokens, in total and per domain. */
+  dropped: { rows: number; by_domain: Record<string, number>; max_length: number | null; counted_with: string | null };
   shards: ShardInfo[];
 }

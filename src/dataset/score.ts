@@ -97,7 +97,7 @@ const isNumArray = (x: unknown): x is number[] => Array.isArray(x) && x.every((v
 
 /**
  * Parse gold rows: processbench rows (`steps`, `label`), step or trajectory pairs (`chosen`,
- * `rejected`, `first`), or native rows (`completions`, `labels`: first label < 1 is the error).
+ * `rejected`, `first`, `rejected_category` or `perturbation`), or native rows (`completions`, `labels`: first label < 1 is the error).
  */
 export function parseGold(file: string, text: string): GoldItem[] {
   const out: GoldItem[] = [];
@@ -119,13 +119,14 @@ export function parseGold(file: string, text: string): GoldItem[] {
         bucket: typeof meta["length_bucket"] === "string" ? meta["length_bucket"] : lengthBucket(n),
         domain: typeof meta["domain"] === "string" ? meta["domain"] : "unknown",
       });
-    } else if (isObj(obj["chosen"]) && isObj(obj["rejected"])) {
+    } else if ("chosen" in obj && "rejected" in obj) {
+      // pairs and trajectories: TRL's layout (strings or chat messages), or the older layout with one object per side
       const first = obj["first"] ?? "chosen";
       if (first !== "chosen" && first !== "rejected") fail(file, line, `'first' must be "chosen" or "rejected"`);
       const level = typeof obj["level"] === "string" ? obj["level"] : "step";
-      const rej = obj["rejected"];
-      const group =
-        typeof obj["perturbation"] === "string" ? obj["perturbation"] : typeof rej["category"] === "string" ? rej["category"] : "unknown";
+      const rej = isObj(obj["rejected"]) ? obj["rejected"] : {};
+      const rejCategory = typeof obj["rejected_category"] === "string" ? obj["rejected_category"] : rej["category"];
+      const group = typeof obj["perturbation"] === "string" ? obj["perturbation"] : typeof rejCategory === "string" ? rejCategory : "unknown";
       out.push({ kind: "pair", id, level, prefer: first === "chosen" ? "a" : "b", group, domain: typeof obj["domain"] === "string" ? obj["domain"] : "unknown" });
     } else if (Array.isArray(obj["completions"]) && isNumArray(obj["labels"])) {
       const labels = obj["labels"];

@@ -26,6 +26,7 @@ const RankFile = z.object({
       plan_length: z.number().int(),
       skipped: z.string().nullable(),
       counts: Counts,
+      dropped: z.number().int().nonnegative().optional(),
     }),
   ),
   counts: Counts,

@@ -93,17 +93,31 @@ export function formatStatsTable(table: StatsTable): string {
   return [fmt(head), fmt(widths.map((w) => "-".repeat(w))), ...lines.map(fmt)].join("\n");
 }
 
-/** Count rows per category in one shard by scanning its lines (works for every format). */
-export async function countShard(path: string): Promise<{ rows: number; counts: CategoryCounts; bad: number }> {
+/**
+ * The key that holds a row's category in `format` (pairs: the rejected side's), or null for
+ * the formats whose rows have none (trajectories, processbench).
+ */
+export function categoryKey(format: string): string | null {
+  if (format === "pairs") return "rejected_category";
+  if (format === "trajectories" || format === "processbench") return null;
+  return "category";
+}
+
+/**
+ * Count rows, and rows per category under `key` (see `categoryKey`), in one shard by scanning
+ * its lines; `bad` counts rows without one.
+ */
+export async function countShard(path: string, key: string | null = "category"): Promise<{ rows: number; counts: CategoryCounts; bad: number }> {
   const counts = emptyCounts();
   let rows = 0;
   let bad = 0;
   const input = path.endsWith(".gz") ? createReadStream(path).pipe(createGunzip()) : createReadStream(path);
   const rl = createInterface({ input, crlfDelay: Infinity });
-  const re = /"category":"([a-z-]+)"/;
+  const re = new RegExp(`"${key ?? "category"}":"([a-z-]+)"`);
   for await (const line of rl) {
     if (line.length === 0) continue;
     rows++;
+    if (key === null) continue;
     const m = re.exec(line);
     const k = m?.[1] as keyof CategoryCounts | undefined;
     if (k !== undefined && k in counts) counts[k]++;

@@ -9,14 +9,17 @@ import type { Candidate, Category } from "../label/types.js";
 import { applyOp, findOperator, isApplicable, isGoal } from "../task/index.js";
 import type { GroundTask } from "../task/types.js";
 import { Prng } from "../util/prng.js";
-import { candidateOf, firstBelow, jsonWithFloats, replayChain, type EvalInput } from "./processbench.js";
+import { oneLine, STEP_SEPARATOR, trainerPrompt } from "./formats.js";
+import { preferenceLine } from "./preference.js";
+import { candidateOf, firstBelow, replayChain, type EvalInput } from "./processbench.js";
 
 /** The perturbations of the optimal plan, in the order rows are emitted. */
 export const PERTURBATIONS = ["detour", "inverse", "swap", "substitute", "drop", "truncate"] as const;
 export type Perturbation = (typeof PERTURBATIONS)[number];
 
-/** One side of a trajectory pair. */
+/** What is known about one side of a trajectory pair (written as `chosen_*` / `rejected_*`). */
 export interface TrajectorySide {
+  /** The rendered steps, one line each. */
   steps: string[];
   actions: string[];
   /** Every step executable and the goal reached (checked by simulation). */
@@ -34,7 +37,11 @@ export interface TrajectorySide {
   rewards: number[];
 }
 
-/** A trajectory-level pair: `chosen` is the optimal plan, `rejected` a strictly worse one. */
+/**
+ * A trajectory-level pair in TRL's preference layout: `prompt` the problem text (ended by a
+ * newline), `chosen` the optimal plan and `rejected` a strictly worse one, each as its steps on
+ * consecutive lines; what is known about each side under `chosen_*` / `rejected_*`.
+ */
 export interface TrajectoryPairRow {
   id: string;
   level: "trajectory";
@@ -42,11 +49,25 @@ export interface TrajectoryPairRow {
   problem: string;
   split: string;
   prompt: string;
+  chosen: string;
+  rejected: string;
+  /** trajectoryReward(chosen) - trajectoryReward(rejected): TRL RewardTrainer's `margin`. */
+  margin: number;
   /** Which side a format that shows both (and `score`'s side "a") shows first. */
   first: "chosen" | "rejected";
-  chosen: TrajectorySide;
-  rejected: TrajectorySide;
   perturbation: Perturbation;
+  chosen_actions: string[];
+  chosen_valid: boolean;
+  chosen_cost: number | null;
+  chosen_length: number;
+  chosen_first_error: number;
+  chosen_rewards: number[];
+  rejected_actions: string[];
+  rejected_valid: boolean;
+  rejected_cost: number | null;
+  rejected_length: number;
+  rejected_first_error: number;
+  rejected_rewards: number[];
   meta: {
     /** 0-based plan index where the perturbation applies. */
     position: number;
@@ -59,11 +80,21 @@ export interface TrajectoryPairRow {
   };
 }
 
-const FLOAT_KEYS = new Set(["rewards"]);
+/**
+ * The reward of a whole plan behind `margin`: 1 for an optimal plan, optimal cost / cost for a
+ * valid costlier one, 0 for one that fails or misses the goal. Rounded to 4 decimals.
+ */
+export function trajectoryReward(side: Pick<TrajectorySide, "valid" | "cost">, optimalCost: number): number {
+  if (!side.valid || side.cost === null) return 0;
+  if (side.cost <= optimalCost) return 1;
+  return Math.round((optimalCost / side.cost) * 1e4) / 1e4;
+}
 
-/** One JSON line of a trajectory pair. */
-export function trajectoryLine(row: TrajectoryPairRow): string {
-  return jsonWithFloats(row, FLOAT_KEYS);
+const FLOAT_KEYS = new Set(["margin", "chosen_rewards", "rejected_rewards"]);
+
+/** One JSON line of a trajectory pair (`chat`: TRL's conversational layout). */
+export function trajectoryLine(row: TrajectoryPairRow, chat = false): string {
+  return preferenceLine(row, FLOAT_KEYS, chat);
 }
 
 /** Objects usable for parameter `i` of action `schema` (sorted ids). */
@@ -208,7 +239,7 @@ function side(input: EvalInput, cands: Candidate[], prng: Prng): TrajectorySide 
   let fe = firstBelow(rewards, 1.0);
   if (fe < 0 && !r.valid) fe = cands.length;
   return {
-    steps: cands.map((c, i) => input.renderer.step(i + 1, c, prng)),
+    steps: cands.map((c, i) => oneLine(input.renderer.step(i + 1, c, prng))),
     actions: cands.map((c) => c.name),
     valid: r.valid,
     cost: r.valid ? r.cost : null,
@@ -216,6 +247,18 @@ function side(input: EvalInput, cands: Candidate[], prng: Prng): TrajectorySide 
     first_error: fe,
     rewards,
     errorCategory: fe >= 0 && fe < cands.length ? r.labels[fe]!.category : null,
+  };
+}
+
+/** `chosen_*` or `rejected_*` columns of one side (the steps themselves are the side's text). */
+function sideColumns(name: "chosen" | "rejected", s: TrajectorySide): Record<string, unknown> {
+  return {
+    [`${name}_actions`]: s.actions,
+    [`${name}_valid`]: s.valid,
+    [`${name}_cost`]: s.cost,
+    [`${name}_length`]: s.length,
+    [`${name}_first_error`]: s.first_error,
+    [`${name}_rewards`]: s.rewards,
   };
 }
 
@@ -241,17 +284,21 @@ export function buildTrajectoryPairs(input: EvalInput): TrajectoryPairRow[] {
     if (!(rejected.valid === false || (rejected.cost !== null && rejected.cost > optCost))) {
       throw new Error(`internal: perturbation ${kind} of ${base} is not worse than the optimal plan`);
     }
+    const margin = Math.round((trajectoryReward(chosen, optCost) - trajectoryReward(rejected, optCost)) * 1e4) / 1e4;
     rows.push({
       id,
       level: "trajectory",
       domain: input.domain,
       problem: input.problem,
       split: input.split,
-      prompt,
+      prompt: trainerPrompt(prompt),
+      chosen: chosen.steps.join(STEP_SEPARATOR),
+      rejected: rejected.steps.join(STEP_SEPARATOR),
+      margin,
       first,
-      chosen,
-      rejected,
       perturbation: kind,
+      ...sideColumns("chosen", chosen),
+      ...sideColumns("rejected", rejected),
       meta: {
         position: p.position,
         optimal_cost: optCost,
@@ -259,7 +306,7 @@ export function buildTrajectoryPairs(input: EvalInput): TrajectoryPairRow[] {
         error_category: errorCategory,
         seed: input.seed,
       },
-    });
+    } as TrajectoryPairRow);
   }
   return rows;
 }

@@ -37,6 +37,8 @@ export interface DatasetSummary {
   rows: number;
   problems: number;
   skipped: number;
+  /** Rows dropped for being longer than `maxLength` tokens. */
+  dropped: number;
   counts: CategoryCounts;
   byDomain: Record<string, CategoryCounts>;
   ms: StageTimes;
@@ -87,6 +89,11 @@ export function runConfig(options: WriteOptions, plan: ReturnType<typeof planRun
     gzip: options.gzip ?? false,
     world: plan.world,
     limits: { time_ms: plan.config.timeMs, max_expansions: plan.config.maxExpansions, max_states: plan.config.maxStates },
+    // length control and the chat layout change which rows are written and how
+    ...(plan.config.chat ? { chat: true } : {}),
+    ...(plan.config.maxLength !== null
+      ? { max_length: plan.config.maxLength, tokenizer: plan.config.tokenizer !== null ? { file: basename(plan.config.tokenizer), sha256: sha(readFileSync(plan.config.tokenizer, "utf8")) } : "estimate" }
+      : {}),
     version: packageVersion(),
   };
 }
@@ -132,6 +139,7 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
     rows: 0,
     problems: plan.jobs.length,
     skipped: 0,
+    dropped: 0,
     counts: emptyCounts(),
     byDomain: {},
     ms: { grounding: 0, labelling: 0, translation: 0, writing: 0 },
@@ -188,6 +196,7 @@ function removeOwnFiles(out: string): void {
   };
   own("data", /^(train|validation|test)-\d{5}-of-\d{5}\.jsonl(\.gz)?(\.tmp-\d+)?$/);
   own("completions", /^\d{5}(\.tmp-\d+)?$/);
+  own("plots", /^[a-z-]+\.svg(\.tmp-\d+)?$/);
   const pddl = join(out, "pddl");
   if (existsSync(pddl) && statSync(pddl).isDirectory()) {
     for (const d of readdirSync(pddl)) own(join("pddl", d), /\.pddl(\.tmp-\d+)?$/);
@@ -258,6 +267,7 @@ async function prepareAndRun(
     summary.rows = rec.shards.reduce((a, s) => a + s.rows, 0);
     summary.counts = rec.counts;
     summary.skipped = rec.problems.filter((p) => p.skipped !== null).length;
+    summary.dropped = rec.problems.reduce((a, p) => a + (p.dropped ?? 0), 0);
   } else {
     await runRank(plan, options, out, options.gzip ?? false, configHash, summary);
   }
@@ -298,6 +308,7 @@ async function runRank(
       summary.ms.translation += r.ms.translation;
       summary.rows += r.lines.length;
       if (r.skipped !== null) summary.skipped++;
+      summary.dropped += r.dropped;
       const dc = (summary.byDomain[r.domainName] ??= emptyCounts());
       for (const [k, v] of Object.entries(r.counts) as [keyof typeof r.counts, number][]) {
         summary.counts[k] += v;
@@ -311,6 +322,7 @@ async function runRank(
         plan_length: r.planLength,
         skipped: r.skipped,
         counts: r.counts,
+        ...(r.dropped > 0 ? { dropped: r.dropped } : {}),
       });
       // one domain.pddl per domain name, or each problem's own domain file where they differ
       const domainRel = perProblemDomain.has(job.domainName) ? `${job.problemId}.domain.pddl` : "domain.pddl";

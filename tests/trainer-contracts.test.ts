@@ -1,0 +1,364 @@
+/**
+ * Consumer contracts: every format is run through the lines of the trainer it names that touch
+ * the data (tests/trainer-replays.ts), on output written by the CLI. PDDL2PRM_CLI=path/to/main.js
+ * replays them against another build (e.g. an older layout, to see them fail).
+ */
+import { execFile, spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { FORMAT_CONSUMERS, FORMATS } from "../src/dataset/formats.js";
+import {
+  arrowTypesOfLine,
+  BOS_ID,
+  convertTokenToId,
+  enc,
+  isConversational,
+  openRlhfItem,
+  PyError,
+  ROOT,
+  TOKENIZER,
+  trlDpoTokenize,
+  trlMathShepherd,
+  trlPrmTokenizeRow,
+  trlRewardTokenize,
+  unify,
+  type ArrowType,
+} from "./trainer-replays.js";
+
+const CLI = process.env["PDDL2PRM_CLI"] ?? join(ROOT, "dist", "src", "cli", "main.js");
+const tmp = mkdtempSync(join(tmpdir(), "pddl2prm-contracts-"));
+// Shipped problems with plans of 14, 10, 10 and 8 steps: long enough for rows over 1024 tokens.
+const PROBLEMS = join(tmp, "problems");
+const PICK: [string, string[]][] = [
+  ["blocksworld", ["p0001", "p0003"]],
+  ["ferry", ["p0002", "p0003"]],
+];
+for (const [d, ps] of PICK) {
+  mkdirSync(join(PROBLEMS, d), { recursive: true });
+  for (const p of ps) copyFileSync(join(ROOT, "problems", d, `${p}.pddl`), join(PROBLEMS, d, `${p}.pddl`));
+}
+const BASE = ["generate", "--domain", "blocksworld,ferry", "--problems", PROBLEMS, "--seed", "3", "--workers", "1"];
+type Row = Record<string, unknown>;
+
+function cli(args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", cwd: tmp });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** `cli` without blocking the test worker's event loop (the runs of beforeAll take a while). */
+function cliAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, [CLI, ...args], { encoding: "utf8", cwd: tmp, maxBuffer: 1 << 26 }, (err, stdout, stderr) => {
+      done({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** Lines of every shard of a dataset folder, in file order. */
+function lines(out: string): string[] {
+  const dir = join(out, "data");
+  return readdirSync(dir)
+    .filter((n) => n.endsWith(".jsonl"))
+    .sort()
+    .flatMap((n) => readFileSync(join(dir, n), "utf8").split("\n").filter((l) => l.length > 0));
+}
+const rows = (out: string): Row[] => lines(out).map((l) => JSON.parse(l) as Row);
+
+const failed: Record<string, string> = {};
+
+/** Two ranks of a two-machine run (several shards per split); a failed run fails only the tests that read it. */
+async function twoRanks(name: string, extra: string[]): Promise<void> {
+  const dir = join(tmp, name);
+  for (const rank of ["0", "1"]) {
+    const r = await cliAsync([...BASE, ...extra, "--world", "2", "--rank", rank, "--out", dir, "--quiet"]);
+    if (r.code !== 0) {
+      failed[name] = r.stderr;
+      return;
+    }
+  }
+  out[name] = dir;
+}
+
+/** The output folder of a run, or the run's error. */
+function need(runs: Record<string, string>, name: string): string {
+  const dir = runs[name];
+  if (dir === undefined) throw new Error(`generate (${name}) failed: ${failed[name] ?? failed[`${name}-limited`] ?? "not run"}`);
+  return dir;
+}
+
+const out: Record<string, string> = {};
+const limited: Record<string, string> = {};
+let limitedSummary = "";
+const LIMIT = 1024;
+const LIMITED = ["native", "trl", "openrlhf", "math-shepherd", "pairs", "trajectories"] as const;
+
+beforeAll(async () => {
+  for (const f of FORMATS) await twoRanks(f, ["--format", f]);
+  await twoRanks("pairs-chat", ["--format", "pairs", "--chat"]);
+  await twoRanks("trajectories-chat", ["--format", "trajectories", "--chat"]);
+  for (const f of LIMITED) {
+    const dir = join(tmp, `${f}-limited`);
+    const r = await cliAsync([...BASE, "--format", f, "--tokenizer", TOKENIZER, "--max-length", String(LIMIT), "--out", dir]);
+    if (r.code !== 0) {
+      failed[`${f}-limited`] = r.stderr;
+      continue;
+    }
+    if (f === "trl") limitedSummary = r.stdout;
+    limited[f] = dir;
+  }
+}, 300_000);
+
+describe("TRL PRMTrainer (trl)", () => {
+  it("reads every label right: int() of a boolean, steps on one line, one label per step", () => {
+    const rs = rows(need(out, "trl"));
+    expect(rs.length).toBeGreaterThan(100);
+    for (const r of rs) {
+      const steps = r["completions"] as string[];
+      expect(steps.every((s) => !s.includes("\n")), String(r["id"])).toBe(true);
+      expect((r["labels"] as unknown[]).every((l) => typeof l === "boolean")).toBe(true);
+      const t = trlPrmTokenizeRow(r, "\n", null);
+      const got = t.labels.filter((l) => l !== -100);
+      expect(got, String(r["id"])).toEqual((r["rewards"] as number[]).map((x) => (x >= 0.75 ? 1 : 0)));
+    }
+  });
+
+  it("without --max-length, some rows lose the candidate's label at TRL's default max_length 1024", () => {
+    const cut = rows(need(out, "trl")).filter((r) => trlPrmTokenizeRow(r).labels.filter((l) => l !== -100).length < (r["labels"] as unknown[]).length);
+    expect(cut.length).toBeGreaterThan(0);
+  });
+});
+
+describe("native rows are graded rewards, not a TRL layout", () => {
+  it("TRL's int() would turn every 0.75 (a good step at the default threshold) into 0: the docs do not claim TRL", () => {
+    const rs = rows(need(out, "native")).filter((r) => (r["labels"] as number[]).includes(0.75));
+    expect(rs.length).toBeGreaterThan(0);
+    for (const r of rs) expect(trlPrmTokenizeRow(r, "\n", null).labels.filter((l) => l !== -100)).toContain(0);
+    expect(FORMAT_CONSUMERS.native).toMatch(/NOT for TRL/);
+  });
+});
+
+describe("Math-Shepherd layout through TRL's conversion (examples/datasets/math_shepherd.py)", () => {
+  it("converts every row into exactly the trl row of the same id", () => {
+    const trl = new Map(rows(need(out, "trl")).map((r) => [r["id"], r]));
+    const rs = rows(need(out, "math-shepherd"));
+    expect(rs.length).toBe(trl.size);
+    for (const r of rs) {
+      const c = trlMathShepherd(r);
+      const t = trl.get(r["id"])!;
+      expect(c.prompt).toBe((t["prompt"] as string).trim());
+      expect(c.completions).toEqual(t["completions"]);
+      expect(c.labels).toEqual(t["labels"]);
+    }
+  });
+});
+
+describe("OpenRLHF 0.5.6-0.9.5 train_prm (openrlhf)", () => {
+  it("puts each step's reward token (+ good, - bad) on that step's placeholder", () => {
+    const plus = convertTokenToId("+");
+    const minus = convertTokenToId("-");
+    for (const r of rows(need(out, "openrlhf"))) {
+      const item = openRlhfItem(r, Number.MAX_SAFE_INTEGER);
+      const got = item.labels.filter((l) => l !== -100);
+      expect(got, String(r["id"])).toEqual((r["rewards"] as number[]).map((x) => (x >= 0.75 ? plus : minus)));
+    }
+  });
+
+  it("refuses the layouts it cannot read: float labels, a +/- string", () => {
+    const r = rows(need(out, "openrlhf"))[0]!;
+    expect(() => openRlhfItem({ ...r, value: r["rewards"] })).toThrow(PyError);
+    const ms = rows(need(out, "math-shepherd"))[0]!;
+    expect(() => openRlhfItem(ms, 2048, { input: "input", label: "label" })).toThrow(/should be a list/);
+  });
+});
+
+describe("TRL RewardTrainer and DPOTrainer (pairs, trajectories)", () => {
+  for (const name of ["pairs", "trajectories", "pairs-chat", "trajectories-chat"]) {
+    it(`${name}: every row tokenizes as prompt + chosen / prompt + rejected, and reads as one chain of steps`, () => {
+      const rs = rows(need(out, name));
+      expect(rs.length).toBeGreaterThan(10);
+      for (const r of rs) {
+        const rw = trlRewardTokenize(r);
+        const dpo = trlDpoTokenize(r);
+        expect(isConversational(r)).toBe(name.endsWith("-chat"));
+        expect(typeof r["margin"]).toBe("number");
+        expect(r["margin"] as number).toBeGreaterThan(0);
+        expect(dpo.prefixMismatch, String(r["id"])).toBe(false);
+        expect(dpo.chosen_ids.length).toBeGreaterThan(0);
+        expect(rw.chosen_ids[0]).toBe(BOS_ID);
+        if (!name.endsWith("-chat")) {
+          const prompt = r["prompt"] as string;
+          expect(prompt.endsWith("\n")).toBe(true);
+          expect((r["chosen"] as string).startsWith("Step ")).toBe(true);
+          if (name === "pairs") {
+            // the prefix steps are in the prompt: the chosen step follows the last of them
+            const k = (r["meta"] as { state_index: number }).state_index;
+            expect(prompt).toContain(k > 0 ? `\nStep ${k}: ` : "");
+            expect(r["chosen"] as string).toMatch(new RegExp(`^Step ${k + 1}: `));
+          }
+        }
+      }
+    });
+  }
+});
+
+/** `dataset_info.features` of a dataset card, as Arrow types. */
+function cardTypes(out: string): Record<string, ArrowType> {
+  const card = readFileSync(join(out, "README.md"), "utf8");
+  const block = card.slice(card.indexOf("  features:\n") + "  features:\n".length, card.indexOf("  splits:"));
+  const ls = block.split("\n").filter((l) => l.trim().length > 0);
+  let i = 0;
+  const fields = (indent: number): Record<string, ArrowType> => {
+    const r: Record<string, ArrowType> = {};
+    while (i < ls.length && ls[i]!.startsWith(`${" ".repeat(indent)}- name: `)) {
+      const name = ls[i++]!.trim().slice("- name: ".length);
+      const [kind, type] = ls[i++]!.trim().split(/:\s*/);
+      const prim = (t: string): ArrowType => ({ string: "string", int64: "int64", float64: "double", bool: "bool" })[t] as ArrowType;
+      if (kind === "dtype") r[name] = prim(type!);
+      else if (kind === "sequence") r[name] = { list: prim(type!) };
+      else if (kind === "struct") r[name] = { struct: fields(indent + 2) };
+      else if (kind === "list") r[name] = { list: { struct: fields(indent + 2) } };
+      else throw new Error(`card: unknown feature kind ${kind}`);
+    }
+    return r;
+  };
+  return fields(2);
+}
+
+/** Does an inferred type load under a declared feature? (null anywhere; int64 into float64) */
+function fitsFeature(t: ArrowType, f: ArrowType, path: string): void {
+  if (t === "null") return;
+  if (t === "int64" && f === "double") return;
+  if (typeof t === "string" || typeof f === "string") {
+    if (t !== f) throw new Error(`${path}: rows hold ${JSON.stringify(t)}, the card declares ${JSON.stringify(f)}`);
+    return;
+  }
+  if ("list" in t && "list" in f) return fitsFeature(t.list, f.list, `${path}[]`);
+  if ("struct" in t && "struct" in f) {
+    for (const k of Object.keys(t.struct)) {
+      if (!(k in f.struct)) throw new Error(`${path}.${k}: not declared in the card`);
+      fitsFeature(t.struct[k]!, f.struct[k]!, `${path}.${k}`);
+    }
+    return;
+  }
+  throw new Error(`${path}: rows hold ${JSON.stringify(t)}, the card declares ${JSON.stringify(f)}`);
+}
+
+describe("Hugging Face datasets (pyarrow JSON inference)", () => {
+  it("every format: one type per column across all rows of all shards, and the card's features match", () => {
+    const names = [...FORMATS, "pairs-chat", "trajectories-chat"];
+    const dirs: [string, string][] = [...names.map((n): [string, string] => [n, need(out, n)]), ...LIMITED.map((f): [string, string] => [`${f}-limited`, need(limited, f)])];
+    for (const [name, dir] of dirs) {
+      const ls = lines(dir);
+      expect(ls.length, name).toBeGreaterThan(0);
+      expect(readdirSync(join(dir, "data")).filter((n) => n.endsWith(".jsonl")).length).toBeGreaterThan(1);
+      let schema: ArrowType = { struct: {} };
+      for (const l of ls) schema = unify(schema, { struct: arrowTypesOfLine(l) }, name);
+      const declared = cardTypes(dir);
+      const inferred = (schema as { struct: Record<string, ArrowType> }).struct;
+      expect(Object.keys(inferred).sort(), name).toEqual(Object.keys(declared).sort());
+      fitsFeature(schema, { struct: declared }, name);
+    }
+  });
+});
+
+describe(`--tokenizer and --max-length ${LIMIT}`, () => {
+  it("no row loses its last label in its trainer", () => {
+    for (const r of rows(need(limited, "trl"))) {
+      expect(trlPrmTokenizeRow(r, "\n", LIMIT).labels.filter((l) => l !== -100).length).toBe((r["labels"] as unknown[]).length);
+    }
+    for (const r of rows(need(limited, "native"))) {
+      expect(trlPrmTokenizeRow(r, "\n", LIMIT).labels.filter((l) => l !== -100).length).toBe((r["labels"] as unknown[]).length);
+    }
+    for (const r of rows(need(limited, "math-shepherd"))) {
+      const c = trlMathShepherd(r);
+      expect(trlPrmTokenizeRow(c, "\n", LIMIT).labels.filter((l) => l !== -100).length).toBe(c.labels.length);
+    }
+    for (const r of rows(need(limited, "openrlhf"))) {
+      expect(openRlhfItem(r, LIMIT).labels.filter((l) => l !== -100).length).toBe((r["value"] as unknown[]).length);
+    }
+    for (const f of ["pairs", "trajectories"]) {
+      for (const r of rows(need(limited, f))) {
+        const rw = trlRewardTokenize(r);
+        // the reward trainer filters out longer rows, the DPO trainer cuts them: neither happens
+        expect(Math.max(rw.chosen_ids.length, rw.rejected_ids.length)).toBeLessThanOrEqual(LIMIT);
+        const d = trlDpoTokenize(r);
+        expect(d.prompt_ids.length + Math.max(d.chosen_ids.length, d.rejected_ids.length)).toBeLessThanOrEqual(LIMIT);
+      }
+    }
+  });
+
+  it("counts the dropped rows in the manifest and the summary, and drops only rows that are too long", () => {
+    for (const f of LIMITED) {
+      const m = JSON.parse(readFileSync(join(need(limited, f), "manifest.json"), "utf8")) as { rows: number; dropped: { rows: number; max_length: number; counted_with: string } };
+      expect(m.dropped.max_length).toBe(LIMIT);
+      expect(m.dropped.counted_with).toBe("tokenizer.json");
+      expect(m.rows + m.dropped.rows, f).toBe(lines(need(out, f)).length);
+    }
+    const trl = JSON.parse(readFileSync(join(need(limited, "trl"), "manifest.json"), "utf8")) as { dropped: { rows: number } };
+    expect(trl.dropped.rows).toBeGreaterThan(0);
+    expect(limitedSummary).toContain(`dropped ${trl.dropped.rows} rows longer than ${LIMIT} tokens`);
+    // the rows kept are exactly the rows of the unlimited run that fit
+    const fit = rows(need(out, "trl")).filter((r) => trlPrmTokenizeRow(r, "\n", null).input_ids.length <= LIMIT).map((r) => r["id"]);
+    expect(rows(need(limited, "trl")).map((r) => r["id"]).sort()).toEqual(fit.sort());
+  });
+
+  it("the fixture tokenizer is a real byte-level BPE (the placeholder one token, a blank line one token)", () => {
+    expect(enc("ки")).toHaveLength(1);
+    expect(enc(" ки")).toContain(enc("ки")[0]);
+    expect(enc("\n\n")).toHaveLength(1);
+  });
+});
+
+describe("length and layout flags: bad input", () => {
+  it("exit 2 for bad usage, 1 for a bad tokenizer file, one line naming the flag, no output left", () => {
+    const dir = join(tmp, "bad");
+    const cases: [string[], number, RegExp][] = [
+      [["--tokenizer", TOKENIZER], 2, /--tokenizer .*--max-length/],
+      [["--format", "trl", "--chat"], 2, /--chat applies to --format pairs and trajectories/],
+      [["--max-length", "0"], 2, /--max-length must be >= 1/],
+      [["--max-length", "many"], 2, /--max-length expects an integer/],
+      [["--tokenizer", join(tmp, "none.json"), "--max-length", "100"], 1, /--tokenizer .*none\.json: cannot read a tokenizer\.json \(no such file\)/],
+      [["--tokenizer", join(ROOT, "package.json"), "--max-length", "100"], 1, /--tokenizer .*package\.json: not a Hugging Face tokenizer\.json/],
+    ];
+    for (const [flags, code, re] of cases) {
+      const r = cli([...BASE, ...flags, "--out", dir]);
+      expect(r.code, flags.join(" ")).toBe(code);
+      expect(r.stderr).toMatch(re);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(existsSync(dir)).toBe(false);
+    }
+  });
+});
+
+describe("every format's output folder", () => {
+  it("stats re-reads its shards without a warning (pairs: by the rejected step's category)", () => {
+    for (const name of [...FORMATS, "pairs-chat", "trajectories-chat"]) {
+      const r = cli(["stats", need(out, name), "--json"]);
+      expect(r.code, `${name}: ${r.stderr}`).toBe(0);
+      expect((JSON.parse(r.stdout) as { mismatches: string[] }).mismatches).toEqual([]);
+    }
+  });
+
+  it("--max-length with a tokenizer writes the same bytes for any --workers", () => {
+    const dir = join(tmp, "trl-limited-2");
+    expect(cli([...BASE, "--format", "trl", "--tokenizer", TOKENIZER, "--max-length", String(LIMIT), "--out", dir, "--workers", "2", "--quiet"]).code).toBe(0);
+    expect(lines(dir)).toEqual(lines(need(limited, "trl")));
+  });
+});
+
+describe("score reads the preference layouts", () => {
+  it("pairs and trajectories, strings or chat messages: accuracy of always preferring side a", () => {
+    for (const name of ["pairs", "trajectories", "pairs-chat"]) {
+      const rs = rows(need(out, name));
+      const pred = join(tmp, `${name}-pred.jsonl`);
+      writeFileSync(pred, rs.map((r) => JSON.stringify({ id: r["id"], prefer: "a" })).join("\n") + "\n");
+      const r = cli(["score", need(out, name), pred, "--json"]);
+      expect(r.code, r.stderr).toBe(0);
+      const want = (100 * rs.filter((x) => x["first"] === "chosen").length) / rs.length;
+      expect((JSON.parse(r.stdout) as { pairs: { n: number; accuracy: number } }).pairs.accuracy).toBeCloseTo(want, 1);
+      if (name === "pairs") expect(Object.keys((JSON.parse(r.stdout) as { pairs: { by_group: object } }).pairs.by_group)).not.toContain("unknown");
+    }
+  });
+});

@@ -1,0 +1,288 @@
+/**
+ * The few lines of each consumer that touch pddl2prm's rows, re-implemented from their sources
+ * (named on each function) so that tests can run every format through them. Python semantics
+ * that matter (int() on a label, str.endswith, `+` on str/list, zip(strict=True), tensor dtypes)
+ * are reproduced, including the errors they raise.
+ */
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { Tokenizer } from "@huggingface/tokenizers";
+
+export const ROOT = resolve(__dirname, "..");
+export const TOKENIZER = join(ROOT, "tests", "fixtures", "tokenizer", "tokenizer.json");
+
+const tok = new Tokenizer(
+  JSON.parse(readFileSync(TOKENIZER, "utf8")) as object,
+  JSON.parse(readFileSync(join(ROOT, "tests", "fixtures", "tokenizer", "tokenizer_config.json"), "utf8")) as object,
+);
+/** tokenizer(text, add_special_tokens=False)["input_ids"] with the fixture tokenizer. */
+export const enc = (text: string): number[] => tok.encode(text, { add_special_tokens: false }).ids;
+export const BOS_ID = tok.token_to_id("<s>")!;
+export const EOS = "</s>";
+
+/** A Python exception raised by a replayed consumer. */
+export class PyError extends Error {}
+
+const pyType = (x: unknown): string =>
+  x === null ? "NoneType" : Array.isArray(x) ? "list" : typeof x === "string" ? "str" : typeof x === "boolean" ? "bool" : typeof x === "number" ? "float" : "dict";
+
+/** Python's int() on a JSON value: True -> 1, 0.75 -> 0, a str or list raises. */
+export function pyInt(x: unknown): number {
+  if (typeof x === "boolean") return x ? 1 : 0;
+  if (typeof x === "number") return Math.trunc(x);
+  throw new PyError(`TypeError: int() argument must be a string or a real number, not '${pyType(x)}'`);
+}
+
+function pyEndswith(x: unknown, suffix: string): boolean {
+  if (typeof x !== "string") throw new PyError(`AttributeError: '${pyType(x)}' object has no attribute 'endswith'`);
+  return x.endsWith(suffix);
+}
+
+/** Python `a + b` for the values a row holds: str + str, list + list, else TypeError. */
+function pyAdd(a: unknown, b: unknown): unknown {
+  if (typeof a === "string" && typeof b === "string") return a + b;
+  if (Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
+  throw new PyError(`TypeError: can only concatenate ${pyType(a)} (not "${pyType(b)}") to ${pyType(a)}`);
+}
+
+// --- TRL (huggingface/trl 1.9) -------------------------------------------------------------
+
+/** trl/experimental/prm/prm_trainer.py `PRMTrainer.tokenize_row` (train_on_last_step_only=False; a BOS token exists). */
+export function trlPrmTokenizeRow(f: Record<string, unknown>, stepSeparator = "\n", maxLength: number | null = 1024): { input_ids: number[]; labels: number[] } {
+  let promptIds = enc(f["prompt"] as string);
+  let completionsIds = (f["completions"] as string[]).map(enc);
+  const labels = (f["labels"] as unknown[]).map(pyInt);
+  const separatorIds = enc(stepSeparator);
+  completionsIds = completionsIds.map((c) => [...c, ...separatorIds]);
+  if (completionsIds.length !== labels.length) throw new PyError("ValueError: zip() arguments have different lengths");
+  const stepLabels = completionsIds.map((c, i) => [...new Array<number>(c.length - 1).fill(-100), labels[i]!]);
+  promptIds = [BOS_ID, ...promptIds];
+  let inputIds = [...promptIds, ...completionsIds.flat()];
+  let all = [...new Array<number>(promptIds.length).fill(-100), ...stepLabels.flat()];
+  if (maxLength !== null) {
+    inputIds = inputIds.slice(0, maxLength);
+    all = all.slice(0, maxLength);
+  }
+  return { input_ids: inputIds, labels: all };
+}
+
+/** trl/data_utils.py `is_conversational`. */
+export function isConversational(ex: Record<string, unknown>): boolean {
+  for (const key of ["prompt", "chosen", "rejected", "completion", "messages"]) {
+    if (!(key in ex)) continue;
+    const m = ex[key];
+    return Array.isArray(m) && m.length > 0 && m[0] !== null && typeof m[0] === "object" && "role" in (m[0] as object);
+  }
+  return false;
+}
+
+/**
+ * A chat template stand-in: what TRL checks through `apply_chat_template` is that roles alternate
+ * user/assistant (most templates raise otherwise); each message becomes `<role>\ncontent\n`.
+ */
+function chatTemplate(messages: unknown): string {
+  if (!Array.isArray(messages)) throw new PyError("TypeError: chat template expects a list of messages");
+  return messages
+    .map((m: { role?: unknown; content?: unknown }, i) => {
+      const want = i % 2 === 0 ? "user" : "assistant";
+      if (m.role !== want) throw new PyError("TemplateError: Conversation roles must alternate user/assistant/user/assistant/...");
+      if (typeof m.content !== "string") throw new PyError("TemplateError: content must be a string");
+      return `<${m.role}>\n${m.content}\n`;
+    })
+    .join("");
+}
+
+const tokenize = (x: unknown, conversational: boolean): number[] => [BOS_ID, ...enc(conversational ? chatTemplate(x) : (x as string))];
+
+/** trl/trainer/reward_trainer.py `_prepare_dataset`: add EOS (standard layout), prompt + side, tokenize. */
+export function trlRewardTokenize(ex: Record<string, unknown>): { chosen_ids: number[]; rejected_ids: number[] } {
+  const e = { ...ex };
+  const conv = isConversational(e);
+  if (!conv) {
+    if (!pyEndswith(e["chosen"], EOS)) e["chosen"] = pyAdd(e["chosen"], EOS);
+    if ("rejected" in e && !pyEndswith(e["rejected"], EOS)) e["rejected"] = pyAdd(e["rejected"], EOS);
+  }
+  if ("prompt" in e) {
+    e["chosen"] = pyAdd(e["prompt"], e["chosen"]);
+    e["rejected"] = pyAdd(e["prompt"], e["rejected"]);
+  }
+  return { chosen_ids: tokenize(e["chosen"], conv), rejected_ids: tokenize(e["rejected"], conv) };
+}
+
+/**
+ * trl/trainer/dpo_trainer.py `tokenize_fn`: prompt and prompt + side tokenized separately; TRL
+ * warns when the prompt's tokens are not a prefix of prompt + side's (a bad boundary).
+ */
+export function trlDpoTokenize(ex: Record<string, unknown>): { prompt_ids: number[]; chosen_ids: number[]; rejected_ids: number[]; prefixMismatch: boolean } {
+  const e = { ...ex };
+  const conv = isConversational(e);
+  if (!conv) {
+    if (!pyEndswith(e["chosen"], EOS)) e["chosen"] = pyAdd(e["chosen"], EOS);
+    if (!pyEndswith(e["rejected"], EOS)) e["rejected"] = pyAdd(e["rejected"], EOS);
+  }
+  const promptIds = tokenize(e["prompt"], conv);
+  const pc = tokenize(pyAdd(e["prompt"], e["chosen"]), conv);
+  const pr = tokenize(pyAdd(e["prompt"], e["rejected"]), conv);
+  const isPrefix = (ids: number[]) => promptIds.every((t, i) => ids[i] === t);
+  return {
+    prompt_ids: promptIds,
+    chosen_ids: pc.slice(promptIds.length),
+    rejected_ids: pr.slice(promptIds.length),
+    prefixMismatch: !isPrefix(pc) || !isPrefix(pr),
+  };
+}
+
+/**
+ * examples/datasets/math_shepherd.py `process_example` (TRL's conversion of the Math-Shepherd
+ * layout to stepwise supervision), after `map(remove_columns=["input", "label", "task"])`
+ * checked the columns exist. The annotation-error special cases do not apply to our text.
+ */
+export function trlMathShepherd(ex: Record<string, unknown>): { prompt: string; completions: string[]; labels: boolean[] } {
+  for (const c of ["input", "label", "task"]) if (!(c in ex)) throw new PyError(`ValueError: Column to remove ['${c}'] not in the dataset`);
+  const label = ex["label"] as string;
+  const inputs = (ex["input"] as string).replaceAll("ки", "ⶻ");
+  const indexes = [...inputs.matchAll(/ⶻ/g)].map((m) => m.index);
+  if (!indexes.every((i) => label[i] === "+" || label[i] === "-")) throw new PyError("AssertionError (labels at the ки positions)");
+  const labels = indexes.map((i) => label[i] === "+");
+  const starts = [0, ...indexes];
+  let steps = starts.map((s, k) => inputs.slice(s, k < indexes.length ? indexes[k] : undefined));
+  steps = steps.slice(0, -1);
+  let prompt = steps[0]!;
+  let completions = steps.slice(1);
+  if (!completions.every((c) => c.startsWith("ⶻ"))) throw new PyError("AssertionError (completions start with ⶻ)");
+  completions = completions.map((c) => c.slice(1).trim());
+  const key = ["Step 1:", "step 1:", "?"].find((k) => prompt.includes(k));
+  if (key === undefined) throw new PyError(`ValueError: Prompt can't be processed: ${prompt}`);
+  const parts = prompt.split(key);
+  if (parts.length !== 2) throw new PyError("ValueError: too many values to unpack (expected 2)");
+  prompt = key === "?" ? parts[0]! + key : parts[0]!;
+  completions = [(key === "?" ? parts[1]! : key + parts[1]!).trim(), ...completions];
+  prompt = prompt.trim();
+  if (completions.length !== labels.length) throw new PyError("AssertionError: len(completions) == len(labels)");
+  return { prompt, completions, labels };
+}
+
+// --- OpenRLHF 0.9.5 ------------------------------------------------------------------------
+
+/** openrlhf/utils/utils.py `convert_token_to_id`. */
+export function convertTokenToId(token: string): number {
+  const ids = enc(token);
+  if (ids.length !== 1) throw new PyError(`AssertionError: '${token}' is ${ids.length} tokens`);
+  return ids[0]!;
+}
+
+/**
+ * openrlhf/datasets/process_reward_dataset.py `ProcessRewardDataset.__getitem__` (0.5.6-0.9.5)
+ * with the recipe's flags (--input_key input --label_key value --placeholder_token ки
+ * --reward_tokens + -). Labels go into `torch.full_like(input_ids, -100)`, an int64 tensor:
+ * float labels do not survive that (index_put refuses a float source).
+ */
+export function openRlhfItem(row: Record<string, unknown>, maxLen = 2048, keys = { input: "input", label: "value" }): { input_ids: number[]; labels: number[] } {
+  const placeholderId = convertTokenToId("ки");
+  const rewardTokens = ["+", "-"];
+  const inputIds = enc(row[keys.input] as string).slice(0, maxLen);
+  const values = row[keys.label];
+  if (!Array.isArray(values)) throw new PyError("AssertionError: labels should be a list of strings or numbers");
+  let labelTensor: number[];
+  if (typeof values[0] === "string") {
+    labelTensor = (values as string[]).map((l) => {
+      if (!rewardTokens.includes(l)) throw new PyError(`AssertionError: label should be in reward tokens ${rewardTokens}, got ${l}`);
+      return convertTokenToId(l);
+    });
+  } else {
+    throw new PyError("RuntimeError: Index put requires the source and destination dtypes match, got Long for the destination and Float for the source");
+  }
+  const positions = inputIds.flatMap((id, i) => (id === placeholderId ? [i] : []));
+  const truncated = labelTensor.slice(0, positions.length);
+  if (truncated.length !== positions.length) {
+    throw new PyError(`RuntimeError: shape mismatch: value tensor of shape [${truncated.length}] cannot be broadcast to indexing result of shape [${positions.length}]`);
+  }
+  const labels = inputIds.map(() => -100);
+  positions.forEach((p, k) => (labels[p] = truncated[k]!));
+  return { input_ids: inputIds, labels };
+}
+
+// --- pyarrow's JSON type inference ------------------------------------------------------------
+
+/** An Arrow type as inferred from one JSON value: number literals with '.' or 'e' are double. */
+export type ArrowType = "null" | "bool" | "int64" | "double" | "string" | { list: ArrowType } | { struct: Record<string, ArrowType> };
+
+/** Infer the Arrow type of every top-level field of one JSON line, from its text. */
+export function arrowTypesOfLine(line: string): Record<string, ArrowType> {
+  let i = 0;
+  const ws = () => {
+    while (/\s/.test(line[i] ?? "")) i++;
+  };
+  const str = (): string => {
+    const start = i;
+    i++;
+    while (line[i] !== '"') i += line[i] === "\\" ? 2 : 1;
+    i++;
+    return JSON.parse(line.slice(start, i)) as string;
+  };
+  const value = (): ArrowType => {
+    ws();
+    const c = line[i]!;
+    if (c === "{") {
+      i++;
+      const fields: Record<string, ArrowType> = {};
+      ws();
+      if (line[i] === "}") {
+        i++;
+        return { struct: fields };
+      }
+      for (;;) {
+        ws();
+        const k = str();
+        ws();
+        i++; // ':'
+        fields[k] = value();
+        ws();
+        if (line[i++] === "}") return { struct: fields };
+      }
+    }
+    if (c === "[") {
+      i++;
+      let t: ArrowType = "null";
+      ws();
+      if (line[i] === "]") {
+        i++;
+        return { list: t };
+      }
+      for (;;) {
+        t = unify(t, value(), "[]");
+        ws();
+        if (line[i++] === "]") return { list: t };
+      }
+    }
+    if (c === '"') {
+      str();
+      return "string";
+    }
+    const m = /^(true|false|null|-?\d+(\.\d+)?([eE][-+]?\d+)?)/.exec(line.slice(i))!;
+    i += m[0].length;
+    if (m[1] === "null") return "null";
+    if (m[1] === "true" || m[1] === "false") return "bool";
+    return m[2] !== undefined || m[3] !== undefined ? "double" : "int64";
+  };
+  const t = value();
+  if (typeof t !== "object" || !("struct" in t)) throw new Error("not a JSON object");
+  return t.struct;
+}
+
+/** Unify two inferred types of one column; a conflict (int64 with double, string with number, ...) throws naming the path. */
+export function unify(a: ArrowType, b: ArrowType, path: string): ArrowType {
+  if (a === "null") return b;
+  if (b === "null") return a;
+  if (typeof a === "string" || typeof b === "string") {
+    if (a === b) return a;
+    throw new Error(`column ${path} changed from ${JSON.stringify(a)} to ${JSON.stringify(b)}`);
+  }
+  if ("list" in a && "list" in b) return { list: unify(a.list, b.list, `${path}[]`) };
+  if ("struct" in a && "struct" in b) {
+    const out: Record<string, ArrowType> = { ...a.struct };
+    for (const [k, t] of Object.entries(b.struct)) out[k] = k in out ? unify(out[k]!, t, `${path}.${k}`) : t;
+    return { struct: out };
+  }
+  throw new Error(`column ${path} changed from ${JSON.stringify(a)} to ${JSON.stringify(b)}`);
+}
