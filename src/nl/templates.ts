@@ -191,7 +191,8 @@ export function compileTemplates(raw: unknown, domain: Domain, file: string): Nl
     domainName: domain.name,
     file,
     generic: false,
-    intro: json.intro.map(normalizeSpace),
+    // Line breaks of an intro are kept (a list of rules); other runs of space collapse.
+    intro: json.intro.map((t) => t.split("\n").map(normalizeSpace).filter((l) => l !== "").join("\n")),
     types,
     predicates,
     actions,
