@@ -288,6 +288,15 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
     if (ps[i]!.direction) {
       pps.push(`in direction ${ph[i]}`);
       used.add(i);
+      continue;
+    }
+    // An agent and where it stands: "paint t1 black with robot1 at t2".
+    const at = pre.find((l) => l.args.length === 2 && l.args[0] === i && typeof l.args[1] === "number" && !used.has(l.args[1]) && (pp(l.pred)?.locative ?? false));
+    if (at !== undefined) {
+      const y = at.args[1] as number;
+      pps.push(`with ${ph[i]} ${prepOf(pp(at.pred)!.link) || "at"} ${ph[y]}`);
+      used.add(i);
+      used.add(y);
     } else left.push(i);
   }
   if (left.length > 0) {

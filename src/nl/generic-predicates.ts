@@ -81,6 +81,13 @@ export function predicatePhrase(decl: PredicateDecl): PredicatePhrase {
   const raw = decl.params.map((p) => p.name);
   let w = splitName(decl.spelling ?? decl.name);
   let flip = false;
+  if (w.length > 1 && w[0] === "no" && ps.length > 0 && senseOf(w[1]!) === "noun") {
+    // "no-access ?p ?f": "p has no access to f".
+    const x = w.slice(1).join(" ");
+    const a = `{${ps[0]!.ph}}`;
+    const more = ps.length > 1 ? ` to {${ps[1]!.ph}}` + ps.slice(2).map((p, i) => " " + roleOf(p, raw[i + 2]!)).join("") : "";
+    return { ...base(), pos: `${a} has no ${x}${more}`, neg: `${a} has ${x}${more}`, groupable: false, attr: x };
+  }
   if (w.length > 1 && (w[0] === "not" || w[0] === "no")) {
     flip = true;
     w = w.slice(1);
@@ -225,7 +232,7 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[]): PredicatePhrase {
     case "gerund": {
       const prep = r.length === 1 ? (GERUND_PREP[head] ?? "") : "";
       const rel = [r.join(" "), prep].filter((s) => s !== "").join(" ");
-      return done(`${a} is ${rel} ${b}`, `${a} is not ${rel} ${b}`, rel);
+      return done(`${a} is ${rel} ${b}`, `${a} is not ${rel} ${b}`);
     }
     case "past":
     case "adj": {
@@ -245,7 +252,8 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[]): PredicatePhrase {
       if (/er$/.test(last) && prep === undefined && hs === "adj") prep = "than";
       if (prep === undefined) prep = ps[1]!.value ? "" : ps[1]!.place ? "at" : hs === "past" ? "by" : "to";
       const rel = [r.join(" "), prep].filter((s) => s !== "").join(" ");
-      return done(`${a} is ${rel} ${b}`, `${a} is not ${rel} ${b}`, rel);
+      // The link is the preposition alone: "paint t black", "board p onto e".
+      return done(`${a} is ${rel} ${b}`, `${a} is not ${rel} ${b}`, prep);
     }
     default: {
       const lastW = r[r.length - 1]!;
@@ -253,6 +261,13 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[]): PredicatePhrase {
         // "store-of ?s ?r": "s is the store of r".
         const np = r.slice(0, -1).join(" ");
         return done(`${a} is the ${np} ${lastW} ${b}`, `${a} is not the ${np} ${lastW} ${b}`, `${lastW}`);
+      }
+      const lsense = senseOf(lastW);
+      if (r.length > 1 && (lsense === "past" || lsense === "adj")) {
+        // "image-sent ?o ?m": "the image of o is sent with mode m".
+        const np = r.slice(0, -1).join(" ");
+        rest = ps.slice(1).map((p, i) => roleOf(p, raw[i + 1]!));
+        return done(`the ${np} of ${a} is ${lastW}`, `the ${np} of ${a} is not ${lastW}`);
       }
       const noun = r.join(" ");
       const same = ps[0]!.typeWords.length > 0 && ps[0]!.typeWords.join() === ps[1]!.typeWords.join();

@@ -68,7 +68,8 @@ export function splitName(name: string): string[] {
   return spaced
     .split(/[\s\-_.]+/)
     .filter((w) => w.length > 0)
-    .map((w) => w.toLowerCase())
+    // A single capital letter is a name ("conflict-A"): it keeps its case.
+    .map((w) => (/^[A-Z]$/.test(w) ? w : w.toLowerCase()))
     .map((w) => ABBREVIATIONS[w] ?? w);
 }
 
@@ -112,11 +113,13 @@ export function canBeVerb(w: string): boolean {
   if (/\d/.test(w) || PREPOSITIONS.has(w) || DIRECTIONS.has(w)) return false;
   if (ADJECTIVE_VERBS.has(w)) return true;
   const t = tagsAlone(w);
-  return t.has("Infinitive") || t.has("Imperative");
+  if (t.has("Infinitive") || t.has("Imperative")) return true;
+  // "reset", "put": past forms equal to the base form.
+  return t.has("Verb") && verbForms(w).base === w;
 }
 
 // Adjectives that are verbs too ("close sd2", "open new stack"); the tagger reads them as adjectives.
-const ADJECTIVE_VERBS = new Set(["close", "open", "clean", "empty", "free", "clear", "dry", "warm", "cool", "fill", "glaze", "plane", "shut", "lock", "unlock", "wet"]);
+const ADJECTIVE_VERBS = new Set(["close", "open", "reset", "set", "restart", "update", "clean", "empty", "free", "clear", "dry", "warm", "cool", "fill", "glaze", "plane", "shut", "lock", "unlock", "wet"]);
 
 /** "slow" -> "slowly" (manner words from action names: "move-up-slow"). */
 export function adverbOf(w: string): string {

@@ -684,7 +684,8 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
       // Distinct placeholders per parameter, disjoint from object ids (for add-wins-over-delete).
       const fakeArgs = s.params.map((_, j) => -(1_000_000 + j));
       const eff = effectItems(s, fakeArgs, bare, null, -1, undefined);
-      const needs = why.length > 0 ? `it requires that ${joinList(why)}` : "it requires nothing";
+      // Quantified or disjunctive conditions are long: one per clause, separated by semicolons.
+      const needs = why.length === 0 ? "it requires nothing" : s.pre.some((it) => it.kind === "formula") ? `it requires: ${why.join("; ")}` : `it requires that ${joinList(why)}`;
       // Conditional effects are long: one per clause, separated by semicolons.
       const does = eff.length === 0 ? "it changes nothing" : s.complex.length > 0 ? `afterwards: ${eff.join("; ")}` : `afterwards ${joinList(eff)}`;
       const cost = task.hasCosts ? ` It ${costOf(s, i, bare)}.` : "";
