@@ -42,7 +42,7 @@ describe("generic translator (no nl.json)", () => {
   it("the prompt shows objects, fixed facts (statics from problem.init), initial state and goal", () => {
     const p = r.prompt(new Prng(1, "g"));
     expect(p).toContain('"depot lite"');
-    expect(p).toContain("- To drive truck T from place P1 to place P2: it requires that T is at P1");
+    expect(p).toContain("- To drive truck T from place P1 to place P2: it requires: T is at P1; T has fuel;");
     expect(p).toMatch(/(There are two trucks: |The trucks are )truck1 and truck2\./);
     expect(p).toContain("there is a road from depot to loc1"); // static, folded away by grounding
     expect(p).toContain("truck1 is at depot");

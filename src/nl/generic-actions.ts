@@ -113,8 +113,8 @@ function prepOf(link: string | null): string | null {
 }
 
 /**
- * Three paraphrases of the action's what-I-do text (templates over the action's parameter
- * placeholders), or null when the verb phrase cannot be built from the name.
+ * One or two paraphrases of the action's what-I-do text (templates over the action's
+ * parameter placeholders).
  */
 export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, PredicatePhrase>, keepNameWords = false): string[] {
   const ps = paramInfos(decl.params);
@@ -323,9 +323,8 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
   const core = [head, obj, afterObject ? dirParticle : "", ...manner, restPP].filter((s) => s !== "").join(" ");
   const tailText = tails.length > 0 ? `, ${tails.join(", ")}` : "";
   const t0 = [core, ...pps].join(" ") + tailText;
-  const t1 = pps.length >= 2 ? [core, ...pps.slice(1), pps[0]!].join(" ") + tailText : `go ahead and ${t0}`;
-  const t2 = `proceed to ${t0}`;
-  return [t0, t1, t2];
+  // A second paraphrase only where the roles can trade places ("to l2 from l1").
+  return pps.length >= 2 ? [t0, [core, ...pps.slice(1), pps[0]!].join(" ") + tailText] : [t0];
 }
 
 /** True when a word can start an action clause ("drive", "move", "perform"). */

@@ -165,7 +165,8 @@ export function ground(f: Formula, env: Bindings, ctx: LogicContext, limit = 200
       if (a.k === "false" || b.k === "true") return TRUE;
       if (a.k === "true") return b;
       if (b.k === "false") return not(a);
-      return { k: "imply", a, b };
+      // "either A is false or B" reads better in a list of reasons than a nested "if ..., then ...".
+      return or([not(a), b]);
     }
     case "exists":
     case "forall": {

@@ -29,6 +29,11 @@ export function scaffoldTemplates(domain: Domain): NlJson {
     predicates[p.name] = { true: g.pos.map((c) => c.source), false: g.neg.map((c) => c.source) };
   }
   const actions: NlJson["actions"] = {};
-  for (const a of domain.actions) actions[a.name] = gen.actions.get(a.name)!.text.map((c) => c.source);
+  // nl.json wants three paraphrases per action: the generic ones, padded for the user to edit.
+  for (const a of domain.actions) {
+    const xs = gen.actions.get(a.name)!.text.map((c) => c.source);
+    for (const lead of ["go ahead and", "proceed to"]) if (xs.length < 3) xs.push(`${lead} ${xs[0]}`);
+    actions[a.name] = xs;
+  }
   return { domain: domain.name, intro, types, predicates, actions, goal: [...GENERIC_GOAL], instruction: [...GENERIC_INSTRUCTION] };
 }
