@@ -324,7 +324,7 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
   const tailText = tails.length > 0 ? `, ${tails.join(", ")}` : "";
   const t0 = [core, ...pps].join(" ") + tailText;
   // A second paraphrase only where the roles can trade places ("to l2 from l1").
-  return pps.length >= 2 ? [t0, [core, ...pps.slice(1), pps[0]!].join(" ") + tailText] : [t0];
+  return pps.length >= 2 ? [t0, [core, pps[1]!, pps[0]!, ...pps.slice(2)].join(" ") + tailText] : [t0];
 }
 
 /** True when a word can start an action clause ("drive", "move", "perform"). */

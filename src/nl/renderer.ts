@@ -661,7 +661,8 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
   const costs = schemas.map((_, i) => actionCost(domain.actions[i]!));
   const liftedAction = (s: SchemaInfo): { first: string[]; bare: string[] } => {
     const nouns = s.paramTypes.map((ts) => typeNoun(ts[0] ?? "object"));
-    const bare = variableLabels(nouns, new Set());
+    // Untyped parameters take their letter from the variable ("?c1" -> "C1"), typed ones from the type.
+    const bare = variableLabels(nouns.map((n, i) => (n === "object" ? s.vars[i]!.replace(/^\?/, "") : n)), new Set());
     return { bare, first: bare.map((b, i) => (nouns[i] === "object" ? b : `${nouns[i]} ${b}`)) };
   };
   const costOf = (s: SchemaInfo, i: number, bare: string[]): string => {

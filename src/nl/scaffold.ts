@@ -18,10 +18,11 @@ export function scaffoldTemplates(domain: Domain): NlJson {
   // of its own is enough (the domain's constants are its objects).
   const empty = parseProblem(`(define (problem scaffold) (:domain ${domain.name}) (:init) (:goal (and)))`, "(templates init)", domain);
   const intro = createRenderer(ground(domain, empty), null).rules();
-  const types: NlJson["types"] = {};
+  // Objects keep their PDDL names ("{name}"), as in generic text; edit `phrase` to say more.
+  const types: NlJson["types"] = { object: { noun: "object", plural: "objects", phrase: "{name}" } };
   for (const t of domain.types) {
     const g = gen.types.get(t.name)!;
-    types[t.name] = { noun: g.noun, plural: g.plural };
+    types[t.name] = { noun: g.noun, plural: g.plural, phrase: "{name}" };
   }
   const predicates: NlJson["predicates"] = {};
   for (const p of domain.predicates) {
@@ -29,10 +30,11 @@ export function scaffoldTemplates(domain: Domain): NlJson {
     predicates[p.name] = { true: g.pos.map((c) => c.source), false: g.neg.map((c) => c.source) };
   }
   const actions: NlJson["actions"] = {};
-  // nl.json wants three paraphrases per action: the generic ones, padded for the user to edit.
+  // nl.json wants three paraphrases per action: the generic ones, padded by repeating the first
+  // (so the unedited file renders exactly the generic text) for the user to replace.
   for (const a of domain.actions) {
     const xs = gen.actions.get(a.name)!.text.map((c) => c.source);
-    for (const lead of ["go ahead and", "proceed to"]) if (xs.length < 3) xs.push(`${lead} ${xs[0]}`);
+    while (xs.length < 3) xs.push(xs[0]!);
     actions[a.name] = xs;
   }
   return { domain: domain.name, intro, types, predicates, actions, goal: [...GENERIC_GOAL], instruction: [...GENERIC_INSTRUCTION] };
