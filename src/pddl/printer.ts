@@ -55,12 +55,12 @@ export function printDomain(d: Domain): string {
   if (d.requirements.length > 0) out.push(`  (:requirements ${d.requirements.join(" ")})`);
   if (d.types.length > 0) out.push(`  (:types\n${d.types.map((t) => `    ${t.name} - ${typeName(t.parents)}`).join("\n")})`);
   if (d.constants.length > 0) out.push(`  (:constants ${typed(d.constants)})`);
-  if (d.predicates.length > 0) out.push(`  (:predicates\n${d.predicates.map((p) => `    (${[p.spelling ?? p.name, typed(p.params)].filter((s) => s !== "").join(" ")})`).join("\n")})`);
+  if (d.predicates.length > 0) out.push(`  (:predicates\n${d.predicates.map((p) => `    (${[p.name, typed(p.params)].filter((s) => s !== "").join(" ")})`).join("\n")})`);
   if (d.functions.length > 0) {
     out.push(`  (:functions\n${d.functions.map((f) => `    (${[f.name, typed(f.params)].filter((s) => s !== "").join(" ")})${f.type === null ? "" : ` - ${f.type}`}`).join("\n")})`);
   }
   for (const a of d.actions) {
-    const parts = [`  (:action ${a.spelling ?? a.name}`, `    :parameters (${typed(a.params)})`];
+    const parts = [`  (:action ${a.name}`, `    :parameters (${typed(a.params)})`];
     if (a.precondition) parts.push(`    :precondition ${printFormula(a.precondition)}`);
     if (a.effect) parts.push(`    :effect ${printEffect(a.effect)}`);
     out.push(parts.join("\n") + ")");
