@@ -3,7 +3,7 @@
  * arguments such as the road length between two places), and the facts those costs are read
  * from ("the road length from l1 to l2 is 22").
  */
-import type { ActionDecl, Effect, FunctionDecl, NumericExpr, Problem, Term } from "../pddl/ast.js";
+import type { ActionDecl, Effect, NumericExpr, Problem, Term } from "../pddl/ast.js";
 import { splitName } from "./lexicon.js";
 import { joinList } from "./text.js";
 
@@ -28,9 +28,8 @@ export function actionCost(a: ActionDecl): CostInfo {
  * A function's value in words: "the road length from A to B" (two arguments), "the spray
  * cost of A" (one), "the <name>" (none). `args` are already phrased.
  */
-export function functionPhrase(fn: FunctionDecl | undefined, name: string, args: readonly string[]): string {
+export function functionPhrase(name: string, args: readonly string[]): string {
   const w = splitName(name).join(" ");
-  void fn;
   if (args.length === 0) return `the ${w}`;
   if (args.length === 1) return `the ${w} of ${args[0]}`;
   if (args.length === 2) return `the ${w} from ${args[0]} to ${args[1]}`;
@@ -38,16 +37,16 @@ export function functionPhrase(fn: FunctionDecl | undefined, name: string, args:
 }
 
 /** "costs 1", "costs nothing", "costs the road length from A to B". */
-export function costClause(c: CostInfo, args: readonly string[], fns: readonly FunctionDecl[]): string {
+export function costClause(c: CostInfo, args: readonly string[]): string {
   if (c.kind === "fixed") return c.value === 0 ? "costs nothing" : `costs ${c.value}`;
-  return `costs ${functionPhrase(fns.find((f) => f.name === c.name), c.name, args)}`;
+  return `costs ${functionPhrase(c.name, args)}`;
 }
 
 /**
  * The values of the cost functions the actions use, from the problem's init, grouped by
  * function: ["the road length from l1 to l2 is 22", ...]. `phrase` names an object.
  */
-export function costStatements(actions: readonly ActionDecl[], fns: readonly FunctionDecl[], problem: Problem, phrase: (name: string) => string): string[] {
+export function costStatements(actions: readonly ActionDecl[], problem: Problem, phrase: (name: string) => string): string[] {
   const used = new Set<string>();
   for (const a of actions) {
     const c = actionCost(a);
@@ -56,7 +55,7 @@ export function costStatements(actions: readonly ActionDecl[], fns: readonly Fun
   const out: string[] = [];
   for (const el of problem.init) {
     if (el.kind !== "fn-eq" || !used.has(el.fn.name)) continue;
-    out.push(`${functionPhrase(fns.find((f) => f.name === el.fn.name), el.fn.name, el.fn.args.map((t) => phrase(t.name)))} is ${el.value}`);
+    out.push(`${functionPhrase(el.fn.name, el.fn.args.map((t) => phrase(t.name)))} is ${el.value}`);
   }
   return out;
 }

@@ -8,7 +8,7 @@
  */
 import type { ActionDecl, Effect, Formula, Term } from "../pddl/ast.js";
 import { adverbOf, canBeVerb, compoundSplit, isDirection, isPreposition, senseOf, splitName } from "./lexicon.js";
-import { names, paramInfos, type ParamInfo } from "./generic-params.js";
+import { names, paramInfos } from "./generic-params.js";
 import type { PredicatePhrase } from "./generic-predicates.js";
 
 /** An atom of an action: arguments are parameter indexes, or constants (strings). */
@@ -326,11 +326,3 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
   // A second paraphrase only where the roles can trade places ("to l2 from l1").
   return pps.length >= 2 ? [t0, [core, pps[1]!, pps[0]!, ...pps.slice(2)].join(" ") + tailText] : [t0];
 }
-
-/** True when a word can start an action clause ("drive", "move", "perform"). */
-export function startsWithVerb(clause: string): boolean {
-  const first = clause.split(" ")[0] ?? "";
-  return canBeVerb(first) || senseOf(first) === "verb";
-}
-
-export type { ParamInfo };

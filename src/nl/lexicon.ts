@@ -73,11 +73,6 @@ export function splitName(name: string): string[] {
     .map((w) => ABBREVIATIONS[w] ?? w);
 }
 
-/** The words of an identifier joined by spaces ("on-table" -> "on table"). */
-export function phraseOf(name: string): string {
-  return splitName(name).join(" ");
-}
-
 export function isPreposition(w: string): boolean {
   return PREPOSITIONS.has(w);
 }

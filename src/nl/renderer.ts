@@ -668,7 +668,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
   const costOf = (s: SchemaInfo, i: number, bare: string[]): string => {
     const c = costs[i]!;
     const vars = c.kind === "fn" ? c.args.map((t) => (t.kind === "var" ? (bare[s.vars.indexOf(t.name)] ?? t.name) : namePhrase(t.name))) : [];
-    return costClause(c, vars, domain.functions);
+    return costClause(c, vars);
   };
   // Rules of a generic domain, written from its action schemas.
   const genericIntro = (prng: Prng | null, variant = -1): string => {
@@ -702,7 +702,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     });
     return `Actions have costs, and a plan is judged by the sum of its action costs, not by its number of steps: ${items.join("; ")}.`;
   };
-  const costFacts = costStatements(domain.actions, domain.functions, problem, namePhrase);
+  const costFacts = costStatements(domain.actions, problem, namePhrase);
   // Derived predicates used by the goal or a precondition (directly or through another one).
   const definitions = ((): string[] => {
     if (domain.derived.length === 0) return [];
