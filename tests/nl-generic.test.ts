@@ -23,12 +23,13 @@ describe("generic translator (no nl.json)", () => {
   it("derives readable predicate text from names", () => {
     expect(predText("at", ["truck1", "loc2"])).toBe("truck1 is at loc2");
     expect(predText("at", ["truck1", "loc2"], false)).toBe("truck1 is not at loc2");
-    expect(predText("on-table", ["box-a"])).toBe("box-a is on table");
+    expect(predText("on-table", ["box-a"])).toBe("box-a is on the table");
     expect(predText("is-fragile", ["box-b"])).toBe("box-b is fragile");
     expect(predText("has-fuel", ["truck2"], false)).toBe("truck2 does not have fuel");
     expect(predText("cargo-at", ["box-a", "loc1"])).toBe("box-a is at loc1"); // the noun repeats the type
-    expect(predText("daylight", [])).toBe("daylight is true");
-    expect(predText("loaded-with", ["truck1", "box-a", "loc1"])).toBe("loaded with holds for truck1, box-a and loc1");
+    expect(predText("daylight", [])).toBe("the daylight condition holds");
+    expect(predText("loaded-with", ["truck1", "box-a", "loc1"])).toBe("truck1 is loaded with box-a at loc1");
+    expect(predText("road", ["depot", "loc1"])).toBe("there is a road from depot to loc1");
   });
 
   it("derives action text from action and parameter names", () => {
@@ -40,9 +41,10 @@ describe("generic translator (no nl.json)", () => {
 
   it("the prompt shows objects, fixed facts (statics from problem.init), initial state and goal", () => {
     const p = r.prompt(new Prng(1, "g"));
-    expect(p).toContain('"depot-lite"');
+    expect(p).toContain('"depot lite"');
+    expect(p).toContain("- To drive truck T from place P1 to place P2: it requires: T is at P1; T has fuel;");
     expect(p).toMatch(/(There are two trucks: |The trucks are )truck1 and truck2\./);
-    expect(p).toContain("road holds for depot and loc1"); // static, folded away by grounding
+    expect(p).toContain("there is a road from depot to loc1"); // static, folded away by grounding
     expect(p).toContain("truck1 is at depot");
     expect(p).toMatch(/box-a is at loc2 and truck1 is not at depot\./);
     for (const para of p.split("\n")) expect(textFaults(para), para).toEqual([]);
@@ -85,7 +87,7 @@ describe("generic translator (no nl.json)", () => {
     s = applyOp(task, s, o2);
     const o3 = find(drive, ["truck2", "loc1", "depot"]);
     const lifted = r.step(3, opCand(task, o3), new Prng(1, "x"));
-    expect(lifted).toContain("for every cargo c, if c is in truck2, then c is at depot");
+    expect(lifted).toContain("for every cargo C such that C is in truck2, C is at depot");
     const fired = r.step(3, opCand(task, o3), new Prng(1, "x"), s);
     expect(fired).toContain("box-a is at depot");
     expect(fired).toContain("truck2 does not have fuel");
@@ -96,7 +98,7 @@ describe("generic translator (no nl.json)", () => {
   it("describeState lists the true facts", () => {
     const d = r.describeState(task.init);
     expect(d).toContain("truck1 is at depot");
-    expect(d).toContain("box-a is on table");
+    expect(d).toContain("box-a is on the table");
     expect(textFaults(d)).toEqual([]);
   });
 });

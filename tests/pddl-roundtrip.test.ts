@@ -3,12 +3,15 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseDomain, parseProblem, printDomain, printProblem, type Domain } from "../src/pddl/index.js";
 
-/** Deep copy without `loc` and `file` fields (positions legitimately change when printing). */
+/**
+ * Deep copy without `loc`, `file` and `spelling` fields (positions legitimately change when
+ * printing; names are printed lower-case, so the spelling as written is not kept).
+ */
 function strip(x: unknown): unknown {
   if (Array.isArray(x)) return x.map(strip);
   if (x !== null && typeof x === "object") {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(x)) if (k !== "loc" && k !== "file") out[k] = strip(v);
+    for (const [k, v] of Object.entries(x)) if (k !== "loc" && k !== "file" && k !== "spelling") out[k] = strip(v);
     return out;
   }
   return x;

@@ -170,13 +170,14 @@ export function runJob(job: ProblemJob, config: JobConfig): JobResult {
     if (!shared) {
       const sp = new Prng(config.seed, `${job.domainName}/${job.problemId}/t${step.stateIndex}/${step.prefixOps.length}`);
       const prompt = renderer.prompt(sp);
-      const prefix = step.prefixOps.map((op, k) => renderer.step(k + 1, opCandidate(task, op), sp));
+      // States are passed so that conditional effects are stated as they apply there.
+      const prefix = step.prefixOps.map((op, k) => renderer.step(k + 1, opCandidate(task, op), sp, walkStates[k]));
       shared = { prompt, prefix, promptJson: JSON.stringify(prompt), prefixJson: prefix.map((t) => JSON.stringify(t) + ",").join("") };
       sharedText.set(stateKey, shared);
     }
     const prng = new Prng(config.seed, rowId);
     const completions: string[] = [...shared.prefix];
-    completions.push(renderer.step(step.prefixOps.length + 1, step.candidate, prng));
+    completions.push(renderer.step(step.prefixOps.length + 1, step.candidate, prng, walkStates[step.stateIndex]));
     let revisits = 0;
     const c = step.candidate;
     if (c.op >= 0 && step.category !== "non-executable") {

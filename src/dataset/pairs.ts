@@ -199,7 +199,8 @@ export function buildStepPairs(input: EvalInput): StepPairRow[] {
       const rp = new Prng(input.seed, id);
       const prefixCands = input.planOps.slice(0, t).map((op) => candidateOf(task, op));
       const problemText = renderer.prompt(rp);
-      const prefix = prefixCands.map((c, k) => oneLine(renderer.step(k + 1, c, rp)));
+      // each step rendered in the state it is taken in (conditional effects as they fire)
+      const prefix = prefixCands.map((c, k) => oneLine(renderer.step(k + 1, c, rp, input.planStates[k])));
       rows.push({
         id,
         level: "step",
@@ -207,8 +208,8 @@ export function buildStepPairs(input: EvalInput): StepPairRow[] {
         problem: input.problem,
         split: input.split,
         prompt: trainerPrompt(problemText) + prefix.map((p) => p + STEP_SEPARATOR).join(""),
-        chosen: oneLine(renderer.step(t + 1, chosen, rp)),
-        rejected: oneLine(renderer.step(t + 1, rej.candidate, rp)),
+        chosen: oneLine(renderer.step(t + 1, chosen, rp, s)),
+        rejected: oneLine(renderer.step(t + 1, rej.candidate, rp, s)),
         margin: chosenLabel.reward - rej.label.reward,
         chosen_action: chosen.name,
         chosen_category: chosenLabel.category,

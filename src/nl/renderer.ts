@@ -13,8 +13,10 @@ import { applyOp } from "../task/index.js";
 import type { Candidate, LabeledStep } from "../label/types.js";
 import { hashString, Prng } from "../util/prng.js";
 import { completeTemplates, genericType } from "./generic.js";
+import { actionCost, costClause, costStatements } from "./costs.js";
+import { firingEffects, ground, logicContext, size, TooLarge, type Bindings, type Ground } from "./logic.js";
 import type { NlTemplates, PredicateTemplate, TypeTemplate } from "./templates.js";
-import { capitalize, countWord, escapeRegExp, fill, joinList, paramNames, withArticle, words, type Compiled } from "./text.js";
+import { capitalize, countWord, escapeRegExp, fill, fillEliding, joinList, paramNames, words, type Compiled } from "./text.js";
 
 /** Text of one task. Every method is deterministic given the PRNG state. */
 export interface Renderer {
@@ -41,6 +43,8 @@ export interface Renderer {
   parseStep(text: string): { schema: number; args: number[] } | null;
   /** The facts true in `state`, as a list clause ("block a is clear and my hand is empty"). */
   describeState(state: Uint32Array): string;
+  /** The rules of the domain written from its action schemas (the generic intro), one per paraphrase. */
+  rules(): string[];
 }
 
 // Refs in compiled literals: >= 0 is an action parameter index, < 0 is object id -(ref + 1).
@@ -66,6 +70,7 @@ type PreItem = LitItem | EqItem | FormulaItem;
 
 interface EffItem {
   pred: PredicateTemplate;
+  name: string;
   add: boolean;
   refs: Ref[];
 }
@@ -73,6 +78,8 @@ interface EffItem {
 interface SchemaInfo {
   name: string;
   params: string[];
+  /** The PDDL variables of the parameters ("?x"). */
+  vars: string[];
   paramTypes: string[][];
   pre: PreItem[];
   adds: EffItem[];
@@ -99,6 +106,59 @@ const NOW = ["Now ", "As a result, ", "After this, ", "This means that "];
 const INIT = ["Initially, {x}.", "At the start, {x}.", "In the initial state, {x}."];
 const FIXED = ["These facts hold throughout and never change: {x}.", "The following is fixed and never changes: {x}.", "Some facts are permanent: {x}."];
 const NO_EFFECT = ["Nothing changes.", "This changes nothing."];
+const DEFINE = ["Some facts are defined by rules rather than set by actions:", "These facts follow from others by definition:", "Definitions used below:"];
+const COST_FACTS = ["The action costs depend on these values: {x}.", "These values fix the action costs: {x}.", "Cost values: {x}."];
+const COST_INSTRUCTION = [
+  "Find the cheapest plan, step by step: the total cost of the actions counts, not their number. For every step, say which facts it relies on, which action you take, and what holds afterwards.",
+  "Reason one action at a time toward a plan of least total cost, stating the facts each action relies on and the facts it changes.",
+  "Work out a plan of minimum total action cost step by step; at each step give the reason, the action and its effects.",
+];
+const CHEAPEST = [
+  "The plan must be as cheap as possible: its total action cost counts, not its number of steps.",
+  "Aim for the lowest total action cost, not the fewest steps.",
+  "A plan is better when its actions cost less in total, whatever its length.",
+];
+
+function quantified(f: Formula): boolean {
+  switch (f.kind) {
+    case "exists":
+    case "forall":
+      return true;
+    case "not":
+      return quantified(f.arg);
+    case "and":
+    case "or":
+      return f.args.some(quantified);
+    case "imply":
+      return quantified(f.left) || quantified(f.right);
+    default:
+      return false;
+  }
+}
+
+/**
+ * Capital-letter names for lifted parameters from their nouns ("location" -> "L"), numbered
+ * when two share a letter ("L1", "L2"), never one of `taken`.
+ */
+export function variableLabels(nouns: readonly string[], taken: ReadonlySet<string>): string[] {
+  const letters = nouns.map((n) => {
+    const c = (n === "object" ? "x" : n.replace(/[^a-z]/gi, "")[0] ?? "x").toUpperCase();
+    return c;
+  });
+  const count = new Map<string, number>();
+  for (const l of letters) count.set(l, (count.get(l) ?? 0) + 1);
+  const used = new Set(taken);
+  return letters.map((l) => {
+    let name = l;
+    if (count.get(l)! > 1 || used.has(l)) {
+      let i = 1;
+      while (used.has(`${l}${i}`)) i++;
+      name = `${l}${i}`;
+    }
+    used.add(name);
+    return name;
+  });
+}
 
 function pick<T>(xs: readonly T[], prng: Prng | null): T {
   return xs.length === 1 || prng === null ? xs[0]! : xs[prng.int(xs.length)]!;
@@ -265,7 +325,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
       if (e.kind === "add" || e.kind === "del") {
         const refs = e.atom.args.map((t) => termRef(t, params));
         if (refs.every((r) => r !== null)) {
-          (e.kind === "add" ? adds : dels).push({ pred: predOf(e.atom.predicate, refs.length), add: e.kind === "add", refs: refs as Ref[] });
+          (e.kind === "add" ? adds : dels).push({ pred: predOf(e.atom.predicate, refs.length), name: e.atom.predicate, add: e.kind === "add", refs: refs as Ref[] });
           return;
         }
       }
@@ -275,6 +335,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     return {
       name: a.name,
       params,
+      vars: a.params.map((p) => p.name),
       paramTypes: a.params.map((p) => p.types),
       pre,
       adds,
@@ -287,18 +348,20 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
   // ---- lifted formula and effect text (quantifiers, disjunctions, conditional effects)
   type Env = Map<string, string>;
   const termPhrase = (t: Term, env: Env): string => {
-    if (t.kind === "var") return env.get(t.name.replace(/^\?/, "")) ?? words(t.name);
+    if (t.kind === "var") return env.get(t.name.replace(/^\?/, "")) ?? words(t.name).toUpperCase();
     const id = objId.get(t.name);
     return id === undefined ? t.name : phrases[id]!;
   };
+  // Variables of lifted text are capital letters from their types ("every passenger P"), never "?p".
   const bind = (env: Env, ps: { name: string; types: string[] }[]): [Env, string] => {
     const e = new Map(env);
+    const taken = new Set(e.values());
     const desc: string[] = [];
-    for (const p of ps) {
-      const v = p.name.replace(/^\?/, "");
-      e.set(v, v);
-      desc.push(`${typeNoun(p.types[0] ?? "object")} ${v}`);
-    }
+    const labels = variableLabels(ps.map((p) => typeNoun(p.types[0] ?? "object")), taken);
+    ps.forEach((p, i) => {
+      e.set(p.name.replace(/^\?/, ""), labels[i]!);
+      desc.push(`${typeNoun(p.types[0] ?? "object")} ${labels[i]}`);
+    });
     return [e, joinList(desc)];
   };
   const formulaText = (f: Formula, env: Env, prng: Prng | null): string => {
@@ -328,9 +391,50 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
       }
       case "forall": {
         const [e, d] = bind(env, f.params);
+        if (f.body.kind === "imply") return `for every ${d} such that ${formulaText(f.body.left, e, prng)}, ${formulaText(f.body.right, e, prng)}`;
         return `for every ${d}, ${formulaText(f.body, e, prng)}`;
       }
     }
+  };
+  const logic = logicContext(task);
+  // A ground formula (quantifiers expanded, static atoms decided) as text.
+  const groundText = (g: Ground, prng: Prng | null, nested = false): string => {
+    switch (g.k) {
+      case "true":
+        return "nothing more is needed";
+      case "false":
+        return "an impossible condition holds";
+      case "lit":
+        return atomText(predOf(g.pred, g.args.length), g.pos, g.args.map(namePhrase), prng);
+      case "eq":
+        return eqText(g.pos, namePhrase(g.a), namePhrase(g.b));
+      case "and": {
+        const items = g.xs.map((x) => groundText(x, prng, true));
+        return nested ? items.join(" and ") : joinList(items);
+      }
+      case "or": {
+        const items = g.xs.map((x) => groundText(x, prng, true));
+        return `either ${joinList(items, "or")}`;
+      }
+      case "imply":
+        return `if ${groundText(g.a, prng, true)}, then ${groundText(g.b, prng, true)}`;
+    }
+  };
+  /** `f` with its quantifiers over the problem's objects and its fixed facts decided, as text; lifted when too long. */
+  const concreteFormula = (f: Formula, bindings: Bindings, env: Env, prng: Prng | null): string => {
+    try {
+      const g = ground(f, bindings, logic);
+      // A condition that the fixed facts already satisfy says nothing about this step.
+      if (g.k === "true" && bindings.size > 0) return "";
+      if (!quantified(f) || size(g) <= 24) return groundText(g, prng);
+    } catch (e) {
+      if (!(e instanceof TooLarge)) throw e;
+    }
+    return formulaText(f, env, prng);
+  };
+  const namePhrase = (name: string): string => {
+    const id = objId.get(name);
+    return id === undefined ? name : phrases[id]!;
   };
   const effectText = (e: Effect, env: Env, prng: Prng | null): string => {
     switch (e.kind) {
@@ -341,6 +445,8 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
         return joinList(e.args.filter((x) => x.kind !== "increase").map((x) => effectText(x, env, prng)));
       case "forall": {
         const [env2, d] = bind(env, e.params);
+        // "for every passenger P such that A, B" rather than "for every passenger P, if A, then B".
+        if (e.body.kind === "when") return `for every ${d} such that ${formulaText(e.body.cond, env2, prng)}, ${effectText(e.body.body, env2, prng)}`;
         return `for every ${d}, ${effectText(e.body, env2, prng)}`;
       }
       case "when":
@@ -356,6 +462,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
   const litText = (pred: PredicateTemplate, pos: boolean, refs: Ref[], argPhrases: readonly string[], prng: Prng | null): string => {
     const t = pick(pos ? pred.pos : pred.neg, prng);
     const { parts, slots } = t;
+    if (t.elide !== undefined) return fillEliding(t, (i) => refPhrase(refs[slots[i]!]!, argPhrases));
     let out = parts[0]!;
     for (let i = 0; i < slots.length; i++) {
       const r = refs[slots[i]!]!;
@@ -365,11 +472,17 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
   };
   const schemaEnv = (s: SchemaInfo, argPhrases: readonly string[]): Env => new Map(s.params.map((p, i) => [p, argPhrases[i]!]));
 
-  const whyItems = (s: SchemaInfo, argPhrases: readonly string[], prng: Prng | null): string[] => {
+  const bindingsOf = (s: SchemaInfo, args: ArrayLike<number>): Bindings => new Map(s.vars.map((v, i) => [v, task.objects[args[i]!]!]));
+  /** The precondition as a list; quantified parts ground over the objects when `args` are known. */
+  const whyItems = (s: SchemaInfo, argPhrases: readonly string[], prng: Prng | null, args: ArrayLike<number> | null): string[] => {
     const out: string[] = [];
     for (const it of s.pre) {
       if (it.kind === "lit") out.push(litText(it.pred, it.pos, it.refs, argPhrases, prng));
       else if (it.kind === "eq") out.push(eqText(it.pos, refPhrase(it.a, argPhrases), refPhrase(it.b, argPhrases)));
+      else if (args !== null) {
+        const t = concreteFormula(it.f, bindingsOf(s, args), schemaEnv(s, argPhrases), prng);
+        if (t !== "") out.push(t);
+      }
       else out.push(formulaText(it.f, schemaEnv(s, argPhrases), prng));
     }
     return out;
@@ -388,21 +501,30 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
   const has = (state: Uint32Array, f: number): boolean => ((state[f >>> 5]! >>> (f & 31)) & 1) === 1;
   const effectItems = (s: SchemaInfo, args: ArrayLike<number>, argPhrases: readonly string[], prng: Prng | null, op: number, state: Uint32Array | undefined): string[] => {
     const out: string[] = [];
-    if (s.complex.length > 0 && state !== undefined && op >= 0) {
-      // Conditional effects with a known state: exactly what the ground operator does there.
-      const adds: number[] = [];
-      for (let j = task.addStart[op]!; j < task.addStart[op + 1]!; j++) adds.push(task.add[j]!);
-      const dels: number[] = [];
-      for (let j = task.delStart[op]!; j < task.delStart[op + 1]!; j++) dels.push(task.del[j]!);
-      for (let e = task.ceStart[op]!; e < task.ceStart[op + 1]!; e++) {
-        let fires = true;
-        for (let j = task.ceCondStart[e]!; fires && j < task.ceCondStart[e + 1]!; j++) fires = has(state, task.ceCond[j]!);
-        for (let j = task.ceNegCondStart[e]!; fires && j < task.ceNegCondStart[e + 1]!; j++) fires = !has(state, task.ceNegCond[j]!);
-        if (fires) (task.ceIsAdd[e] === 1 ? adds : dels).push(task.ceFact[e]!);
+    if (s.complex.length > 0 && state !== undefined) {
+      // Conditional effects with a known state: exactly what the action does there.
+      const b = bindingsOf(s, args);
+      const fired = s.complex.flatMap((e) => firingEffects(e, b, logic, state));
+      const items = [
+        ...[...s.adds, ...s.dels].map((e) => ({
+          key: `${e.name}(${e.refs.map((r) => resolve(r, args)).join(",")})`,
+          add: e.add,
+          text: () => litText(e.pred, e.add, e.refs, argPhrases, prng),
+        })),
+        ...fired.map((g) => ({
+          key: `${g.pred}(${g.args.map((a) => objId.get(a) ?? -1).join(",")})`,
+          add: g.add,
+          text: () => atomText(predOf(g.pred, g.args.length), g.add, g.args.map(namePhrase), prng),
+        })),
+      ];
+      const added = new Set(items.filter((x) => x.add).map((x) => x.key));
+      const seen = new Set<string>();
+      for (const x of items) {
+        if (!x.add && added.has(x.key)) continue; // add wins over delete
+        if (seen.has(`${x.add}/${x.key}`)) continue;
+        seen.add(`${x.add}/${x.key}`);
+        out.push(x.text());
       }
-      const addSet = new Set(adds);
-      for (const f of new Set(adds)) out.push(factText(f, true, prng));
-      for (const f of new Set(dels)) if (!addSet.has(f)) out.push(factText(f, false, prng));
       return out;
     }
     for (const e of s.adds) out.push(litText(e.pred, true, e.refs, argPhrases, prng));
@@ -432,7 +554,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     const s = schemas[c.schema]!;
     const argPhrases: string[] = new Array(s.params.length);
     for (let i = 0; i < argPhrases.length; i++) argPhrases[i] = phrases[c.args[i]!]!;
-    const why = whyItems(s, argPhrases, prng);
+    const why = whyItems(s, argPhrases, prng, c.args);
     const act = fill(pick(s.text, prng), argPhrases);
     const eff = effectItems(s, c.args, argPhrases, prng, c.op, state);
     let out = why.length > 0 ? `${pick(WHY, prng)}${joinList(why)}, I ${act}.` : `I ${act}.`;
@@ -446,7 +568,8 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
   const step = (k: number, c: Candidate, prng: Prng, state?: Uint32Array): string => {
     const v = prng.int(STEP_VARIANTS);
     const s = schemas[c.schema]!;
-    if (state !== undefined && s.complex.length > 0 && c.op >= 0) return `Step ${k}: ${stepBody(c, new Prng(taskSeed, `${c.name}/${v}`), state)}`;
+    // Conditional effects depend on the state: such steps are rendered each time.
+    if (state !== undefined && s.complex.length > 0) return `Step ${k}: ${stepBody(c, new Prng(taskSeed, `${c.name}/${v}`), state)}`;
     const key = c.op >= 0 ? `${c.op}/${v}` : `${c.schema}:${c.args.join(",")}/${v}`;
     let body = stepCache.get(key);
     if (body === undefined) {
@@ -534,42 +657,112 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     return fill(pick(p.grouped, prng), vals);
   };
 
-  // Rules of a generic domain, written from its action schemas with parameters as "?x".
-  const genericIntro = (prng: Prng): string => {
-    const head = pick(
-      [
-        `This is a planning problem in the "${domain.name}" domain. These are the actions, what each one needs and what it does.`,
-        `We work in the planning domain "${domain.name}". Each action below lists the conditions it needs and the facts it changes.`,
-        `The problem below comes from the "${domain.name}" planning domain, with the following actions.`,
-      ],
-      prng,
-    );
-    const lines = schemas.map((s) => {
-      const ph = s.params.map((p) => `?${p}`);
-      const act = fill(s.text[0]!, ph);
-      const typed = s.paramTypes.some((ts) => ts.some((t) => t !== "object"))
-        ? ` (where ${joinList(s.params.map((p, i) => `?${p} is ${withArticle(typeNoun(s.paramTypes[i]![0] ?? "object"))}`))})`
-        : "";
-      const why = whyItems(s, ph, null);
+  // ---- rules, costs and definitions, with parameters named by capital letters ("vehicle V")
+  const costs = schemas.map((_, i) => actionCost(domain.actions[i]!));
+  const liftedAction = (s: SchemaInfo): { first: string[]; bare: string[] } => {
+    const nouns = s.paramTypes.map((ts) => typeNoun(ts[0] ?? "object"));
+    // Untyped parameters take their letter from the variable ("?c1" -> "C1"), typed ones from the type.
+    const bare = variableLabels(nouns.map((n, i) => (n === "object" ? s.vars[i]!.replace(/^\?/, "") : n)), new Set());
+    return { bare, first: bare.map((b, i) => (nouns[i] === "object" ? b : `${nouns[i]} ${b}`)) };
+  };
+  const costOf = (s: SchemaInfo, i: number, bare: string[]): string => {
+    const c = costs[i]!;
+    const vars = c.kind === "fn" ? c.args.map((t) => (t.kind === "var" ? (bare[s.vars.indexOf(t.name)] ?? t.name) : namePhrase(t.name))) : [];
+    return costClause(c, vars);
+  };
+  // Rules of a generic domain, written from its action schemas.
+  const genericIntro = (prng: Prng | null, variant = -1): string => {
+    const heads = [
+        `This is a planning problem in the "${words(domain.name)}" domain. These are the actions, what each one needs and what it does.`,
+        `We work in the planning domain "${words(domain.name)}". Each action below lists the conditions it needs and the facts it changes.`,
+        `The problem below comes from the "${words(domain.name)}" planning domain, with the following actions.`,
+    ];
+    const head = variant >= 0 ? heads[variant]! : pick(heads, prng);
+    const lines = schemas.map((s, i) => {
+      const { first, bare } = liftedAction(s);
+      const act = fill(s.text[0]!, first);
+      const why = whyItems(s, bare, null, null);
       // Distinct placeholders per parameter, disjoint from object ids (for add-wins-over-delete).
-      const fakeArgs = s.params.map((_, i) => -(1_000_000 + i));
-      const eff = effectItems(s, fakeArgs, ph, null, -1, undefined);
-      const needs = why.length > 0 ? `it needs ${joinList(why)}` : "it needs nothing";
-      const does = eff.length > 0 ? `afterwards ${joinList(eff)}` : "it changes nothing";
-      return `- To ${act}${typed}: ${needs}; ${does}.`;
+      const fakeArgs = s.params.map((_, j) => -(1_000_000 + j));
+      const eff = effectItems(s, fakeArgs, bare, null, -1, undefined);
+      // Quantified or disjunctive conditions are long: one per clause, separated by semicolons.
+      const needs = why.length === 0 ? "it requires nothing" : s.pre.some((it) => it.kind === "formula") ? `it requires: ${why.join("; ")}` : `it requires that ${joinList(why)}`;
+      // Conditional effects are long: one per clause, separated by semicolons.
+      const does = eff.length === 0 ? "it changes nothing" : s.complex.length > 0 ? `afterwards: ${eff.join("; ")}` : `afterwards ${joinList(eff)}`;
+      const cost = task.hasCosts ? ` It ${costOf(s, i, bare)}.` : "";
+      return `- To ${act}: ${needs}; ${does}.${cost}`;
     });
     return head + "\n" + lines.join("\n");
   };
+  // What each action costs, for a domain whose rules come from nl.json.
+  const costParagraph = (): string => {
+    const items = schemas.map((s, i) => {
+      const { first, bare } = liftedAction(s);
+      return `to ${fill(s.text[0]!, first)} ${costOf(s, i, bare)}`;
+    });
+    return `Actions have costs, and a plan is judged by the sum of its action costs, not by its number of steps: ${items.join("; ")}.`;
+  };
+  const costFacts = costStatements(domain.actions, problem, namePhrase);
+  // Derived predicates used by the goal or a precondition (directly or through another one).
+  const definitions = ((): string[] => {
+    if (domain.derived.length === 0) return [];
+    const used = new Set<string>();
+    const visit = (f: Formula | null): void => {
+      if (f === null) return;
+      switch (f.kind) {
+        case "atom":
+          if (derivedPreds.has(f.atom.predicate) && !used.has(f.atom.predicate)) {
+            used.add(f.atom.predicate);
+            for (const d of domain.derived) if (d.predicate === f.atom.predicate) visit(d.body);
+          }
+          return;
+        case "not":
+          return visit(f.arg);
+        case "and":
+        case "or":
+          return f.args.forEach(visit);
+        case "imply":
+          visit(f.left);
+          return visit(f.right);
+        case "exists":
+        case "forall":
+          return visit(f.body);
+        default:
+          return;
+      }
+    };
+    visit(problem.goal);
+    for (const a of domain.actions) visit(a.precondition);
+    const out: string[] = [];
+    for (const pred of domain.predicates.map((p) => p.name).filter((n) => used.has(n))) {
+      const rules = domain.derived.filter((d) => d.predicate === pred);
+      const decl = rules[0]!;
+      const nouns = decl.params.map((p) => typeNoun(p.types[0] ?? "object"));
+      const labels = variableLabels(nouns, new Set());
+      const head = atomText(predOf(pred, labels.length), true, labels.map((l, i) => (nouns[i] === "object" ? l : `${nouns[i]} ${l}`)), null);
+      const bodies = rules.map((r) => {
+        const env: Env = new Map(r.params.map((p, i) => [p.name.replace(/^\?/, ""), labels[i]!]));
+        return formulaText(r.body, env, null);
+      });
+      out.push(`- ${capitalize(head)} exactly when ${bodies.join(", or when ")}.`);
+    }
+    return out;
+  })();
 
   const renderPrompt = (prng: Prng): string => {
     const paras: string[] = [];
     paras.push(tpl.generic || tpl.intro.length === 0 ? genericIntro(prng) : pick(tpl.intro, prng));
+    if (task.hasCosts && !(tpl.generic || tpl.intro.length === 0)) paras.push(costParagraph());
+    if (definitions.length > 0) paras.push(`${pick(DEFINE, prng)}\n${definitions.join("\n")}`);
     paras.push(objectSentences(prng).join(" "));
     if (staticGroups.length > 0) paras.push(sub(pick(FIXED, prng), staticGroups.map((g) => staticText(g, prng)).join("; ")));
+    if (costFacts.length > 0) paras.push(sub(pick(COST_FACTS, prng), costFacts.join("; ")));
     const init = fluentInit.map((a) => atomText(a.pred, true, a.args.map((x) => phrases[x]!), prng));
     paras.push(init.length > 0 ? sub(pick(INIT, prng), joinList(init)) : "Initially, none of the changing facts holds.");
-    paras.push(fill(pick(tpl.goal, prng), [formulaText(problem.goal, new Map(), prng)]));
-    paras.push(pick(tpl.instruction, prng));
+    paras.push(fill(pick(tpl.goal, prng), [concreteFormula(problem.goal, new Map(), new Map(), prng)]));
+    if (!task.hasCosts) paras.push(pick(tpl.instruction, prng));
+    else if (tpl.generic) paras.push(pick(COST_INSTRUCTION, prng));
+    else paras.push(`${pick(tpl.instruction, prng)} ${pick(CHEAPEST, prng)}`);
     return paras.join("\n\n");
   };
 
@@ -592,8 +785,61 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
   };
 
   // ---- critiques
-  const unit = (n: number): string => (task.hasCosts ? `${n === 1 ? "a cost of 1" : `a cost of ${n}`}` : `${countWord(n)} step${n === 1 ? "" : "s"}`);
-  const away = (n: number): string => (task.hasCosts ? `a remaining cost of ${n}` : `${countWord(n)} step${n === 1 ? "" : "s"} away`);
+  const unit = (n: number): string => `${countWord(n)} step${n === 1 ? "" : "s"}`;
+  const away = (n: number): string => `${countWord(n)} step${n === 1 ? "" : "s"} away`;
+  // Why the quantified/disjunctive parts of a candidate's precondition are false after `prefix`.
+  const formulaReasons = (c: Candidate, prefix: readonly number[]): string[] => {
+    const s = schemas[c.schema]!;
+    let state: Uint32Array;
+    try {
+      state = stateAfterPrefix(prefix, prefix.length);
+    } catch {
+      return [];
+    }
+    const b = bindingsOf(s, c.args);
+    const out: string[] = [];
+    for (const it of s.pre) {
+      if (it.kind !== "formula") continue;
+      let g: Ground;
+      try {
+        g = ground(it.f, b, logic);
+      } catch (e) {
+        if (e instanceof TooLarge) continue;
+        throw e;
+      }
+      const why = whyFalse(g, state);
+      if (why !== null) out.push(...why);
+    }
+    return out;
+  };
+  const litHolds = (g: Extract<Ground, { k: "lit" }>, state: Uint32Array): boolean => logic.holds(`(${[g.pred, ...g.args].join(" ")})`, state) === g.pos;
+  // The facts that make `g` false in `state` (as what is true instead), or null when it holds.
+  const whyFalse = (g: Ground, state: Uint32Array): string[] | null => {
+    switch (g.k) {
+      case "true":
+        return null;
+      case "false":
+        return ["an impossible condition is required"];
+      case "lit":
+        return litHolds(g, state) ? null : [atomText(predOf(g.pred, g.args.length), !g.pos, g.args.map(namePhrase), null)];
+      case "eq":
+        return (g.a === g.b) === g.pos ? null : [eqText(!g.pos, namePhrase(g.a), namePhrase(g.b))];
+      case "and": {
+        const out: string[] = [];
+        for (const x of g.xs) out.push(...(whyFalse(x, state) ?? []));
+        return out.length > 0 ? out : null;
+      }
+      case "or": {
+        const parts = g.xs.map((x) => whyFalse(x, state));
+        if (parts.some((p) => p === null)) return null;
+        return parts.flat() as string[];
+      }
+      case "imply": {
+        if (whyFalse(g.a, state) !== null) return null;
+        return whyFalse(g.b, state);
+      }
+    }
+  };
   const failedCache = new Map<string, string>();
   const failedText = (lit: string): string => {
     let t = failedCache.get(lit);
@@ -648,7 +894,11 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     const v = prng.int(3);
     switch (ls.category) {
       case "non-executable": {
-        const reasons = ev.failedPreconditions.map(failedText);
+        // Failed literals say what is true instead; a failed quantified or disjunctive
+        // condition is explained by the ground facts that make it false in this state.
+        const lits = ev.failedPreconditions.filter((l) => !/^\(\s*(and|or|not\s*\(\s*(and|or|exists|forall|imply)|exists|forall|imply)\b/i.test(l));
+        const reasons = lits.map(failedText);
+        if (lits.length < ev.failedPreconditions.length) reasons.push(...formulaReasons(c, ls.prefixOps));
         const r = reasons.length > 0 ? joinList(reasons) : "its precondition does not hold";
         if (v === 0) return `This step is invalid: I cannot ${act} now, because ${r}.`;
         if (v === 1) return `The step is not possible here: ${r}, so I cannot ${act}.`;
@@ -675,7 +925,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
             exact = false;
           }
         }
-        const extra = ev.extraCost !== null && ev.extraCost > 0 ? `, which wastes ${unit(ev.extraCost)}` : "";
+        const extra = ev.extraCost !== null && ev.extraCost > 0 ? (task.hasCosts ? `, which adds ${ev.extraCost} to the total cost` : `, which wastes ${unit(ev.extraCost)}`) : "";
         const lead = exact
           ? `if I ${act}, I am back in ${where}`
           : `if I ${act}, every optimal plan from there has to pass through ${where} again`;
@@ -687,6 +937,13 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
         const hb = ev.hBefore;
         const ha = ev.hAfter;
         const x = ev.extraCost ?? 0;
+        if (task.hasCosts) {
+          const own = ev.cost !== null ? ` and the step itself costs ${ev.cost}` : "";
+          const detail = hb !== null && ha !== null ? ` Before it, the cheapest way to the goal costs ${hb}; after it, the rest of the way costs ${ha}${own}.` : "";
+          if (v === 0) return `This step is possible and the goal stays reachable, but it is a detour: to ${act} makes the cheapest plan ${x} more expensive.${detail}`;
+          if (v === 1) return `The step works but is not optimal: after I ${act}, the best plan costs ${x} more.${detail}`;
+          return `A valid but wasteful step: I can ${act}, yet it adds ${x} to the total cost of the cheapest plan.${detail}`;
+        }
         const detail =
           hb !== null && ha !== null ? ` Before it, the goal is ${away(hb)}; after it, it is ${ha === hb ? "still " : ""}${away(ha)}.` : "";
         if (v === 0) return `This step is possible and the goal stays reachable, but it is a detour: to ${act} costs ${unit(x)} more than an optimal plan.${detail}`;
@@ -701,7 +958,12 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
           if (v === 1) return `Correct: to ${act} completes the goal.`;
           return `Good step. Once I ${act}, every goal condition holds.`;
         }
-        const detail = hb !== null && ha !== null ? `the goal goes from ${away(hb)} to ${away(ha)}` : "it starts an optimal plan";
+        const detail =
+          hb !== null && ha !== null
+            ? task.hasCosts
+              ? `the cost still to pay for the goal drops from ${hb} to ${ha}${ev.cost !== null ? `, exactly this step's cost of ${ev.cost}` : ""}`
+              : `the goal goes from ${away(hb)} to ${away(ha)}`
+            : "it starts an optimal plan";
         if (v === 0) return `This step is correct and on an optimal plan: when I ${act}, ${detail}.`;
         if (v === 1) return `Good step: to ${act} makes full progress, since ${detail}.`;
         return `Correct. It is optimal to ${act} here: ${detail}.`;
@@ -772,5 +1034,6 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     critique,
     parseStep,
     describeState,
+    rules: () => [0, 1, 2].map((v) => genericIntro(null, v)),
   };
 }

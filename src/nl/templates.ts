@@ -5,6 +5,7 @@ import type { Domain } from "../pddl/ast.js";
 import { UserError } from "../pddl/errors.js";
 import { parseDomain } from "../pddl/index.js";
 import { packageRoot } from "../util/paths.js";
+import { pluralOf } from "./lexicon.js";
 import { NlJsonSchema, type NlJson } from "./schema.js";
 import { compile, normalizeSpace, paramNames, TemplateSyntaxError, words, type Compiled } from "./text.js";
 
@@ -64,12 +65,6 @@ function zodMessage(file: string, issue: ZodIssue): string {
   return `${file}: ${path}: ${issue.message}`;
 }
 
-function plural(noun: string): string {
-  if (/(s|x|z|ch|sh)$/.test(noun)) return noun + "es";
-  if (/[^aeiou]y$/.test(noun)) return noun.slice(0, -1) + "ies";
-  return noun + "s";
-}
-
 /**
  * Validate raw JSON against the schema and the domain, and compile it. Throws a UserError naming
  * the file, the key path and the bad placeholder/key.
@@ -113,7 +108,7 @@ export function compileTemplates(raw: unknown, domain: Domain, file: string): Nl
     const noun = normalizeSpace(e.noun ?? words(t));
     types.set(t, {
       noun,
-      plural: normalizeSpace(e.plural ?? plural(noun)),
+      plural: normalizeSpace(e.plural ?? pluralOf(noun)),
       single: e.single !== undefined ? normalizeSpace(e.single) : null,
       match,
       fallback: e.fallback !== undefined ? comp(e.fallback, ["name"], `${path}.fallback`) : null,
@@ -191,7 +186,8 @@ export function compileTemplates(raw: unknown, domain: Domain, file: string): Nl
     domainName: domain.name,
     file,
     generic: false,
-    intro: json.intro.map(normalizeSpace),
+    // Line breaks of an intro are kept (a list of rules); other runs of space collapse.
+    intro: json.intro.map((t) => t.split("\n").map(normalizeSpace).filter((l) => l !== "").join("\n")),
     types,
     predicates,
     actions,

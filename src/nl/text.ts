@@ -10,6 +10,11 @@ export interface Compiled {
   slots: number[];
   /** The template as written. */
   source: string;
+  /**
+   * Per slot, a word just before it that is left out when the value starts with it (generic
+   * predicate text: "has capacity {c}" with c = capacity-4 reads "has capacity-4").
+   */
+  elide?: (string | null)[];
 }
 
 /** Why a template failed to compile (the caller adds file and key path). */
@@ -71,8 +76,28 @@ export function compile(src: string, names: readonly string[]): Compiled {
 /** Render a compiled template with `values` indexed like the names it was compiled against. */
 export function fill(t: Compiled, values: readonly string[]): string {
   const { parts, slots } = t;
+  if (t.elide !== undefined) return fillEliding(t, (i) => values[slots[i]!]!);
   let s = parts[0]!;
   for (let i = 0; i < slots.length; i++) s += values[slots[i]!]! + parts[i + 1]!;
+  return s;
+}
+
+/** `fill` for a template with `elide` words; `value(i)` is the value of slot i. */
+export function fillEliding(t: Compiled, value: (i: number) => string): string {
+  const { parts, slots } = t;
+  let s = "";
+  for (let i = 0; i <= slots.length; i++) {
+    let part = parts[i]!;
+    if (i < slots.length) {
+      const v = value(i);
+      const w = t.elide![i];
+      if (w && part.endsWith(` ${w} `) && v.length > w.length && v.startsWith(w) && /[-_\d]/.test(v[w.length]!)) {
+        part = part.slice(0, part.length - w.length - 1);
+        if (part.endsWith(" the ")) part = part.slice(0, -4);
+      }
+      s += part + v;
+    } else s += part;
+  }
   return s;
 }
 

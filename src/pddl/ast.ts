@@ -67,6 +67,8 @@ export interface TypeDecl {
 
 export interface PredicateDecl {
   name: string;
+  /** The name as written, when it is not all lower case (generic text splits "robotAt"). */
+  spelling?: string;
   params: TypedName[];
   loc: Loc;
 }
@@ -81,6 +83,8 @@ export interface FunctionDecl {
 
 export interface ActionDecl {
   name: string;
+  /** The name as written, when it is not all lower case. */
+  spelling?: string;
   params: TypedName[];
   precondition: Formula | null;
   effect: Effect | null;

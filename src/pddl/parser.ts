@@ -212,7 +212,8 @@ class PddlParser extends EmbeddedActionsParser {
     const p = this.CONSUME(T.Name);
     const params = this.SUBRULE(this.typedVarList);
     this.CONSUME(T.RParen);
-    return { name: p.image.toLowerCase(), params, loc: this.loc(lp) };
+    const name = p.image.toLowerCase();
+    return p.image !== name ? { name, params, loc: this.loc(lp), spelling: p.image } : { name, params, loc: this.loc(lp) };
   });
 
   private fhead = this.RULE("fhead", (): FunctionTerm => {
@@ -428,7 +429,10 @@ class PddlParser extends EmbeddedActionsParser {
       if (seen.has(k)) this.fail(`duplicate '${k}' in action '${act.name}'`, t);
       seen.add(k);
     };
-    this.ACTION(() => { act.name = nameTok.image.toLowerCase(); });
+    this.ACTION(() => {
+      act.name = nameTok.image.toLowerCase();
+      if (nameTok.image !== act.name) act.spelling = nameTok.image;
+    });
     this.MANY(() => {
       this.OR([
         {

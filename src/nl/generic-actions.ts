@@ -1,0 +1,328 @@
+/**
+ * Generic what-I-do text of an action: a verb from the action's name and its parameters in
+ * the roles its preconditions and effects give them. A parameter deleted from one atom and
+ * added to the same atom with another value is a from/to pair ("I drive truck-1 from l1 to
+ * l2"); a thing moved between two relations goes "from"/"into"/"at" ("I load p1 into t1 at
+ * l2"); a value changed on the side is said as "changing the fuel level of plane1 from fl2 to
+ * fl1". Every parameter appears exactly once, so the text parses back to the action.
+ */
+import type { ActionDecl, Effect, Formula, Term } from "../pddl/ast.js";
+import { adverbOf, canBeVerb, compoundSplit, isDirection, isPreposition, senseOf, splitName } from "./lexicon.js";
+import { names, paramInfos } from "./generic-params.js";
+import type { PredicatePhrase } from "./generic-predicates.js";
+
+/** An atom of an action: arguments are parameter indexes, or constants (strings). */
+interface Lit {
+  pred: string;
+  args: (number | string)[];
+}
+
+/** A change of one argument of an atom: `from` deleted, `to` added, the others fixed. */
+interface Move {
+  pred: string;
+  from: number;
+  to: number;
+  /** The other (parameter) arguments: what moves. Empty for a 1-ary atom (an implicit thing). */
+  movers: number[];
+  /** The deleted and added atoms have different predicates (at -> in). */
+  cross: boolean;
+  toPred: string;
+}
+
+const MOTION = new Set(["move", "go", "drive", "fly", "walk", "sail", "travel", "ride", "run", "climb", "navigate", "turn", "roll", "slide"]);
+const PARTICLES = new Set(["up", "down", "off", "out", "back", "away", "over", "in", "on"]);
+
+function collect(decl: ActionDecl): { pre: Lit[]; adds: Lit[]; dels: Lit[] } {
+  const vars = decl.params.map((p) => p.name);
+  const arg = (t: Term): number | string => {
+    if (t.kind === "var") {
+      const i = vars.indexOf(t.name);
+      return i >= 0 ? i : t.name;
+    }
+    return t.name;
+  };
+  const pre: Lit[] = [];
+  const walkF = (f: Formula | null): void => {
+    if (f === null) return;
+    if (f.kind === "and") f.args.forEach(walkF);
+    else if (f.kind === "atom") pre.push({ pred: f.atom.predicate, args: f.atom.args.map(arg) });
+  };
+  walkF(decl.precondition);
+  const adds: Lit[] = [];
+  const dels: Lit[] = [];
+  const walkE = (e: Effect | null): void => {
+    if (e === null) return;
+    if (e.kind === "and") e.args.forEach(walkE);
+    else if (e.kind === "add") adds.push({ pred: e.atom.predicate, args: e.atom.args.map(arg) });
+    else if (e.kind === "del") dels.push({ pred: e.atom.predicate, args: e.atom.args.map(arg) });
+  };
+  walkE(decl.effect);
+  return { pre, adds, dels };
+}
+
+function moves(adds: Lit[], dels: Lit[], preds: ReadonlyMap<string, PredicatePhrase>): Move[] {
+  const out: Move[] = [];
+  // How often each parameter occurs in the effects: a 1-ary "move" clear(y) -> clear(x) of a
+  // parameter that other effects use too is not a change of place (stack x on y).
+  const uses = new Map<number, number>();
+  for (const l of [...adds, ...dels]) for (const x of l.args) if (typeof x === "number") uses.set(x, (uses.get(x) ?? 0) + 1);
+  for (const d of dels) {
+    for (const a of adds) {
+      if (a.pred !== d.pred || a.args.length !== d.args.length) continue;
+      const diff = a.args.map((x, k) => (x !== d.args[k] ? k : -1)).filter((k) => k >= 0);
+      if (diff.length !== 1) continue;
+      const k = diff[0]!;
+      const from = d.args[k];
+      const to = a.args[k];
+      if (typeof from !== "number" || typeof to !== "number") continue;
+      const movers = a.args.filter((x, j) => j !== k && typeof x === "number") as number[];
+      if (a.args.length === 1 && !preds.get(a.pred)?.locative && (uses.get(from) !== 1 || uses.get(to) !== 1)) continue;
+      if (!out.some((m) => m.from === from && m.to === to)) out.push({ pred: a.pred, from, to, movers, cross: false, toPred: a.pred });
+    }
+  }
+  const moving = new Set(out.flatMap((m) => m.movers));
+  for (const d of dels) {
+    for (const a of adds) {
+      if (a.pred === d.pred || a.args.length !== 2 || d.args.length !== 2) continue;
+      const x = a.args[0];
+      if (typeof x !== "number" || d.args[0] !== x || moving.has(x)) continue;
+      const from = d.args[1];
+      const to = a.args[1];
+      if (typeof from !== "number" || typeof to !== "number" || from === to) continue;
+      if (out.some((m) => m.from === from || m.to === to)) continue;
+      out.push({ pred: d.pred, from, to, movers: [x], cross: true, toPred: a.pred });
+    }
+  }
+  return out;
+}
+
+/** The prepositions of a cross move's two ends: in -> "from" / "into", at -> "at". */
+function crossPreps(fromLink: string | null, toLink: string | null): [string, string] {
+  const src = fromLink === "at" ? "at" : "from";
+  const dst = toLink === "in" || toLink === "inside" ? "into" : toLink === "on" ? "onto" : toLink === "at" ? "at" : "with";
+  return [src, dst];
+}
+
+/** The preposition of a one-word link ("on", "at"), "" for none, null when the link is a longer phrase. */
+function prepOf(link: string | null): string | null {
+  if (link === null) return null;
+  const ws = link.split(" ").filter((x) => x !== "");
+  if (ws.length === 0) return "";
+  const last = ws[ws.length - 1]!;
+  return isPreposition(last) ? last : null;
+}
+
+/**
+ * One or two paraphrases of the action's what-I-do text (templates over the action's
+ * parameter placeholders).
+ */
+export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, PredicatePhrase>, keepNameWords = false): string[] {
+  const ps = paramInfos(decl.params);
+  const ph = ps.map((p) => `{${p.ph}}`);
+  const n = ps.length;
+  const { pre, adds, dels } = collect(decl);
+  const mv = moves(adds, dels, preds);
+  const pp = (name: string): PredicatePhrase | undefined => preds.get(name);
+
+  // ---- the verb
+  let w = splitName(decl.spelling ?? decl.name);
+  if (w.length === 1) {
+    const c = compoundSplit(w[0]!);
+    if (c !== null && canBeVerb(c[0])) w = [...c];
+  }
+  let verb: string;
+  let particle = "";
+  let dirParticle = "";
+  let rest: string[];
+  if (isDirection(w[0]!) && !canBeVerb(w[0]!)) {
+    verb = "move";
+    dirParticle = w[0]!;
+    rest = w.slice(1);
+  } else if (canBeVerb(w[0]!)) {
+    verb = w[0]!;
+    rest = w.slice(1);
+    if (rest.length > 0 && PARTICLES.has(rest[0]!) && (rest.length === 1 || !isPreposition(rest[0]!) || isDirection(rest[0]!))) {
+      if (isDirection(rest[0]!)) dirParticle = rest[0]!;
+      else particle = rest[0]!;
+      rest = rest.slice(1);
+    }
+  } else {
+    verb = "perform";
+    rest = ["the", ...w];
+  }
+
+  const used = new Set<number>();
+  const inMove = (i: number): boolean => mv.some((m) => m.from === i || m.to === i);
+  const locAdd = (l: Lit): boolean => l.args.length === 2 && (pp(l.pred)?.locative ?? false);
+  // ---- the thing acted on
+  let primary: number | string | null = null;
+  let withMover: number | null = null;
+  if (!keepNameWords) {
+    for (let j = 0; j < rest.length && primary === null; j++) {
+      const i = ps.findIndex((p) => names([rest[j]!], p));
+      if (i < 0) continue;
+      const cross = mv.find((m) => m.cross && m.to === i && crossPreps(prepOf(pp(m.pred)?.link ?? null), prepOf(pp(m.toPred)?.link ?? null))[1] === "with");
+      if (!inMove(i) || cross !== undefined) {
+        primary = i;
+        // "board-truck ?d ?t": the truck is boarded, with the driver.
+        if (cross !== undefined) withMover = cross.movers[0] ?? null;
+      }
+      // The word is said by the argument it names ("load-truck ?p ?t": "load p into t").
+      rest = [...rest.slice(0, j), ...rest.slice(j + 1)];
+      j--;
+    }
+  }
+  const rank = (m: Move): number => (m.movers.length > 0 && !m.cross && pp(m.pred)?.locative ? 0 : m.cross ? 1 : m.movers.length > 0 ? 2 : pp(m.pred)?.implicit ? 3 : 9);
+  const mainMove = ((): Move | null => {
+    if (withMover !== null) return mv.find((m) => m.cross && m.movers.includes(withMover!)) ?? null;
+    if (typeof primary === "number") return mv.find((m) => m.movers.includes(primary as number)) ?? null;
+    const cands = mv.filter((m) => rank(m) < 9).sort((x, y) => rank(x) - rank(y));
+    // The mover whose place another mover takes ("push": the stone, not the player).
+    const pushed = cands.find((m) => m.movers.length > 0 && cands.some((o) => o !== m && o.movers.length > 0 && o.to === m.from));
+    return pushed ?? cands[0] ?? null;
+  })();
+  if (primary === null && mainMove !== null) primary = mainMove.movers.length > 0 ? mainMove.movers[0]! : (pp(mainMove.pred)?.implicit ?? null);
+  if (primary === null) {
+    // The thing placed or taken away: the first argument of a locative atom added or deleted,
+    // else of any atom the action changes.
+    const pick = (ls: Lit[]): number | null => {
+      let best: number | null = null;
+      for (const l of ls) {
+        const x = l.args[0];
+        if (typeof x === "number" && !inMove(x) && (best === null || x < best)) best = x;
+      }
+      return best;
+    };
+    primary = pick(adds.filter(locAdd)) ?? pick(dels.filter(locAdd)) ?? pick([...adds, ...dels]);
+  }
+  if (primary === null) {
+    // A parameter that is only where something is ("stop ?f" with lift-at ?f) is a place, not a thing.
+    const place = (i: number): boolean => pre.some((l) => l.args.length === 1 && l.args[0] === i && (pp(l.pred)?.locative ?? false));
+    for (let i = 0; i < n && primary === null; i++) if (!inMove(i) && !place(i)) primary = i;
+  }
+  if (typeof primary === "number") used.add(primary);
+  if (withMover !== null) used.add(withMover);
+
+  const pps: string[] = [];
+  const tails: string[] = [];
+  // ---- where the thing acted on goes
+  const takeMove = (m: Move): void => {
+    if (withMover !== null) {
+      pps.push(`with ${ph[withMover]}`, `${crossPreps(prepOf(pp(m.pred)?.link ?? null), null)[0]} ${ph[m.from]}`);
+      used.add(m.from);
+      return;
+    }
+    if (m.cross) {
+      const [src, dst] = crossPreps(prepOf(pp(m.pred)?.link ?? null), prepOf(pp(m.toPred)?.link ?? null));
+      const a = `${dst} ${ph[m.to]}`;
+      const b = `${src} ${ph[m.from]}`;
+      // "at" places go last: "load p1 into t1 at l2", "unload p1 from t1 at l2".
+      if (src === "at") pps.push(a, b);
+      else pps.push(b, a);
+    } else pps.push(`from ${ph[m.from]}`, `to ${ph[m.to]}`);
+    used.add(m.from);
+    used.add(m.to);
+  };
+  if (mainMove !== null) takeMove(mainMove);
+  // ---- complements of the thing acted on: stack x on y, paint t black, unstack x from y
+  if (typeof primary === "number") {
+    for (const [list, added] of [[adds, true], [dels, false]] as const) {
+      for (const l of list) {
+        if (l.args.length !== 2 || l.args[0] !== primary) continue;
+        const y = l.args[1];
+        if (typeof y !== "number" || used.has(y) || inMove(y)) continue;
+        const prep = prepOf(pp(l.pred)?.link ?? null);
+        if (prep === null) continue;
+        if (added) pps.push(prep === "" ? ph[y]! : `${prep === "in" ? "into" : prep === "on" ? "onto" : prep} ${ph[y]}`);
+        else if (prep === "") continue;
+        else pps.push(`${prep === "at" ? "at" : "from"} ${ph[y]}`);
+        used.add(y);
+      }
+    }
+  }
+  // ---- places: an argument something already named is at ("unload p1 from t1 at l2", "stop at f2")
+  for (let pass = 0; pass < 2; pass++) {
+    for (const l of pre) {
+      const info = pp(l.pred);
+      if (info === undefined || !info.locative) continue;
+      const y = l.args[l.args.length - 1];
+      if (typeof y !== "number" || used.has(y)) continue;
+      const x = l.args.length === 2 ? l.args[0] : null;
+      if (l.args.length !== 1 && !(typeof x === "number" && used.has(x))) continue;
+      pps.push(`${prepOf(info.link) || "at"} ${ph[y]}`);
+      used.add(y);
+    }
+  }
+  // ---- other changes: "changing the fuel level of plane1 from fl2 to fl1"
+  for (const m of mv) {
+    if (m === mainMove) continue;
+    const info = pp(m.pred);
+    const free = (i: number): boolean => !used.has(i);
+    const mover = m.movers.length === 1 ? m.movers[0]! : null;
+    const ends: string[] = [];
+    if (free(m.from)) ends.push(`from ${ph[m.from]}`);
+    if (free(m.to)) ends.push(`to ${ph[m.to]}`);
+    if (ends.length === 0) continue;
+    used.add(m.from);
+    used.add(m.to);
+    if (info?.locative && mover !== null) {
+      if (used.has(mover)) tails.push(`moving ${ends.join(" ")}`);
+      else {
+        tails.push(`with ${ph[mover]} moving ${ends.join(" ")}`);
+        used.add(mover);
+      }
+      continue;
+    }
+    const attr = info?.attr ?? splitName(m.pred).join(" ");
+    if (mover === null) tails.push(`changing ${info?.implicit ?? `the ${attr}`} ${ends.join(" ")}`);
+    else if (used.has(mover) || mover === primary) tails.push(`changing its ${attr} ${ends.join(" ")}`);
+    else {
+      tails.push(`changing the ${attr} of ${ph[mover]} ${ends.join(" ")}`);
+      used.add(mover);
+    }
+  }
+  // ---- whatever is left: directions, then "with ..."
+  const left: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (used.has(i)) continue;
+    if (ps[i]!.direction) {
+      pps.push(`in direction ${ph[i]}`);
+      used.add(i);
+      continue;
+    }
+    // An agent and where it stands: "paint t1 black with robot1 at t2".
+    const at = pre.find((l) => l.args.length === 2 && l.args[0] === i && typeof l.args[1] === "number" && !used.has(l.args[1]) && (pp(l.pred)?.locative ?? false));
+    if (at !== undefined) {
+      const y = at.args[1] as number;
+      pps.push(`with ${ph[i]} ${prepOf(pp(at.pred)!.link) || "at"} ${ph[y]}`);
+      used.add(i);
+      used.add(y);
+    } else left.push(i);
+  }
+  if (left.length > 0) {
+    const items = left.map((i) => ph[i]!);
+    pps.push(`with ${items.length === 1 ? items[0] : items.slice(0, -1).join(", ") + " and " + items[items.length - 1]}`);
+  }
+
+  // ---- assemble
+  let restPP = "";
+  if (rest.length > 0 && isPreposition(rest[0]!)) {
+    // "push-to-goal": "to goal" after the thing; a lone "to" the roles say anyway is dropped.
+    if (!(rest.length === 1 && pps.some((x) => x.startsWith(`${rest[0]} `)))) restPP = rest.join(" ");
+    rest = [];
+  }
+  // Manner words of a motion ("move-up-slow") become adverbs after the thing: "move lift1 up slowly".
+  const motion = MOTION.has(verb);
+  const manner = motion ? rest.filter((x) => senseOf(x) === "adj").map(adverbOf) : [];
+  const objWords = motion ? rest.filter((x) => senseOf(x) !== "adj") : rest;
+  const afterObject = verb === "move" && dirParticle !== "";
+  const head = [verb, particle, afterObject ? "" : dirParticle, ...objWords].filter((s) => s !== "").join(" ");
+  let obj = "";
+  if (typeof primary === "number") obj = ph[primary]!;
+  else if (typeof primary === "string") obj = primary;
+  const core = [head, obj, afterObject ? dirParticle : "", ...manner, restPP].filter((s) => s !== "").join(" ");
+  const tailText = tails.length > 0 ? `, ${tails.join(", ")}` : "";
+  const t0 = [core, ...pps].join(" ") + tailText;
+  // A second paraphrase only where the roles can trade places ("to l2 from l1").
+  return pps.length >= 2 ? [t0, [core, pps[1]!, pps[0]!, ...pps.slice(2)].join(" ") + tailText] : [t0];
+}
