@@ -1,7 +1,7 @@
 import type { GroundTask } from "../task/types.js";
 import type { Heuristic } from "./types.js";
 import { IntMinQueue } from "./queue.js";
-import type { FdrTask } from "../task/fdr.js";
+import { fdrTaskOf, type FdrTask } from "../task/fdr.js";
 import { buildRelaxedTask, buildRelaxedTaskFromFdr, FdrStateMap, type RelaxedTask } from "./relaxed.js";
 
 /** Names accepted by `createHeuristic`. */
@@ -402,8 +402,9 @@ export class FdrLmCutHeuristic implements Heuristic {
 }
 
 /**
- * Create a heuristic by name. `lmcut` on a task with conditional effects falls back to h^max
- * (the returned heuristic's `name` is then "hmax").
+ * Create a heuristic by name. `lmcut` runs on the task's finite-domain view (`fdrTaskOf`: Fast
+ * Downward's relaxation and values) where there is one, else on the plain relaxation, and falls
+ * back to h^max on tasks with conditional effects (the returned heuristic's `name` is then "hmax").
  */
 export function createHeuristic(task: GroundTask, name: HeuristicName): Heuristic {
   switch (name) {
@@ -412,6 +413,8 @@ export function createHeuristic(task: GroundTask, name: HeuristicName): Heuristi
     case "hmax":
       return new HMaxHeuristic(task);
     case "lmcut": {
+      const fdr = fdrTaskOf(task);
+      if (!("unsupported" in fdr)) return new FdrLmCutHeuristic(task, fdr);
       const rt = buildRelaxedTask(task);
       return rt.hasConditionalEffects ? new HMaxHeuristic(task, rt) : new LmCutHeuristic(task, rt);
     }

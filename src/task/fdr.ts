@@ -1,3 +1,4 @@
+import { computeFactGroups } from "./invariants.js";
 import type { GroundTask } from "./types.js";
 
 /**
@@ -655,4 +656,35 @@ function maxDag(graph: Map<number, [number, number][]>, inputOrder: number[]): n
     }
   }
   return result;
+}
+
+const fdrCache = new WeakMap<GroundTask, FdrTask | FdrUnsupported>();
+
+/**
+ * The FDR view of a task with the fact groups Fast Downward's translator finds
+ * (`computeFactGroups`), built once per task. A task built without a domain (hand-made tests)
+ * gets one binary variable per fact. A failure of the invariant analysis leaves the task
+ * without an FDR view (callers fall back to the plain relaxation) rather than failing the run.
+ */
+export function fdrTaskOf(task: GroundTask): FdrTask | FdrUnsupported {
+  let r = fdrCache.get(task);
+  if (r === undefined) {
+    let groups: FdrGroups | null = null;
+    if (task.numAxioms > 0 || task.ceStart[task.numOps]! > 0) {
+      r = buildFdrTask(task, { groups: [], mutexGroups: [] }); // says which
+    } else if (task.domain.actions === undefined) {
+      const ids = Array.from({ length: task.numFacts }, (_, f) => f).filter((f) => !task.factDerived[f]);
+      ids.sort((a, b) => (task.factNames[a]! < task.factNames[b]! ? -1 : task.factNames[a]! > task.factNames[b]! ? 1 : 0));
+      groups = { groups: ids.map((f) => [f]), mutexGroups: [] };
+    } else {
+      try {
+        groups = computeFactGroups(task);
+      } catch (e) {
+        r = { unsupported: `fact groups: ${e instanceof Error ? e.message : String(e)}` };
+      }
+    }
+    r ??= buildFdrTask(task, groups!);
+    fdrCache.set(task, r);
+  }
+  return r;
 }
