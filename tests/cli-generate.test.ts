@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NativeRowSchema } from "../src/dataset/row.js";
+import { GRIPPER_DOMAIN } from "./gripper-helpers.js";
 
 const ROOT = resolve(__dirname, "..");
 const CLI = join(ROOT, "dist", "src", "cli", "main.js");
@@ -36,19 +37,7 @@ function dataBytes(out: string): Record<string, string> {
 }
 
 // A small user domain and problems, so these tests need nothing but the package.
-const DOMAIN = `(define (domain mini-gripper)
-  (:requirements :strips :typing)
-  (:types room ball)
-  (:predicates (at-robby ?r - room) (at ?b - ball ?r - room) (free) (carry ?b - ball))
-  (:action move :parameters (?from ?to - room)
-    :precondition (at-robby ?from)
-    :effect (and (at-robby ?to) (not (at-robby ?from))))
-  (:action pick :parameters (?b - ball ?r - room)
-    :precondition (and (at ?b ?r) (at-robby ?r) (free))
-    :effect (and (carry ?b) (not (at ?b ?r)) (not (free))))
-  (:action drop :parameters (?b - ball ?r - room)
-    :precondition (and (carry ?b) (at-robby ?r))
-    :effect (and (at ?b ?r) (free) (not (carry ?b)))))`;
+const DOMAIN = GRIPPER_DOMAIN;
 
 function problem(name: string, balls: number, goalRoom: string): string {
   const bs = Array.from({ length: balls }, (_, i) => `b${i + 1}`);
@@ -240,11 +229,12 @@ describe("generate: bad input", () => {
     }
   });
 
-  it("rejects an unknown domain, a missing folder and bad PDDL with exit 1 and no partial output", () => {
+  it("rejects an unknown domain name (exit 2, as a missing --domain), a missing folder and bad PDDL (exit 1), with no partial output", () => {
     const out = join(tmp, "bad");
     const unknown = run(["generate", "--domain", "no-such-domain", "--out", out]);
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/no-such-domain/);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown domain 'no-such-domain'/);
+    expect(run(["generate", "--out", out]).code).toBe(2);
     const missing = run(["generate", "--domain-file", domainFile, "--problems", join(tmp, "nope"), "--out", out]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/nope/);

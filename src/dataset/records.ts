@@ -26,9 +26,15 @@ export interface JobConfig {
   randomOptimal: boolean;
   balance: boolean;
   nonExecutable: "near-miss" | "any";
+  /** Per problem: parsing, grounding and labelling together. */
   timeMs: number;
   maxExpansions: number;
   maxStates: number;
+  /** Grounding caps: a problem over one is skipped. */
+  maxOps: number;
+  maxFacts: number;
+  /** Generic text for actions and predicates a templates file leaves out (else an error). */
+  genericFallback: boolean;
   /** Also return the row objects (library `generate()`); the CLI needs only the lines. */
   keepRows: boolean;
 }
