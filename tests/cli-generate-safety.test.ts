@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -21,8 +21,8 @@ function run(args: string[]) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-function start(args: string[]): { child: ChildProcess; done: Promise<{ code: number | null; signal: string | null; stderr: string }> } {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: tmp, stdio: ["ignore", "ignore", "pipe"] });
+function start(args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<{ code: number | null; signal: string | null; stderr: string }> } {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: tmp, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...env } });
   let stderr = "";
   child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   const done = new Promise<{ code: number | null; signal: string | null; stderr: string }>((res) =>
@@ -76,7 +76,7 @@ describe("one writer per output folder", () => {
     expect(temps(out)).toEqual([]);
   });
 
-  it("a stale lock (its process gone) is taken over; a lock from another host is respected", () => {
+  it("a stale lock (its process gone) is taken over", () => {
     const out = join(tmp, "stale");
     mkdirSync(out);
     const dead = spawnSync(process.execPath, ["-e", ""]).pid!; // a pid that has exited
@@ -85,14 +85,30 @@ describe("one writer per output folder", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(temps(out)).toEqual([]);
+  });
 
+  it("a lock from another host is respected while its holder's heartbeat moves it, taken over when it stops", async () => {
+    // heartbeat 100 ms: a lock untouched for 300 ms is stale
+    const env = { PDDL2PRM_LOCK_HEARTBEAT_MS: "100" };
+    const args = ["generate", "--problems", FIX, "--workers", "1", "--quiet"];
     const other = join(tmp, "other-host");
     mkdirSync(other);
-    writeFileSync(lockFile(other), JSON.stringify({ pid: 1, host: "elsewhere.example", rank: 0, started: "2020-01-01T00:00:00.000Z" }));
-    const o = run(["generate", "--problems", FIX, "--out", other, "--workers", "1", "--quiet"]);
-    expect(o.code).toBe(1);
-    expect(o.stderr).toMatch(/being written by another pddl2prm run: pid 1 on host elsewhere\.example.*if that run is gone, remove .*\.pddl2prm-lock-00000/);
+    const lock = { pid: 1, host: "elsewhere.example", rank: 0, started: "2020-01-01T00:00:00.000Z" };
+    writeFileSync(lockFile(other), JSON.stringify(lock));
+    const beat = setInterval(() => utimesSync(lockFile(other), new Date(), new Date()), 30);
+    try {
+      const r = await start([...args, "--out", other], env).done;
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(`pddl2prm: error: ${other} is being written by another pddl2prm run: pid 1 on host elsewhere.example, since ${lock.started}; wait for it to finish, or use another --out\n`);
+    } finally {
+      clearInterval(beat);
+    }
     expect(readdirSync(other)).toEqual([".pddl2prm-lock-00000"]);
+    // the holder is gone (a pod killed and rescheduled elsewhere): its lock stops moving
+    const r = await start([...args, "--out", other], env).done;
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(temps(other)).toEqual([]);
   });
 
   it("the ranks of one multi-machine run still write side by side", async () => {

@@ -51,12 +51,13 @@ export interface GroundCapFlags {
   maxFacts?: string;
 }
 
-/** Add `--max-ops` and `--max-facts` (defaults: none, or the given ones). */
-export function groundCapOptions(cmd: Command, defaults: { maxOps?: number; maxFacts?: number } = {}): Command {
+/** Add `--max-ops` and `--max-facts` (defaults: none, or the given ones; `then` says what follows). */
+export function groundCapOptions(cmd: Command, defaults: { maxOps?: number; maxFacts?: number; then?: string } = {}): Command {
   const d = (v: number | undefined): string | undefined => (v === undefined ? undefined : String(v));
+  const then = defaults.then ?? "exit 1";
   return cmd
-    .option("--max-ops <n>", "stop grounding beyond n ground operators", d(defaults.maxOps))
-    .option("--max-facts <n>", "stop grounding beyond n facts", d(defaults.maxFacts));
+    .option("--max-ops <n>", `stop grounding beyond n ground operators (${then})`, d(defaults.maxOps))
+    .option("--max-facts <n>", `stop grounding beyond n facts (${then})`, d(defaults.maxFacts));
 }
 
 /** The grounding bounds of the cap flags and an absolute deadline (`performance.now()` ms). */

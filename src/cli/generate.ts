@@ -178,7 +178,7 @@ export function register(program: Command): void {
     .option("--pairs <file>", "a list of 'DOMAIN PROBLEM' path pairs, one per line (paths relative to the list)")
     .option("--templates <file>", "nl.json templates for --domain-file (default: text from PDDL names)")
     .option("--generic-fallback", "with --templates: text from PDDL names for actions and predicates the file leaves out (else an error)")
-    .option("--count <n>", "make N fresh problems per domain with the built-in generator instead of the default set")
+    .option("--count <n>", `make N fresh problems per domain with the built-in generator instead of the default set (at most ${MAX_PROBLEM_COUNT})`)
     .option("--samples-per-state <y>", "candidates per state (default: the domain's y, 8 for your own domains)")
     .option("--seed <s>", "run seed; same seed, same bytes", "1")
     .option("--out <dir>", "output folder (default: out/<domain>)")
@@ -197,9 +197,9 @@ export function register(program: Command): void {
     .option("--hard", "pairs: keep only pairs whose rejected step is suboptimal (reward 0.75, gap 0.25)")
     .option("--error-def <def>", "processbench: a wrong step has reward-lt-1 (default) or reward-le-0.25")
     .option("--gzip", "write .jsonl.gz shards")
-    .option("--force", "replace an existing dataset made with other settings")
+    .option("--force", "replace an existing dataset made with other settings (removes only the files pddl2prm wrote)")
     .option("--quiet", "no progress display or summary");
-  groundCapOptions(cmd, { maxOps: DEFAULT_MAX_OPS, maxFacts: DEFAULT_MAX_FACTS }).action(
+  groundCapOptions(cmd, { maxOps: DEFAULT_MAX_OPS, maxFacts: DEFAULT_MAX_FACTS, then: "per problem; a problem over it is skipped" }).action(
     action(async (flags: GenerateFlags, cmd: Command) => {
       if (!isFormat(flags.format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, got '${flags.format}'`);
       if (flags.nonExecutable !== "near-miss" && flags.nonExecutable !== "any") {

@@ -1,16 +1,18 @@
 /**
  * One writer per output folder and rank: an advisory lock file `.pddl2prm-lock-{rank}` holding
  * the writer's pid and host. The ranks of one multi-machine run lock their own rank only, so
- * they still write side by side. A lock whose process is gone (same host, pid not alive) is
- * stale and taken over; a lock from another host cannot be checked and is respected.
+ * they still write side by side. A lock is stale when its process is gone: on this host, when
+ * the pid is not alive; from another host (a rescheduled pod or Slurm job), when its holder has
+ * stopped touching it (every holder refreshes its lock's mtime, a heartbeat).
  *
  * Hand-written rather than `proper-lockfile`/`lockfile`: those judge staleness by the lock's age
- * (and need a timer refreshing it), while a dataset run may take hours; the holder's pid is the
- * exact test.
+ * alone, comparing clocks of different machines; the holder's pid is the exact test on one host,
+ * and a heartbeat watched for a change needs no clock agreement across hosts.
  */
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { linkSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { linkSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { UserError } from "../pddl/errors.js";
 import { tempName } from "../util/atomic-write.js";
@@ -19,6 +21,15 @@ const LockFile = z.object({ pid: z.number().int().positive(), host: z.string(), 
 type Holder = z.infer<typeof LockFile>;
 
 const pad5 = (n: number) => String(n).padStart(5, "0");
+
+/**
+ * How often a holder touches its lock, ms; a lock from another host untouched for three of these
+ * is stale. An environment variable shortens it in tests.
+ */
+function heartbeatMs(): number {
+  const v = Number(process.env["PDDL2PRM_LOCK_HEARTBEAT_MS"]);
+  return Number.isFinite(v) && v > 0 ? v : 10_000;
+}
 
 /** The lock file of `rank` in `out`. */
 export function lockPath(out: string, rank: number): string {
@@ -54,14 +65,34 @@ function readHolder(path: string): Holder | null | "corrupt" {
   }
 }
 
-/** Whether a holder may still be writing: alive here, or on another host (unknowable). */
-function holderLive(h: Holder): boolean {
-  return h.host !== hostname() || pidAlive(h.pid);
+const sameHolder = (a: Holder | null | "corrupt", b: Holder): boolean =>
+  a !== null && a !== "corrupt" && a.pid === b.pid && a.host === b.host && a.started === b.started;
+
+function mtimeOf(path: string): number | null {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether the holder of a lock from another host is alive: its heartbeat moves the lock's mtime
+ * within three heartbeats (or the lock changes hands or goes away: then it is not stale either).
+ */
+async function heartbeatSeen(path: string, holder: Holder): Promise<boolean> {
+  const beat = heartbeatMs();
+  const t0 = mtimeOf(path);
+  for (let waited = 0; waited < 3 * beat; waited += beat / 4) {
+    await sleep(beat / 4);
+    if (mtimeOf(path) !== t0 || !sameHolder(readHolder(path), holder)) return true;
+  }
+  return false;
 }
 
 const describe = (h: Holder): string => `pid ${h.pid} on ${h.host === hostname() ? "this machine" : `host ${h.host}`}, since ${h.started}`;
 
-/** A held lock; `release()` removes it if it is still ours. */
+/** A held lock; `release()` stops its heartbeat and removes it if it is still ours. */
 export interface Lock {
   path: string;
   release(): void;
@@ -69,9 +100,10 @@ export interface Lock {
 
 /**
  * Take the lock of `rank` in the existing folder `out`, or throw a UserError naming the run that
- * holds it. A stale lock (its process gone) is replaced.
+ * holds it. A stale lock (its process gone) is replaced; telling whether a lock from another
+ * host is stale takes up to three heartbeats (30 s).
  */
-export function acquireLock(out: string, rank: number): Lock {
+export async function acquireLock(out: string, rank: number): Promise<Lock> {
   const path = lockPath(out, rank);
   const me: Holder = { pid: process.pid, host: hostname(), rank, started: new Date().toISOString() };
   const tmp = tempName(path);
@@ -80,13 +112,7 @@ export function acquireLock(out: string, rank: number): Lock {
     for (let attempt = 0; attempt < 5; attempt++) {
       try {
         linkSync(tmp, path); // atomic: fails if a lock exists
-        return {
-          path,
-          release: () => {
-            const h = readHolder(path);
-            if (h !== null && h !== "corrupt" && h.pid === me.pid && h.started === me.started) rmSync(path, { force: true });
-          },
-        };
+        return held(path, me);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
       }
@@ -95,12 +121,11 @@ export function acquireLock(out: string, rank: number): Lock {
       if (holder === "corrupt") {
         throw new UserError(`${path}: not a valid lock file; if no pddl2prm run is writing to ${out}, remove it`);
       }
-      if (holderLive(holder)) {
+      const live = holder.host === hostname() ? pidAlive(holder.pid) : await heartbeatSeen(path, holder);
+      if (live) {
+        if (!sameHolder(readHolder(path), holder)) continue; // changed hands: look again
         const rankText = rank > 0 || holder.rank > 0 ? ` (rank ${rank})` : "";
-        throw new UserError(
-          `${out} is being written by another pddl2prm run${rankText}: ${describe(holder)}; wait for it to finish, or use another --out` +
-            (holder.host !== hostname() ? ` (if that run is gone, remove ${path})` : ""),
-        );
+        throw new UserError(`${out} is being written by another pddl2prm run${rankText}: ${describe(holder)}; wait for it to finish, or use another --out`);
       }
       // Stale: move it aside, and put it back if what we moved is not the stale lock we read
       // (another run replaced it in between).
@@ -110,8 +135,7 @@ export function acquireLock(out: string, rank: number): Lock {
       } catch {
         continue;
       }
-      const moved = readHolder(aside);
-      if (moved === null || moved === "corrupt" || moved.pid !== holder.pid || moved.started !== holder.started) {
+      if (!sameHolder(readHolder(aside), holder)) {
         try {
           linkSync(aside, path);
         } catch {
@@ -126,7 +150,30 @@ export function acquireLock(out: string, rank: number): Lock {
   }
 }
 
-/** Ranks of `out` other than `rank` whose lock is held by a run that may still be writing. */
+/** A lock we hold: its heartbeat runs until `release()`. */
+function held(path: string, me: Holder): Lock {
+  const timer = setInterval(() => {
+    try {
+      const now = new Date();
+      utimesSync(path, now, now);
+    } catch {
+      // the folder may be gone (--force elsewhere); release() will find out
+    }
+  }, heartbeatMs());
+  timer.unref();
+  return {
+    path,
+    release: () => {
+      clearInterval(timer);
+      if (sameHolder(readHolder(path), me)) rmSync(path, { force: true });
+    },
+  };
+}
+
+/**
+ * Ranks of `out` other than `rank` whose lock is held by a run that may still be writing (a
+ * lock from another host counts as held: that cannot be told without waiting).
+ */
 export function otherLiveRanks(out: string, rank: number): number[] {
   let names: string[];
   try {
@@ -140,7 +187,7 @@ export function otherLiveRanks(out: string, rank: number): number[] {
     const r = Number(n.slice(-5));
     if (r === rank) continue;
     const h = readHolder(join(out, n));
-    if (h === "corrupt" || (h !== null && holderLive(h))) live.push(r);
+    if (h === "corrupt" || (h !== null && (h.host !== hostname() || pidAlive(h.pid)))) live.push(r);
   }
   return live;
 }

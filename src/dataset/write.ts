@@ -149,7 +149,7 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
   const created: string[] = [];
   let lock: Lock | null = null;
   try {
-    lock = openFolder(out, plan.rank, created);
+    lock = await openFolder(out, plan.rank, created);
     await prepareAndRun(plan, options, config, configHash, summary, created);
     summary.merged = (await mergeDataset(out, { quietIfIncomplete: true })) !== null;
   } catch (e) {
@@ -168,14 +168,14 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
  * Make sure `out` is a folder without links inside, create it if needed, take this rank's lock
  * and remove temporary files that killed runs left behind.
  */
-function openFolder(out: string, rank: number, created: string[]): Lock {
+async function openFolder(out: string, rank: number, created: string[]): Promise<Lock> {
   if (existsSync(out) && !statSync(out).isDirectory()) throw new UserError(`--out ${out}: is a file, not a folder`);
   if (!existsSync(out)) {
     mkdirSync(out, { recursive: true });
     created.push(out);
   }
   refuseLinks(out);
-  const lock = acquireLock(out, rank);
+  const lock = await acquireLock(out, rank);
   removeTempFiles(out, rank, otherLiveRanks(out, rank).length === 0);
   return lock;
 }
