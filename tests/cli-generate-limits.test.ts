@@ -3,7 +3,7 @@
  * skipped and recorded while the other problems' rows are written; worker counts, memory
  * budgets and problem counts are checked up front.
  */
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -15,9 +15,17 @@ const CLI = join(ROOT, "dist", "src", "cli", "main.js");
 const tmp = mkdtempSync(join(tmpdir(), "pddl2prm-limits-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function run(args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", cwd: tmp });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+/**
+ * Run the CLI without blocking: a test file of many synchronous runs would starve vitest's
+ * worker of its event loop (and its RPC would time out).
+ */
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((res) => {
+    execFile(process.execPath, [CLI, ...args], { encoding: "utf8", cwd: tmp, maxBuffer: 64 * 2 ** 20 }, (e, stdout, stderr) => {
+      const code = e === null ? 0 : typeof e.code === "number" ? e.code : null;
+      res({ code, stdout, stderr });
+    });
+  });
 }
 
 const DOMAIN = GRIPPER_DOMAIN;
@@ -57,25 +65,25 @@ const manifest = (out: string): Manifest => JSON.parse(readFileSync(join(out, "m
 describe("a problem over a bound is skipped and recorded; the others' rows are kept", () => {
   // The rows of the small problem alone: what must survive beside the big one.
   let smallRows: string[] = [];
-  it("reference: the small problem alone", () => {
+  it("reference: the small problem alone", async () => {
     const dir = join(tmp, "alone");
     mkdirSync(dir);
     writeFileSync(join(dir, "domain.pddl"), DOMAIN);
     writeFileSync(join(dir, "small.pddl"), gripper("small", 2));
     const out = join(tmp, "alone-out");
-    const r = run(["generate", "--problems", dir, "--out", out, "--workers", "1", "--quiet"]);
+    const r = await run(["generate", "--problems", dir, "--out", out, "--workers", "1", "--quiet"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     smallRows = shardLines(out);
     expect(smallRows.length).toBeGreaterThan(0);
   });
 
-  it("a worker that runs out of its heap (--max-memory) does not end the run: its problem is recorded as skipped", () => {
+  it("a worker that runs out of its heap (--max-memory) does not end the run: its problem is recorded as skipped", async () => {
     // 30,000 balls: a 1 MB file whose parse alone needs more than the 64 MB heap a worker gets
     // from a 384 MB budget
     const dir = folder("oom", 30_000);
     const out = join(tmp, "oom-out");
-    const r = run(["generate", "--problems", dir, "--out", out, "--workers", "1", "--max-memory", "384", "--quiet"]);
+    const r = await run(["generate", "--problems", dir, "--out", out, "--workers", "1", "--max-memory", "384", "--quiet"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const m = manifest(out);
@@ -85,21 +93,21 @@ describe("a problem over a bound is skipped and recorded; the others' rows are k
     expect(shardLines(out)).toEqual(smallRows);
   });
 
-  it("grounding caps (--max-facts, --max-ops) skip a problem with the cap in its reason", () => {
+  it("grounding caps (--max-facts, --max-ops) skip a problem with the cap in its reason", async () => {
     const dir = folder("caps", 60);
     const facts = join(tmp, "caps-facts");
-    const r = run(["generate", "--problems", dir, "--out", facts, "--workers", "2", "--max-facts", "60", "--quiet"]);
+    const r = await run(["generate", "--problems", dir, "--out", facts, "--workers", "2", "--max-facts", "60", "--quiet"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(manifest(facts).problems.skipped).toEqual([{ domain: "mini-gripper", problem: "big", reason: "grounding mini-gripper/big exceeds 60 facts" }]);
     expect(shardLines(facts)).toEqual(smallRows);
     const ops = join(tmp, "caps-ops");
-    expect(run(["generate", "--problems", dir, "--out", ops, "--workers", "1", "--max-ops", "100", "--quiet"]).code).toBe(0);
+    expect((await run(["generate", "--problems", dir, "--out", ops, "--workers", "1", "--max-ops", "100", "--quiet"])).code).toBe(0);
     expect(manifest(ops).problems.skipped.map((s) => s.reason)).toEqual(["grounding mini-gripper/big exceeds 100 operators"]);
     // the caps are settings of the dataset: another cap is another dataset
     const config = (o: string) => JSON.parse(readFileSync(join(o, "config.json"), "utf8")).config.limits;
     expect(config(facts)).toMatchObject({ max_facts: 60, max_ops: 1_000_000 });
-    expect(run(["generate", "--problems", dir, "--out", facts, "--workers", "1", "--quiet"]).stderr).toMatch(/other settings/);
+    expect((await run(["generate", "--problems", dir, "--out", facts, "--workers", "1", "--quiet"])).stderr).toMatch(/other settings/);
   });
 });
 
@@ -110,21 +118,21 @@ describe("bounds checked up front (exit 2, naming the flag)", () => {
     [["--workers", "8", "--max-memory", "1024"], /--workers 8 needs --max-memory of at least 1280 MB/],
     [["--max-memory", "lots"], /--max-memory expects an integer/],
     [["--max-facts", "0"], /--max-facts must be >= 1/],
-  ])("%s", (flags, message) => {
+  ])("%s", async (flags, message) => {
     const out = join(tmp, "never");
-    const r = run(["generate", "--problems", dir, "--out", out, ...flags]);
+    const r = await run(["generate", "--problems", dir, "--out", out, ...flags]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).toMatch(/^pddl2prm: error: [^\n]*\n$/); // one line
   });
 
-  it("--count beyond 100,000 fails at once, before any problem is made", () => {
+  it("--count beyond 100,000 fails at once, before any problem is made", async () => {
     for (const count of ["99999999999999999999", "100001"]) {
-      const r = run(["generate", "--domain", "hanoi", "--count", count, "--out", join(tmp, "never")]);
+      const r = await run(["generate", "--domain", "hanoi", "--count", count, "--out", join(tmp, "never")]);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/--count must be <= 100000/);
     }
-    const p = run(["problems", "--domain", "hanoi", "--count", "99999999999999999999", "--out", join(tmp, "never")]);
+    const p = await run(["problems", "--domain", "hanoi", "--count", "99999999999999999999", "--out", join(tmp, "never")]);
     expect(p.code).toBe(2);
     expect(p.stderr).toMatch(/--count must be <= 100000/);
   });

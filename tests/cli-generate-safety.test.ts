@@ -3,12 +3,12 @@
  * followed inside it, signals and killed runs leave no temporary files, templates checked before
  * anything is written, and no failed run leaves anything behind.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = resolve(__dirname, "..");
 const CLI = join(ROOT, "dist", "src", "cli", "main.js");
@@ -16,9 +16,17 @@ const FIX = join(ROOT, "tests", "fixtures", "conformance", "per-problem-domains"
 const tmp = mkdtempSync(join(tmpdir(), "pddl2prm-safety-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function run(args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", cwd: tmp });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+/**
+ * Run the CLI without blocking: a test file of many synchronous runs would starve vitest's
+ * worker of its event loop (and its RPC would time out).
+ */
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((res) => {
+    execFile(process.execPath, [CLI, ...args], { encoding: "utf8", cwd: tmp, maxBuffer: 64 * 2 ** 20 }, (e, stdout, stderr) => {
+      const code = e === null ? 0 : typeof e.code === "number" ? e.code : null;
+      res({ code, stdout, stderr });
+    });
+  });
 }
 
 function start(args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<{ code: number | null; signal: string | null; stderr: string }> } {
@@ -61,7 +69,7 @@ describe("one writer per output folder", () => {
     await waitFor(() => existsSync(lockFile(out)), "the first run's lock");
     a.child.kill("SIGSTOP"); // holds the lock for as long as the second run needs
     try {
-      const b = run(["generate", ...SLOW, "--out", out]);
+      const b = await run(["generate", ...SLOW, "--out", out]);
       expect(b.code).toBe(1);
       expect(b.stderr).toBe(
         `pddl2prm: error: ${out} is being written by another pddl2prm run: pid ${a.child.pid} on this machine, since ${JSON.parse(readFileSync(lockFile(out), "utf8")).started}; wait for it to finish, or use another --out\n`,
@@ -76,12 +84,12 @@ describe("one writer per output folder", () => {
     expect(temps(out)).toEqual([]);
   });
 
-  it("a stale lock (its process gone) is taken over", () => {
+  it("a stale lock (its process gone) is taken over", async () => {
     const out = join(tmp, "stale");
     mkdirSync(out);
     const dead = spawnSync(process.execPath, ["-e", ""]).pid!; // a pid that has exited
     writeFileSync(lockFile(out), JSON.stringify({ pid: dead, host: hostname(), rank: 0, started: "2020-01-01T00:00:00.000Z" }));
-    const r = run(["generate", "--problems", FIX, "--out", out, "--workers", "1", "--quiet"]);
+    const r = await run(["generate", "--problems", FIX, "--out", out, "--workers", "1", "--quiet"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(temps(out)).toEqual([]);
@@ -120,13 +128,13 @@ describe("one writer per output folder", () => {
     expect(a.stderr + b.stderr).toBe("");
     expect([a.code, b.code]).toEqual([0, 0]);
     expect(readdirSync(join(out, "completions")).sort()).toEqual(["00000", "00001"]);
-    expect(run(["merge", out]).code).toBe(0);
+    expect((await run(["merge", out])).code).toBe(0);
     expect(temps(out)).toEqual([]);
   });
 });
 
 describe("links inside the output folder are refused", () => {
-  it("data/, a shard or pddl/<domain> as a link: exit 1 naming it, nothing written through it", () => {
+  it("data/, a shard or pddl/<domain> as a link: exit 1 naming it, nothing written through it", async () => {
     const elsewhere = join(tmp, "elsewhere");
     mkdirSync(elsewhere);
     for (const [rel, isDir] of [["data", true], ["pddl/ferry-costs", true], ["config.json", false]] as const) {
@@ -137,7 +145,7 @@ describe("links inside the output folder are refused", () => {
       else writeFileSync(target, "{}");
       symlinkSync(target, join(out, rel));
       const before = snapshot(out);
-      const r = run(["generate", "--problems", FIX, "--out", out, "--workers", "1", "--quiet"]);
+      const r = await run(["generate", "--problems", FIX, "--out", out, "--workers", "1", "--quiet"]);
       expect(r.code).toBe(1);
       expect(r.stderr).toBe(`pddl2prm: error: ${join(out, rel)}: is a symbolic link; pddl2prm does not follow links inside its output folder (remove it, or use another --out)\n`);
       expect(snapshot(out)).toEqual(before);
@@ -147,7 +155,7 @@ describe("links inside the output folder are refused", () => {
     const real = join(tmp, "real-out");
     mkdirSync(real);
     symlinkSync(real, join(tmp, "out-link"));
-    expect(run(["generate", "--problems", FIX, "--out", join(tmp, "out-link"), "--workers", "1", "--quiet"]).code).toBe(0);
+    expect((await run(["generate", "--problems", FIX, "--out", join(tmp, "out-link"), "--workers", "1", "--quiet"])).code).toBe(0);
     expect(existsSync(join(real, "manifest.json"))).toBe(true);
   });
 });
@@ -166,10 +174,10 @@ describe("signals and killed runs leave no temporary files", () => {
     });
   }
 
-  it("start-up removes every temporary file a killed run can leave (shards, markers, config, PDDL copies, manifest)", () => {
+  it("start-up removes every temporary file a killed run can leave (shards, markers, config, PDDL copies, manifest)", async () => {
     const out = join(tmp, "leftovers");
     const args = ["generate", "--problems", FIX, "--out", out, "--workers", "1", "--quiet"];
-    expect(run(args).code).toBe(0);
+    expect((await run(args)).code).toBe(0);
     const good = snapshot(out);
     const planted = [
       "data/train-00000-of-00001.jsonl.tmp-999999",
@@ -181,7 +189,7 @@ describe("signals and killed runs leave no temporary files", () => {
       "stats.csv.tmp-999999",
     ];
     for (const p of planted) writeFileSync(join(out, p), "partial");
-    expect(run(args).code).toBe(0); // resumes: rank complete
+    expect((await run(args)).code).toBe(0); // resumes: rank complete
     expect(snapshot(out)).toEqual(good);
   });
 });
@@ -213,41 +221,41 @@ describe("templates are checked before anything is written, and are part of the 
   const gen = (templates: string, out: string, ...more: string[]) =>
     run(["generate", "--domain-file", domain, "--problems", problem, "--templates", templates, "--out", out, "--workers", "1", "--quiet", ...more]);
 
-  it("a goal template without {goal} is an error naming the file and the template", () => {
+  it("a goal template without {goal} is an error naming the file and the template", async () => {
     const f = tpl("nogoal.json", { ...full(), goal: ["The goal is that {goal}.", "Get it done."] });
     const out = join(tmp, "tpl-nogoal");
-    const r = gen(f, out);
+    const r = await gen(f, out);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`pddl2prm: error: ${f}: goal[1]: placeholder {goal} is missing\n`);
     expect(existsSync(out)).toBe(false);
   });
 
-  it("a missing action template is an error unless --generic-fallback", () => {
+  it("a missing action template is an error unless --generic-fallback", async () => {
     const t = full();
     delete t.actions.debark;
     const f = tpl("nodebark.json", t);
-    const r = gen(f, join(tmp, "tpl-nodebark"));
+    const r = await gen(f, join(tmp, "tpl-nodebark"));
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/nodebark\.json: actions: no template for action 'debark' \(add one, or pass --generic-fallback/);
-    expect(gen(f, join(tmp, "tpl-fallback"), "--generic-fallback").code).toBe(0);
-    expect(run(["generate", "--problems", FIX, "--generic-fallback"]).code).toBe(2);
+    expect((await gen(f, join(tmp, "tpl-fallback"), "--generic-fallback")).code).toBe(0);
+    expect((await run(["generate", "--problems", FIX, "--generic-fallback"])).code).toBe(2);
   });
 
-  it("other templates (same file name) are other settings: a re-run does not resume with the old text", () => {
+  it("other templates (same file name) are other settings: a re-run does not resume with the old text", async () => {
     const f = tpl("ferry.json", full());
     const out = join(tmp, "tpl-hash");
-    expect(gen(f, out).code).toBe(0);
-    expect(gen(f, out).code).toBe(0); // same templates: resumes
+    expect((await gen(f, out)).code).toBe(0);
+    expect((await gen(f, out)).code).toBe(0); // same templates: resumes
     tpl("ferry.json", { ...full(), goal: ["Make sure that {goal}."] });
-    const again = gen(f, out);
+    const again = await gen(f, out);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/holds a dataset made with other settings/);
   });
 
-  it("the published files name inputs by file name and sha256, never by local path", () => {
+  it("the published files name inputs by file name and sha256, never by local path", async () => {
     const f = tpl("named.json", full());
     const out = join(tmp, "tpl-names");
-    expect(gen(f, out).code).toBe(0);
+    expect((await gen(f, out)).code).toBe(0);
     for (const name of ["manifest.json", "config.json", "README.md"]) {
       const text = readFileSync(join(out, name), "utf8");
       expect(text, name).not.toContain(tmp);
@@ -290,9 +298,11 @@ describe("no failed run leaves anything behind", () => {
     ["an unknown domain", ["--domain", "nope"], 2],
   ];
   const existing = join(tmp, "fuzz-existing");
-  expect(run(["generate", "--problems", join(bad, "ok"), "--out", existing, "--workers", "1", "--quiet"]).code).toBe(0);
+  beforeAll(async () => {
+    expect((await run(["generate", "--problems", join(bad, "ok"), "--out", existing, "--workers", "1", "--quiet"])).code).toBe(0);
+  });
   for (const [what, args, code] of cases) {
-    it(what, () => {
+    it(what, async () => {
       for (const kind of ["absent", "empty", "a dataset of other settings"]) {
         const out = join(tmp, `fuzz-${what.replace(/\W+/g, "-")}-${kind.replace(/\W+/g, "-")}`);
         if (kind === "empty") {
@@ -302,7 +312,7 @@ describe("no failed run leaves anything behind", () => {
           cpSync(existing, out, { recursive: true });
         }
         const before = snapshot(out);
-        const r = run(["generate", ...args, "--out", out, "--workers", "2", "--quiet"]);
+        const r = await run(["generate", ...args, "--out", out, "--workers", "2", "--quiet"]);
         expect(r.code, `${kind}: ${r.stderr}`).toBe(code);
         expect(r.stderr).toMatch(/^(\S+:\d+:\d+: error: |pddl2prm: error: )[^\n]*\n$/);
         expect(snapshot(out), kind).toEqual(before);

@@ -15,6 +15,9 @@ const config: JobConfig = {
   timeMs: 60_000,
   maxExpansions: 1_000_000,
   maxStates: 1_000_000,
+  maxOps: 1_000_000,
+  maxFacts: 1_000_000,
+  genericFallback: false,
   keepRows: true,
 };
 

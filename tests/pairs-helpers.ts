@@ -39,6 +39,9 @@ export function config(format: Format, threshold: number, seed = 5): JobConfig {
     timeMs: 60_000,
     maxExpansions: 5_000_000,
     maxStates: 2_000_000,
+    maxOps: 1_000_000,
+    maxFacts: 1_000_000,
+    genericFallback: false,
     keepRows: false,
   };
 }
