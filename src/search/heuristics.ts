@@ -1,6 +1,6 @@
 import type { GroundTask } from "../task/types.js";
 import type { Heuristic } from "./types.js";
-import { IntMinQueue } from "./queue.js";
+import { AdaptiveQueue } from "./queue.js";
 import { fdrTaskOf, type FdrTask } from "../task/fdr.js";
 import { buildRelaxedTask, buildRelaxedTaskFromFdr, FdrStateMap, type RelaxedTask } from "./relaxed.js";
 
@@ -54,7 +54,7 @@ class RelaxedExplorer {
   readonly redCost: Int32Array;
   readonly suppHead: Int32Array;
   readonly suppNext: Int32Array;
-  readonly queue: IntMinQueue;
+  readonly queue: AdaptiveQueue;
   /** The relaxed facts true in the last explored state, in causal order. */
   readonly stateFacts: Int32Array;
   numStateFacts = 0;
@@ -72,8 +72,7 @@ class RelaxedExplorer {
     this.suppNext = new Int32Array(rt.numOps);
     this.stateFacts = new Int32Array(rt.factOrder.length);
     for (let o = 0; o < rt.numOps; o++) this.preCount[o] = rt.preStart[o + 1]! - rt.preStart[o]!;
-    // buckets when costs are small: h^max values then stay small too
-    this.queue = new IntMinQueue(rt.maxCost <= 100);
+    this.queue = new AdaptiveQueue();
   }
 
   /**
@@ -168,7 +167,9 @@ class RelaxedExplorer {
     const effStart = rt.effStart;
     const eff = rt.eff;
     const q = this.queue;
-    q.clear();
+    // as Fast Downward: no clear (the queue is empty), and as many virtual pushes as facts, which
+    // keeps the queue in bucket mode longer
+    q.addVirtualPushes(rt.numFacts - 2);
     for (let i = 0; i < cutLen; i++) {
       const o = cut[i]!;
       const v = suppCost[o]! + costs[o]!;
