@@ -6,8 +6,9 @@
  *
  * An invariant candidate is a set of parts, one per predicate, over k invariant parameters
  * (one argument position of a part may be "counted"); it claims that for every instantiation of
- * the parameters at most one atom covered by the parts is true. A candidate holds when it holds
- * initially (checked per instantiation in `usefulGroups`) and no action can increase the count:
+ * the parameters at most one atom covered by the parts is true. A candidate is an invariant when
+ * no action can increase that count (it is then used for the instantiations true exactly once
+ * in the initial state):
  * no action adds two covered atoms at once ("too heavy"), and every add effect that can make a
  * covered atom true is matched by a delete effect of a covered atom that is guaranteed to be
  * true and different ("balanced"). Both checks are small equality/inequality constraint
@@ -208,7 +209,6 @@ class UnionFind {
     return true;
   }
 }
-
 
 function zipPairs(a: ArrayLike<number>, b: ArrayLike<number>): Int32Array {
   const out = new Int32Array(2 * a.length);
