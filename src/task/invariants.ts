@@ -6,8 +6,9 @@
  *
  * An invariant candidate is a set of parts, one per predicate, over k invariant parameters
  * (one argument position of a part may be "counted"); it claims that for every instantiation of
- * the parameters at most one atom covered by the parts is true. A candidate holds when it holds
- * initially (checked per instantiation in `usefulGroups`) and no action can increase the count:
+ * the parameters at most one atom covered by the parts is true. A candidate is an invariant when
+ * no action can increase that count (it is then used for the instantiations true exactly once
+ * in the initial state):
  * no action adds two covered atoms at once ("too heavy"), and every add effect that can make a
  * covered atom true is matched by a delete effect of a covered atom that is guaranteed to be
  * true and different ("balanced"). Both checks are small equality/inequality constraint
@@ -73,50 +74,53 @@ class ConstraintSystem {
   addConjunction(c: Int32Array): void {
     this.dnfs.push([c]);
   }
+}
 
-  extend(o: ConstraintSystem): void {
-    for (const d of o.dnfs) this.dnfs.push(d);
-    for (const d of o.ineqs) this.ineqs.push(d);
-    for (const t of o.notConstant) this.notConstant.push(t);
-    if (o.apart) this.apart = o.apart; // at most one per system here
-  }
-
-  isSolvable(u: UnionFind): boolean {
-    u.begin();
-    for (const d of this.dnfs) {
+/**
+ * Is the conjunction of the equality conjunctions `covers` and the systems `parts` solvable?
+ * Tries every combination of one conjunction per equality DNF (the translator's semantics).
+ */
+function solvable(u: UnionFind, covers: Int32Array[], parts: ConstraintSystem[]): boolean {
+  u.begin();
+  for (const c of covers) for (let j = 0; j < c.length; j++) u.touch(c[j]!);
+  const dnfs: Int32Array[][] = [];
+  for (const s of parts) {
+    for (const d of s.dnfs) {
       if (d.length === 0) return false;
       for (const c of d) for (let j = 0; j < c.length; j++) u.touch(c[j]!);
+      dnfs.push(d);
     }
-    for (const d of this.ineqs) for (let j = 0; j < d.length; j++) u.touch(d[j]!);
-    for (const t of this.notConstant) u.touch(t);
-    const apart = this.apart;
-    if (apart) for (const t of apart.terms) u.touch(t);
-    const dnfs = this.dnfs;
-    const choice = new Int32Array(dnfs.length);
-    for (;;) {
-      u.reset();
-      let ok = true;
-      for (let k = 0; k < dnfs.length && ok; k++) {
-        const c = dnfs[k]![choice[k]!]!;
-        for (let j = 0; j < c.length && ok; j += 2) ok = u.union(c[j]!, c[j + 1]!);
-      }
-      if (ok) for (const t of this.notConstant) if (u.objectOf(t) !== 0) ok = false;
-      if (ok) {
-        for (const d of this.ineqs) {
-          let sat = false;
-          for (let j = 0; j < d.length && !sat; j += 2) sat = u.find(d[j]!) !== u.find(d[j + 1]!);
-          if (!sat) {
-            ok = false;
-            break;
-          }
-        }
-      }
-      if (ok && apart) ok = u.labelsConsistent(apart.terms, apart.labels);
-      if (ok) return true;
-      let k = dnfs.length - 1;
-      while (k >= 0 && ++choice[k]! === dnfs[k]!.length) choice[k--] = 0;
-      if (k < 0) return false;
+    for (const d of s.ineqs) for (let j = 0; j < d.length; j++) u.touch(d[j]!);
+    for (const t of s.notConstant) u.touch(t);
+    if (s.apart) for (const t of s.apart.terms) u.touch(t);
+  }
+  const choice = new Int32Array(dnfs.length);
+  for (;;) {
+    u.reset();
+    let ok = true;
+    for (let k = 0; k < covers.length && ok; k++) {
+      const c = covers[k]!;
+      for (let j = 0; j < c.length && ok; j += 2) ok = u.union(c[j]!, c[j + 1]!);
     }
+    for (let k = 0; k < dnfs.length && ok; k++) {
+      const c = dnfs[k]![choice[k]!]!;
+      for (let j = 0; j < c.length && ok; j += 2) ok = u.union(c[j]!, c[j + 1]!);
+    }
+    for (let p = 0; p < parts.length && ok; p++) {
+      const s = parts[p]!;
+      for (const t of s.notConstant) if (u.objectOf(t) !== 0) ok = false;
+      for (let k = 0; k < s.ineqs.length && ok; k++) {
+        const d = s.ineqs[k]!;
+        let sat = false;
+        for (let j = 0; j < d.length && !sat; j += 2) sat = u.find(d[j]!) !== u.find(d[j + 1]!);
+        ok = sat;
+      }
+      if (ok && s.apart) ok = u.labelsConsistent(s.apart.terms, s.apart.labels);
+    }
+    if (ok) return true;
+    let k = dnfs.length - 1;
+    while (k >= 0 && ++choice[k]! === dnfs[k]!.length) choice[k--] = 0;
+    if (k < 0) return false;
   }
 }
 
@@ -206,7 +210,6 @@ class UnionFind {
   }
 }
 
-
 function zipPairs(a: ArrayLike<number>, b: ArrayLike<number>): Int32Array {
   const out = new Int32Array(2 * a.length);
   for (let i = 0; i < a.length; i++) {
@@ -278,23 +281,130 @@ function classesOf(pairs: Int32Array): { root: (t: number) => number; object: (t
 // Invariant candidates
 
 interface Part {
+  /** Index in the PartTable: equal parts are one object. */
+  id: number;
   pred: number;
   /** Invariant parameter per argument position, COUNTED at the omitted position. */
   args: Int32Array;
   /** Position of the counted argument, or -1. */
   omitted: number;
+  /** `coverPairs` of this part per literal. */
+  covers: Map<LLit, Int32Array>;
+  /** `possibleMatches` of this part per (own, other) literal. */
+  matches: Map<LLit, Map<LLit, Part[]>>;
+}
+
+/** Interned parts: equal parts are one object with one id. */
+class PartTable {
+  private readonly ids = new Map<string, Part>();
+  private size = 0;
+  /** Rank of each predicate name in string order. */
+  private readonly predRank: Int32Array;
+
+  constructor(predNames: string[]) {
+    this.predRank = new Int32Array(predNames.length);
+    predNames
+      .map((_, i) => i)
+      .sort((a, b) => compareStr(predNames[a]!, predNames[b]!))
+      .forEach((p, r) => (this.predRank[p] = r));
+  }
+
+  intern(pred: number, args: Int32Array, omitted: number): Part {
+    const k = `${pred}:${args.join(",")}`;
+    let p = this.ids.get(k);
+    if (!p) this.ids.set(k, (p = { id: this.size++, pred, args, omitted, covers: new Map(), matches: new Map() }));
+    return p;
+  }
+
+  /** The translator's order of parts: (predicate name, arguments). */
+  compare(a: Part, b: Part): number {
+    if (a.pred !== b.pred) return this.predRank[a.pred]! - this.predRank[b.pred]!;
+    for (let i = 0; i < a.args.length && i < b.args.length; i++) if (a.args[i] !== b.args[i]) return a.args[i]! - b.args[i]!;
+    return a.args.length - b.args.length;
+  }
+}
+
+/** The set of candidates seen, as sorted part-id lists in a hash table (no key strings built). */
+class CandidateSet {
+  private readonly first = new Map<number, number[]>();
+  private readonly more = new Map<number, number[][]>();
+  size = 0;
+
+  /** Adds the candidate `ids` (sorted) plus `extra` (absent from ids) unless it is there; its ids if added. */
+  add(ids: number[], extra = -1): number[] | null {
+    const n = ids.length + (extra >= 0 ? 1 : 0);
+    let h = n;
+    let i = 0;
+    let pending = extra;
+    for (let k = 0; k < n; k++) {
+      let id: number;
+      if (pending >= 0 && (i >= ids.length || pending < ids[i]!)) {
+        id = pending;
+        pending = -1;
+      } else id = ids[i++]!;
+      h = (Math.imul(h, 0x9e3779b1) + id) | 0;
+    }
+    const first = this.first.get(h);
+    const more = this.more.get(h);
+    if (first && sameIds(first, ids, extra)) return null;
+    if (more) for (const b of more) if (sameIds(b, ids, extra)) return null;
+    const full = new Array<number>(n);
+    i = 0;
+    pending = extra;
+    for (let k = 0; k < n; k++) {
+      if (pending >= 0 && (i >= ids.length || pending < ids[i]!)) {
+        full[k] = pending;
+        pending = -1;
+      } else full[k] = ids[i++]!;
+    }
+    if (!first) this.first.set(h, full);
+    else if (more) more.push(full);
+    else this.more.set(h, [full]);
+    this.size++;
+    return full;
+  }
+}
+
+/** Is `b` the sorted merge of `ids` and `extra` (-1: none)? */
+function sameIds(b: number[], ids: number[], extra: number): boolean {
+  if (b.length !== ids.length + (extra >= 0 ? 1 : 0)) return false;
+  let i = 0;
+  let pending = extra;
+  for (let k = 0; k < b.length; k++) {
+    let id: number;
+    if (pending >= 0 && (i >= ids.length || pending < ids[i]!)) {
+      id = pending;
+      pending = -1;
+    } else id = ids[i++]!;
+    if (b[k] !== id) return false;
+  }
+  return true;
 }
 
 const partArity = (p: Part): number => p.args.length - (p.omitted >= 0 ? 1 : 0);
 
 class Invariant {
-  /** Sorted by (predicate name, arguments), the order the translator iterates parts in. */
-  readonly parts: Part[];
-  readonly key: string;
-  constructor(parts: Part[], predNames: string[]) {
-    this.parts = parts.slice().sort((a, b) => comparePart(a, b, predNames));
-    this.key = this.parts.map((p) => `${p.pred}:${p.args.join(",")}`).join(";");
+  /**
+   * @param parts sorted by (predicate name, arguments), the order the translator iterates them in
+   * @param ids the parts' ids, sorted
+   */
+  constructor(
+    readonly parts: Part[],
+    readonly ids: number[],
+  ) {}
+
+  /** This candidate with one more part (of a predicate it has no part for); `ids` the new id list. */
+  with(part: Part, ids: number[], table: PartTable): Invariant {
+    const n = this.parts.length;
+    const parts = new Array<Part>(n + 1);
+    let i = 0;
+    let k = 0;
+    for (; i < n && table.compare(this.parts[i]!, part) < 0; i++) parts[k++] = this.parts[i]!;
+    parts[k++] = part;
+    for (; i < n; i++) parts[k++] = this.parts[i]!;
+    return new Invariant(parts, ids);
   }
+
   partOf(pred: number): Part | undefined {
     for (const p of this.parts) if (p.pred === pred) return p;
     return undefined;
@@ -308,21 +418,19 @@ function compareStr(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function comparePart(a: Part, b: Part, predNames: string[]): number {
-  const c = compareStr(predNames[a.pred]!, predNames[b.pred]!);
-  if (c !== 0) return c;
-  for (let i = 0; i < a.args.length && i < b.args.length; i++) if (a.args[i] !== b.args[i]) return a.args[i]! - b.args[i]!;
-  return a.args.length - b.args.length;
-}
-
 /** Equalities binding every invariant parameter to its argument in `lit` (the part covers it). */
 function coverPairs(part: Part, lit: LLit): Int32Array {
-  const out: number[] = [];
+  let c = part.covers.get(lit);
+  if (c) return c;
+  c = new Int32Array(2 * partArity(part));
+  let k = 0;
   for (let pos = 0; pos < part.args.length; pos++) {
     if (part.args[pos] === COUNTED) continue;
-    out.push(part.args[pos]!, lit.args[pos]!);
+    c[k++] = part.args[pos]!;
+    c[k++] = lit.args[pos]!;
   }
-  return Int32Array.from(out);
+  part.covers.set(lit, c);
+  return c;
 }
 
 /** All permutations of `xs`, in itertools.permutations order. */
@@ -341,7 +449,15 @@ function permutations(xs: number[]): number[][] {
  * (covered by `part`): every invariant parameter placed at a position of `other` holding the
  * same term as in `own`, at most one extra position counted. In the translator's order.
  */
-function possibleMatches(part: Part, own: LLit, other: LLit): Part[] {
+function possibleMatches(table: PartTable, part: Part, own: LLit, other: LLit): Part[] {
+  let byOther = part.matches.get(own);
+  if (!byOther) part.matches.set(own, (byOther = new Map()));
+  let out = byOther.get(other);
+  if (!out) byOther.set(other, (out = computeMatches(table, part, own, other)));
+  return out;
+}
+
+function computeMatches(table: PartTable, part: Part, own: LLit, other: LLit): Part[] {
   let allowed = other.args.length - partArity(part);
   if (allowed !== 0 && allowed !== 1) return [];
   const ownToInv = new Map<number, number[]>();
@@ -380,7 +496,7 @@ function possibleMatches(part: Part, own: LLit, other: LLit): Part[] {
         if (inv === COUNTED) omitted = pos;
         else args[pos] = inv;
       }
-      out.push({ pred: other.pred, args, omitted });
+      out.push(table.intern(other.pred, args, omitted));
       return;
     }
     for (const m of perEntry[k]!) pick(k + 1, [...acc, ...m]);
@@ -392,36 +508,30 @@ function possibleMatches(part: Part, own: LLit, other: LLit): Part[] {
 // ---------------------------------------------------------------------------------------------
 // The balance check
 
+/** Offer a refinement (a candidate plus one part) to the search queue. */
+type Enqueue = (inv: Invariant, part: Part) => void;
+
 interface CheckedAction {
   action: LAction;
   /** Effects with every universal effect twice (fresh variables): two of its instances may fire. */
   heavyEffects: LEffect[];
-  /** Indices of the heavy add effects, by predicate. */
-  heavyAddsByPred: Map<number, number[]>;
-  /** Indices of `action.effects`, by predicate. */
-  effectsByPred: Map<number, number[]>;
   /** Cache of `twoAddsSystem`. */
   twoAdds: Map<number, ConstraintSystem>;
 }
 
-function indexByPred(effects: LEffect[], addsOnly: boolean): Map<number, number[]> {
-  const m = new Map<number, number[]>();
-  effects.forEach((e, i) => {
-    if (addsOnly && e.lit.neg) return;
-    const l = m.get(e.lit.pred);
-    if (l) l.push(i);
-    else m.set(e.lit.pred, [i]);
-  });
-  return m;
-}
 
 class BalanceChecker {
   readonly actions: CheckedAction[];
   /** Actions with an add effect on each predicate, in action order. */
   readonly threats = new Map<number, number[]>();
   readonly random = new PyRandom(RANDOM_SEED);
-  private readonly uf: UnionFind;
+  readonly parts: PartTable;
+  /** Reused buffer of the actions a check has still to draw from; seenAt[a] === checks: listed. */
+  private readonly pending: Int32Array;
   private readonly seenAt: Int32Array;
+  private readonly uf: UnionFind;
+  /** predMark[p] === checks: the candidate being checked has a part for p. */
+  private readonly predMark: Int32Array;
   private checks = 0;
 
   constructor(
@@ -441,10 +551,13 @@ class BalanceChecker {
           if (l[l.length - 1] !== ai) l.push(ai);
         }
       }
-      return { action, heavyEffects: heavy, heavyAddsByPred: indexByPred(heavy, true), effectsByPred: indexByPred(action.effects, false), twoAdds: new Map() };
+      return { action, heavyEffects: heavy, twoAdds: new Map() };
     });
     this.uf = new UnionFind(this.nextVar, numObjects);
+    this.pending = new Int32Array(actions.length);
     this.seenAt = new Int32Array(actions.length);
+    this.predMark = new Int32Array(lifted.predNames.length);
+    this.parts = new PartTable(lifted.predNames);
   }
 
   private renamed(e: LEffect): LEffect {
@@ -455,49 +568,53 @@ class BalanceChecker {
   }
 
   /** Does `inv` hold under every action? Enqueues refinements of the first unbalanced add effect. */
-  check(inv: Invariant, enqueue: (inv: Invariant) => void): boolean {
+  check(inv: Invariant, enqueue: Enqueue): boolean {
     const stamp = ++this.checks;
-    const actions: number[] = [];
-    for (const p of inv.parts)
-      for (const a of this.threats.get(p.pred) ?? [])
+    for (const p of inv.parts) this.predMark[p.pred] = stamp;
+    // The threatening actions in the translator's order (the add-actions of each part's
+    // predicate, parts in order, every action once), drawn one by one: a random position is
+    // swapped with the last, the last is taken.
+    const actions = this.pending;
+    let n = 0;
+    for (const p of inv.parts) {
+      const l = this.threats.get(p.pred);
+      if (!l) continue;
+      for (let i = 0; i < l.length; i++) {
+        const a = l[i]!;
         if (this.seenAt[a] !== stamp) {
           this.seenAt[a] = stamp;
-          actions.push(a);
+          actions[n++] = a;
         }
-    while (actions.length) {
-      const pos = this.random.randrange(actions.length);
-      const last = actions.length - 1;
-      [actions[pos], actions[last]] = [actions[last]!, actions[pos]!];
-      const a = this.actions[actions.pop()!]!;
-      if (this.tooHeavy(inv, a)) return false;
-      if (this.unbalanced(inv, a, enqueue)) return false;
+      }
+    }
+    while (n > 0) {
+      const pos = this.random.randrange(n);
+      const a = actions[pos]!;
+      actions[pos] = actions[--n]!;
+      const act = this.actions[a]!;
+      if (this.tooHeavy(inv, act)) return false;
+      if (this.unbalanced(inv, act, enqueue)) return false;
     }
     return true;
   }
 
-  /** Indices into `effects` of the effects on the invariant's predicates (adds only if asked), in order. */
-  private relevant(inv: Invariant, byPred: Map<number, number[]>): number[] {
-    const out: number[] = [];
-    for (const p of inv.parts) {
-      const l = byPred.get(p.pred);
-      if (l) for (const i of l) out.push(i);
-    }
-    if (inv.parts.length > 1) out.sort((x, y) => x - y);
-    return out;
+  /** Is the predicate one of the checked candidate's? */
+  private covered(pred: number): boolean {
+    return this.predMark[pred] === this.checks;
   }
 
   private tooHeavy(inv: Invariant, a: CheckedAction): boolean {
-    const adds = this.relevant(inv, a.heavyAddsByPred);
+    const adds: number[] = [];
+    a.heavyEffects.forEach((e, i) => {
+      if (!e.lit.neg && this.covered(e.lit.pred)) adds.push(i);
+    });
     if (adds.length <= 1) return false;
     for (let i = 0; i < adds.length; i++) {
       for (let j = i + 1; j < adds.length; j++) {
         const e1 = a.heavyEffects[adds[i]!]!;
         const e2 = a.heavyEffects[adds[j]!]!;
-        const s = new ConstraintSystem();
-        s.addConjunction(coverPairs(inv.partOf(e1.lit.pred)!, e1.lit));
-        s.addConjunction(coverPairs(inv.partOf(e2.lit.pred)!, e2.lit));
-        s.extend(this.twoAddsSystem(a, adds[i]!, adds[j]!));
-        if (s.isSolvable(this.uf)) return true;
+        const covers = [coverPairs(inv.partOf(e1.lit.pred)!, e1.lit), coverPairs(inv.partOf(e2.lit.pred)!, e2.lit)];
+        if (solvable(this.uf, covers, [this.twoAddsSystem(a, adds[i]!, adds[j]!)])) return true;
       }
     }
     return false;
@@ -517,14 +634,14 @@ class BalanceChecker {
     return s;
   }
 
-  private unbalanced(inv: Invariant, a: CheckedAction, enqueue: (inv: Invariant) => void): boolean {
-    const relevant = this.relevant(inv, a.effectsByPred).map((i) => a.action.effects[i]!);
-    const dels = relevant.filter((e) => e.lit.neg);
-    for (const add of relevant) if (!add.lit.neg && this.addUnbalanced(inv, a.action, add, dels, enqueue)) return true;
+  private unbalanced(inv: Invariant, a: CheckedAction, enqueue: Enqueue): boolean {
+    const effects = a.action.effects;
+    const dels = effects.filter((e) => e.lit.neg && this.covered(e.lit.pred));
+    for (const e of effects) if (!e.lit.neg && this.covered(e.lit.pred) && this.addUnbalanced(inv, a.action, e, dels, enqueue)) return true;
     return false;
   }
 
-  private addUnbalanced(inv: Invariant, a: LAction, add: LEffect, dels: LEffect[], enqueue: (inv: Invariant) => void): boolean {
+  private addUnbalanced(inv: Invariant, a: LAction, add: LEffect, dels: LEffect[], enqueue: Enqueue): boolean {
     const addCover = coverPairs(inv.partOf(add.lit.pred)!, add.lit);
     const paramSystem = this.paramSystem(inv.partOf(add.lit.pred)!, a, add, addCover);
     for (const del of dels) if (this.balances(inv, a, del, add, addCover, paramSystem)) return false;
@@ -532,7 +649,7 @@ class BalanceChecker {
     return true;
   }
 
-  private readonly paramSystems = new WeakMap<LEffect, Map<string, ConstraintSystem>>();
+  private readonly paramSystems = new WeakMap<LEffect, Map<number, ConstraintSystem>>();
 
   /**
    * The balancing must not rely on parameters being equal to each other or to a constant
@@ -541,7 +658,7 @@ class BalanceChecker {
   private paramSystem(part: Part, a: LAction, add: LEffect, addCover: Int32Array): ConstraintSystem {
     let byPart = this.paramSystems.get(add);
     if (!byPart) this.paramSystems.set(add, (byPart = new Map()));
-    const key = `${a.params.length}|${part.args.join(",")}`;
+    const key = part.id;
     let s = byPart.get(key);
     if (s) return s;
     s = new ConstraintSystem();
@@ -553,11 +670,11 @@ class BalanceChecker {
     return s;
   }
 
-  private refine(inv: Invariant, add: LEffect, a: LAction, enqueue: (inv: Invariant) => void): void {
+  private refine(inv: Invariant, add: LEffect, a: LAction, enqueue: Enqueue): void {
     const part = inv.partOf(add.lit.pred)!;
     for (const del of a.effects) {
       if (!del.lit.neg || inv.partOf(del.lit.pred)) continue;
-      for (const m of possibleMatches(part, add.lit, del.lit)) enqueue(new Invariant([...inv.parts, m], this.lifted.predNames));
+      for (const m of possibleMatches(this.parts, part, add.lit, del.lit)) enqueue(inv, m);
     }
   }
 
@@ -608,27 +725,23 @@ class BalanceChecker {
   private balances(inv: Invariant, a: LAction, del: LEffect, add: LEffect, addCover: Int32Array, paramSystem: ConstraintSystem): boolean {
     const balance = this.balanceSystem(a, add, del);
     if (!balance) return false;
-    const s = new ConstraintSystem();
-    s.addConjunction(addCover);
-    s.addConjunction(coverPairs(inv.partOf(del.lit.pred)!, del.lit));
-    s.extend(balance);
-    s.extend(paramSystem);
-    return s.isSolvable(this.uf);
+    return solvable(this.uf, [addCover, coverPairs(inv.partOf(del.lit.pred)!, del.lit)], [balance, paramSystem]);
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Search, groups
 
-function initialCandidates(lifted: LiftedTask, fluent: number[]): Invariant[] {
+function initialCandidates(lifted: LiftedTask, table: PartTable, fluent: number[]): Invariant[] {
   const out: Invariant[] = [];
+  const single = (p: Part) => new Invariant([p], [p.id]);
   for (const pred of fluent) {
     const n = lifted.predArity[pred]!;
     const all = Array.from({ length: n }, (_, i) => i);
-    out.push(new Invariant([{ pred, args: Int32Array.from(all), omitted: -1 }], lifted.predNames));
+    out.push(single(table.intern(pred, Int32Array.from(all), -1)));
     for (let omitted = 0; omitted < n; omitted++) {
       const args = [...all.slice(0, omitted), COUNTED, ...all.slice(omitted, n - 1)];
-      out.push(new Invariant([{ pred, args: Int32Array.from(args), omitted }], lifted.predNames));
+      out.push(single(table.intern(pred, Int32Array.from(args), omitted)));
     }
   }
   return out;
@@ -636,18 +749,18 @@ function initialCandidates(lifted: LiftedTask, fluent: number[]): Invariant[] {
 
 /** The invariants that hold, in the order the translator finds them. */
 function findInvariants(lifted: LiftedTask, checker: BalanceChecker, fluent: number[], limit: number, timeMs: number): Invariant[] {
-  const queue = initialCandidates(lifted, fluent).slice(0, limit);
-  const seen = new Set(queue.map((c) => c.key));
-  const enqueue = (inv: Invariant): void => {
-    if (seen.size < limit && !seen.has(inv.key)) {
-      queue.push(inv);
-      seen.add(inv.key);
-    }
+  const queue = initialCandidates(lifted, checker.parts, fluent).slice(0, limit);
+  const seen = new CandidateSet();
+  for (const c of queue) seen.add(c.ids);
+  const enqueue = (inv: Invariant, part: Part): void => {
+    if (seen.size >= limit) return;
+    const ids = seen.add(inv.ids, part.id);
+    if (ids) queue.push(inv.with(part, ids, checker.parts));
   };
   const found: Invariant[] = [];
   const t0 = performance.now();
   for (let head = 0; head < queue.length; head++) {
-    if (performance.now() - t0 > timeMs) break;
+    if (timeMs !== Infinity && performance.now() - t0 > timeMs) break;
     const c = queue[head]!;
     queue[head] = undefined as unknown as Invariant; // let checked candidates be collected
     if (checker.check(c, enqueue)) found.push(c);
@@ -819,7 +932,7 @@ export function computeFactGroups(task: GroundTask, options: FactGroupOptions = 
       part.args.forEach((v, pos) => {
         if (pos !== part.omitted) params[v] = args[pos]!;
       });
-      const gk = `${inv.key}|${params.join(" ")}`;
+      const gk = `${inv.ids.join(",")}|${params.join(" ")}`;
       if (nonempty.has(gk)) overcrowded.add(gk);
       else nonempty.set(gk, { inv, params });
     }
