@@ -866,15 +866,24 @@ function reachModel(task: GroundTask, lifted: LiftedTask): ReachModel {
  * (`lifted-actions.ts`); the ground task supplies the reachable facts, the reachable action
  * parameters (via its facts) and the fact ids.
  */
+/** Invariants found per domain (AST object) and problem signature; see `computeFactGroups`. */
+const invariantCache = new WeakMap<object, Map<string, Invariant[]>>();
+
 export function computeFactGroups(task: GroundTask, options: FactGroupOptions = {}): FactGroups {
   const limit = options.maxCandidates ?? 100_000;
   const objectIndex = new Map<string, number>();
   task.objects.forEach((o, i) => objectIndex.set(o, i));
   const lifted = liftActions(task.domain, task.problem, objectIndex);
   const model = reachModel(task, lifted);
+  // the invariant search sees the lifted actions and, from the problem, only which actions are
+  // unreachable and which parameter pairs never take equal values: problems of one domain that
+  // agree on those share the invariants (a run labels many problems of few domains)
+  const signature: string[] = [String(limit)];
   const actions = lifted.actions.map((a) => {
+    if (a.preFalse) signature.push("F");
     if (a.params.length < 2 || a.preFalse) return a;
     const pairs = inequalParameterPairs(a, lifted.varTypes, model);
+    signature.push(pairs.map(([i, j]) => `${i}-${j}`).join(","));
     if (pairs.length === 0) return a;
     const neq = pairs.map(([i, j]): LLit => ({ pred: lifted.eqPred, neg: true, args: Int32Array.of(a.params[i]!, a.params[j]!) }));
     return { ...a, pre: [...a.pre, ...neq] };
@@ -882,8 +891,16 @@ export function computeFactGroups(task: GroundTask, options: FactGroupOptions = 
   const fluentSet = new Set<number>();
   for (const a of actions) for (const e of a.effects) fluentSet.add(e.lit.pred);
   const fluent = [...fluentSet].sort((x, y) => x - y); // domain predicate order
-  const checker = new BalanceChecker(lifted, actions, VAR0 + lifted.varTypes.length, task.objects.length);
-  const invariants = findInvariants(lifted, checker, fluent, limit, options.timeMs ?? Infinity);
+  let perDomain = invariantCache.get(task.domain);
+  if (!perDomain) invariantCache.set(task.domain, (perDomain = new Map()));
+  const key = signature.join("|");
+  let invariants = options.timeMs === undefined ? perDomain.get(key) : undefined;
+  if (!invariants) {
+    const checker = new BalanceChecker(lifted, actions, VAR0 + lifted.varTypes.length, task.objects.length);
+    invariants = [...findInvariants(lifted, checker, fluent, limit, options.timeMs ?? Infinity)];
+    // a time-limited search depends on the machine: never reused
+    if (options.timeMs === undefined && perDomain.size < 64) perDomain.set(key, invariants);
+  }
 
   // Fact ids by atom, and the translator's atom order.
   const factKey = (pred: string, args: ArrayLike<number>): string => `${pred} ${Array.prototype.join.call(args, " ")}`;
