@@ -78,7 +78,7 @@ function evalFeatures(format: string, chat: boolean): string {
       s("perturbation"),
       ...side("chosen"),
       ...side("rejected"),
-      struct("meta", [i("position", "    "), d("optimal_cost", "    "), s("longer", "    "), s("error_category", "    "), i("seed", "    ")]),
+      struct("meta", [i("position", "    "), d("optimal_cost", "    "), s("longer", "    "), s("length_fit", "    "), s("error_category", "    "), i("seed", "    ")]),
     ].join("\n");
   }
   return [
