@@ -6,6 +6,7 @@ import type { Progress } from "../dataset/pipeline.js";
 import { CATEGORIES } from "../dataset/row.js";
 import { ERROR_DEFS, type ErrorDef } from "../dataset/processbench.js";
 import { isEvalFormat } from "../dataset/pairs.js";
+import { datasetAuditor } from "../audit/index.js";
 import { action, intFlag, UsageError } from "./common.js";
 
 interface GenerateFlags {
@@ -218,6 +219,8 @@ export function register(program: Command): void {
           timeMs: timeLimit * 1000,
           maxExpansions: intFlag("--max-expansions", flags.maxExpansions, 1)!,
           onProgress: progress.onProgress,
+          // the card reports the shortcut audit's headline (`pddl2prm audit` for the whole table)
+          audit: datasetAuditor,
         };
         if (domains !== undefined) opts.domain = domains;
         if (flags.domainFile !== undefined) opts.domainFile = flags.domainFile;

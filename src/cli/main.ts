@@ -22,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   stats: () => import("./stats.js"),
   merge: () => import("./stats.js"),
   score: () => import("./score.js"),
+  audit: () => import("./audit.js"),
 };
 
 const require = createRequire(import.meta.url);

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync
 import { basename, join } from "node:path";
 import { UserError } from "../pddl/errors.js";
 import { packageVersion } from "../util/paths.js";
-import { emptyCounts, type CategoryCounts, type ProblemRecord, type RankRecord } from "./records.js";
+import { emptyCounts, type CategoryCounts, type DatasetAuditor, type ProblemRecord, type RankRecord } from "./records.js";
 
 export type { ProblemRecord, RankRecord };
 import { mergeDataset } from "./manifest.js";
@@ -19,6 +19,8 @@ export interface WriteOptions extends GenerateOptions {
   gzip?: boolean;
   /** Delete an existing dataset made with other settings instead of refusing. */
   force?: boolean;
+  /** Run on the finished dataset; its headline goes into manifest.json and the card. */
+  audit?: DatasetAuditor;
 }
 
 export interface StageTimes {
@@ -156,7 +158,7 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
     undoCreated(created);
     throw e;
   }
-  summary.merged = (await mergeDataset(out, { quietIfIncomplete: true })) !== null;
+  summary.merged = (await mergeDataset(out, { quietIfIncomplete: true, ...(options.audit ? { audit: options.audit } : {}) })) !== null;
   summary.wallMs = performance.now() - t0;
   return summary;
 }
