@@ -253,6 +253,15 @@ describe("audit: chains (processbench)", () => {
     expect(ruleOf(r, "length: steps", "all", "paired").value).toBe(0.5);
   });
 
+  it("maxRows: whole problems are sampled (both chains of each), and the leak is still found", async () => {
+    const r = await runAudit(dataset("chains-sampled", "processbench", chainRows({ longer: true })), { maxRows: 60 });
+    expect(r.sample).toEqual({ rows: 160, rate: 60 / 160 });
+    expect(r.units).toBeGreaterThan(30);
+    expect(r.units).toBeLessThan(100);
+    expect(ruleOf(r, "length: steps", "all", "paired").n).toBe(r.units / 2);
+    expect(failed(r)).toContain("length: steps (paired)");
+  });
+
   it("error chains one step longer (the wrong step inserted)", async () => {
     const r = await runAudit(dataset("chains-longer", "processbench", chainRows({ longer: true })));
     expect(ruleOf(r, "length: steps", "all", "paired").value).toBe(1);

@@ -32,6 +32,11 @@ export interface AuditOptions {
   maxGap?: number;
   /** Also fail when any single-row rule scores above this (best direction; default: off). */
   maxRule?: number | null;
+  /**
+   * Audit about this many rows at most: whole problems sampled by a hash of their id (the
+   * dataset card's audit of a paper-scale corpus; default: every row).
+   */
+  maxRows?: number;
 }
 
 /** One shortcut rule's result. */
@@ -90,6 +95,8 @@ export interface AuditReport {
   /** The highest-scoring single-row rule (any format). */
   best_rule: RuleResult | null;
   checks: Check[];
+  /** With `maxRows`: the dataset's rows and the share of its problems audited (null: all). */
+  sample: { rows: number; rate: number } | null;
   /** Steps parsed back from text (trl, openrlhf, math-shepherd), and how many did not parse. */
   actions_parsed: { asked: number; failed: number } | null;
   pass: boolean;
@@ -195,6 +202,12 @@ const countSame = (s: Side): number => {
 /** Most examples either classifier learns from (train) or is scored on (test); more are sampled by id hash. */
 const CLASSIFIER_CAP = { train: 200_000, test: 50_000 } as const;
 
+/** Is the row on `line` of a problem in the sample? (its "domain/problem" id prefix, hashed; rows without one are kept) */
+function inSample(line: string, rate: number): boolean {
+  const m = /^\{"id":"([^"/]*\/[^"/]*)/.exec(line);
+  return m === null || hashString(m[1]!) / 4294967296 < rate;
+}
+
 /** Run the audit on the dataset folder `dir`. */
 export async function runAudit(dir: string, options: AuditOptions = {}): Promise<AuditReport> {
   const info = openDataset(dir);
@@ -220,7 +233,9 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
   const pairTests: PairTest[] = [];
   let units = 0;
 
-  for await (const row of readRows(info)) {
+  const sampleRate = options.maxRows !== undefined && total > options.maxRows ? options.maxRows / total : 1;
+  const keep = sampleRate < 1 ? (line: string): boolean => inSample(line, sampleRate) : undefined;
+  for await (const row of readRows(info, keep)) {
     const u = toUnit(info.format, row, parser);
     units++;
     const r = role(u);
@@ -270,6 +285,7 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
     best_rule: best,
     checks,
     actions_parsed: parser.asked > 0 ? { asked: parser.asked, failed: parser.failed } : null,
+    sample: sampleRate < 1 ? { rows: total, rate: sampleRate } : null,
     pass: checks.every((c) => c.pass),
   };
 }

@@ -62,8 +62,11 @@ function rowsBySplit(dir: string): Record<Split, number> | null {
   return out;
 }
 
-/** Every row of every shard, in shard order. A line that is not a JSON object is an error naming it. */
-export async function* readRows(info: DatasetInfo): AsyncGenerator<ShardRow> {
+/**
+ * Every row of every shard, in shard order (only lines `keep` accepts, if given: tested before
+ * parsing). A line that is not a JSON object is an error naming it.
+ */
+export async function* readRows(info: DatasetInfo, keep?: (line: string) => boolean): AsyncGenerator<ShardRow> {
   for (const file of info.shards) {
     const base = file.slice(file.lastIndexOf("/") + 1);
     const split = SPLITS.find((s) => base.startsWith(`${s}-`))!;
@@ -73,7 +76,7 @@ export async function* readRows(info: DatasetInfo): AsyncGenerator<ShardRow> {
     try {
       for await (const text of rl) {
         line++;
-        if (text.length === 0) continue;
+        if (text.length === 0 || (keep !== undefined && !keep(text))) continue;
         let obj: unknown;
         try {
           obj = JSON.parse(text);

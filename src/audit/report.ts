@@ -16,6 +16,7 @@ export function formatAuditTable(r: AuditReport): string {
   const out: string[] = [];
   out.push(`audit of ${r.dir}: format ${r.format}, ${r.units} ${r.unit === "step" ? "rows" : r.unit === "chain" ? "chains" : "pairs"}; target: ${r.target}`);
   out.push(`classifiers trained on ${r.split.train}, scored on ${r.split.test} (${r.split.source === "splits" ? "train / test splits" : "no train and test splits: problems by hash"})`);
+  if (r.sample) out.push(`sampled: the rows of ${(r.sample.rate * 100).toFixed(1)}% of the problems (by id hash) of ${r.sample.rows}`);
   if (r.actions_parsed) out.push(`actions parsed back from step text: ${r.actions_parsed.asked - r.actions_parsed.failed} of ${r.actions_parsed.asked}`);
   out.push("");
   out.push(`${pad("baseline (test split)", 40)}${lpad("accuracy", 10)}${lpad("macro-F1", 10)}`);
@@ -49,7 +50,7 @@ export function auditHeadline(r: AuditReport): AuditHeadline {
   if (rep) parts.push(`rows naming an object twice: ${rep.fires}`);
   return {
     pass: r.pass,
-    summary: `${r.pass ? "pass" : `FAIL (${failed.length} of ${r.checks.length} checks)`}: ${parts.join("; ")}`,
+    summary: `${r.pass ? "pass" : `FAIL (${failed.length} of ${r.checks.length} checks)`}${r.sample ? ` (on the rows of ${(r.sample.rate * 100).toFixed(1)}% of the problems)` : ""}: ${parts.join("; ")}`,
     failed: failed.map((c) => `${c.name} [${c.group}]: ${f3(c.value)}, limit ${c.limit}`),
   };
 }
