@@ -52,9 +52,25 @@ export class StepTextParser {
     private readonly builtinTemplates: boolean,
   ) {}
 
+  /** Recent answers: the candidates of a state share their prefix steps' text. */
+  private readonly recent = new Map<string, Act | null>();
+
   /** The act a step of problem `domain/problem` describes, or null. */
   parse(domain: string, problem: string, text: string): Act | null {
     this.asked++;
+    const key = `${domain}/${problem}\0${text}`;
+    const hit = this.recent.get(key);
+    if (hit !== undefined) {
+      if (hit === null) this.failed++;
+      return hit;
+    }
+    if (this.recent.size >= 4096) this.recent.clear();
+    const act = this.parseNew(domain, problem, text);
+    this.recent.set(key, act);
+    return act;
+  }
+
+  private parseNew(domain: string, problem: string, text: string): Act | null {
     const r = this.renderer(domain, problem);
     const p = r === null ? null : r.parseStep(text);
     if (p === null || r === null) {
