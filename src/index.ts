@@ -44,5 +44,6 @@ export { BUILTIN_DOMAINS, getBuiltinDomain, builtinDomainFile, builtinProblemsDi
 export { generate, type GenerateOptions, type Progress } from "./dataset/pipeline.js";
 export { writeDataset, type WriteOptions, type DatasetSummary } from "./dataset/write.js";
 export { mergeDataset, type Manifest } from "./dataset/manifest.js";
+export { runAudit, formatAuditTable, auditHeadline, datasetAuditor, AUDIT_THRESHOLDS, type AuditReport, type AuditOptions } from "./audit/index.js";
 export { NativeRowSchema, type NativeRow } from "./dataset/row.js";
 export { formatRow, FORMATS, FORMAT_CONSUMERS, type Format } from "./dataset/formats.js";

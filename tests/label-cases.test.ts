@@ -6,6 +6,7 @@ import {
   ProblemSkipped,
   sampleCandidates,
   groundingName,
+  repeatsObject,
   type Candidate,
   type LabelContext,
 } from "../src/label/index.js";
@@ -153,6 +154,42 @@ describe("sampler", () => {
       const r = resolveGroundAction(task, c.name);
       expect("error" in r).toBe(false);
     }
+  });
+
+  it("near-misses never name one object twice where no such action is executable; 'any' still may", () => {
+    const repeats = (c: Candidate) => new Set(c.args).size !== c.args.length;
+    for (const [domain, file] of [["blocksworld", "blocksworld-p1.pddl"], ["hanoi", "hanoi-p1.pddl"], ["blocksworld-3ops", "blocksworld-3ops-p1.pddl"]] as const) {
+      const t = loadTask(domain, file);
+      // the ground task has such operators ((stack a a), (move d p p)): never applicable
+      expect(Array.from({ length: t.numOps }, (_, op) => op).some((op) => repeatsObject(t, op))).toBe(true);
+      const steps = labelProblemAll(t, { problemId: domain, seed: 3, samplesPerState: 1000 });
+      expect(steps.filter((x) => repeats(x.candidate)), domain).toEqual([]);
+      expect(sampleCandidates(createLabelContext(t), t.init, 1000, new Prng(1)).filter(repeats), domain).toEqual([]);
+      const any = labelProblemAll(t, { problemId: domain, seed: 3, samplesPerState: 40, nonExecutable: "any" });
+      expect(any.some((x) => repeats(x.candidate)), domain).toBe(true);
+    }
+  });
+
+  it("a candidate's position says nothing about its label: executable ones are not drawn first", () => {
+    let concordant = 0;
+    let pairs = 0;
+    for (const [domain, file] of [["blocksworld", "blocksworld-p1.pddl"], ["logistics", "logistics-p1.pddl"], ["ferry", "ferry-p1.pddl"], ["spanner", "spanner-p1.pddl"]] as const) {
+      const steps = labelProblemAll(loadTask(domain, file), { problemId: domain, seed: 11, samplesPerState: 8 });
+      const byState = new Map<number, typeof steps>();
+      for (const x of steps) byState.set(x.stateIndex, [...(byState.get(x.stateIndex) ?? []), x]);
+      for (const xs of byState.values()) {
+        for (const a of xs) {
+          for (const b of xs) {
+            if (a.category === "non-executable" || b.category !== "non-executable") continue;
+            pairs++;
+            if (a.candidateIndex < b.candidateIndex) concordant++;
+          }
+        }
+      }
+    }
+    // In draw order an executable candidate came before a non-executable one of its state 3 times in 4.
+    expect(pairs).toBeGreaterThan(200);
+    expect(Math.abs(concordant / pairs - 0.5)).toBeLessThan(0.08);
   });
 
   it("balance draws toward rare categories", () => {

@@ -50,6 +50,11 @@ describe("processbench chains", () => {
     expect(new Set(errors.map((r) => r.meta.category)).size).toBeGreaterThanOrEqual(2);
     // Ids do not give the label away: error chains are not always k1.
     expect(new Set(errors.map((r) => r.id.slice(-2))).size).toBe(2);
+    // Nor does length: the wrong step replaces one, so both chains of a problem are equally long.
+    for (const e of errors) {
+      const ok = all.find((r) => r.label < 0 && r.meta.domain === e.meta.domain && r.meta.problem_id === e.meta.problem_id)!;
+      expect(e.steps.length, e.id).toBe(ok.steps.length);
+    }
   });
 
   it("reward-le-0.25 (threshold 0.5): first errors are non-executable or dead ends", () => {

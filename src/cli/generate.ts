@@ -8,6 +8,7 @@ import { BUILTIN_DOMAINS, MAX_PROBLEM_COUNT } from "../generators/index.js";
 import { CATEGORIES } from "../dataset/row.js";
 import { ERROR_DEFS, type ErrorDef } from "../dataset/processbench.js";
 import { isEvalFormat } from "../dataset/pairs.js";
+import { datasetAuditor } from "../audit/index.js";
 import { action, groundCapOptions, intFlag, secondsFlag, UsageError, type GroundCapFlags } from "./common.js";
 
 interface GenerateFlags extends GroundCapFlags {
@@ -270,6 +271,8 @@ export function register(program: Command): void {
         maxMemoryMb: maxMemory,
         genericFallback: flags.genericFallback === true,
         onProgress: progress.onProgress,
+        // the card reports the shortcut audit's headline (`pddl2prm audit` for the whole table)
+        audit: datasetAuditor,
       };
       if (domains !== undefined) opts.domain = domains;
       if (flags.domainFile !== undefined) opts.domainFile = flags.domainFile;

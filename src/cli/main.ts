@@ -23,6 +23,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   merge: () => import("./stats.js"),
   score: () => import("./score.js"),
   templates: () => import("./templates.js"),
+  audit: () => import("./audit.js"),
 };
 
 const require = createRequire(import.meta.url);

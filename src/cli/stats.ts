@@ -60,7 +60,8 @@ export function register(program: Command): void {
     .option("--verify", "also re-hash every shard against its recorded sha256")
     .action(
       action(async (outdir: string, flags: { verify?: boolean }) => {
-        const m = (await mergeDataset(outdir))!;
+        const { datasetAuditor } = await import("../audit/index.js");
+        const m = (await mergeDataset(outdir, { audit: datasetAuditor }))!;
         if (flags.verify) {
           const { verifyShards } = await import("../dataset/manifest.js");
           const bad = await verifyShards(outdir, m.shards);

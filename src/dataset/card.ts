@@ -78,7 +78,7 @@ function evalFeatures(format: string, chat: boolean): string {
       s("perturbation"),
       ...side("chosen"),
       ...side("rejected"),
-      struct("meta", [i("position", "    "), d("optimal_cost", "    "), s("longer", "    "), s("error_category", "    "), i("seed", "    ")]),
+      struct("meta", [i("position", "    "), d("optimal_cost", "    "), s("longer", "    "), s("length_fit", "    "), s("error_category", "    "), i("seed", "    ")]),
     ].join("\n");
   }
   return [
@@ -143,7 +143,7 @@ ${domLines}
 Total: ${m.rows} rows from ${m.problems.labelled} problems (${m.problems.skipped.length} skipped, see
 \`manifest.json\`). The PDDL of every problem is under \`pddl/\`; \`meta.prefix\` and
 \`meta.action\` replay each row. Counts per domain, split and category are in \`stats.csv\`.
-${lengthNote(m)}
+${lengthNote(m)}${auditNote(m)}
 ## Trainer
 
 Format \`${format}\`${m.config["chat"] === true ? " (conversational, `--chat`)" : ""}: ${isFormat(format) ? FORMAT_CONSUMERS[format] : "unknown format"}.
@@ -155,6 +155,14 @@ pddl2prm's \`docs/training.md\` has the exact training commands.
 
 ![Optimal plan length per domain](${PLOT_FILES.planLengths})
 `;
+}
+
+/** The shortcut audit's headline (src/audit), if it was run. */
+function auditNote(m: Manifest): string {
+  const a = m.audit;
+  if (a === undefined) return "";
+  const failed = a.failed.map((f) => `\n- ${f}`).join("");
+  return `\n## Shortcut audit\n\n\`pddl2prm audit\` (surface rules and classifiers that read no state): ${a.summary}.${failed}\n`;
 }
 
 /** What `--max-length` dropped, if it was given. */

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { UserError } from "../pddl/errors.js";
 import { packageVersion } from "../util/paths.js";
 import { datasetCard } from "./card.js";
-import { emptyCounts, type CategoryCounts, type Manifest, type ProblemRecord, type RankRecord } from "./records.js";
+import { emptyCounts, type CategoryCounts, type DatasetAuditor, type Manifest, type ProblemRecord, type RankRecord } from "./records.js";
 import { CATEGORIES, SPLITS } from "./row.js";
 import type { ShardInfo } from "./shard.js";
 import { readConfigFile, readRankFile } from "./state-files.js";
@@ -60,10 +60,10 @@ export async function verifyShards(out: string, shards: ShardInfo[]): Promise<st
 
 /**
  * Combine the completion records of all ranks into manifest.json, README.md (with the plots of
- * plots/) and stats.csv.
+ * plots/ and, given an `audit`, the shortcut audit's headline) and stats.csv.
  * Returns null (or throws, unless `quietIfIncomplete`) when some rank has not finished.
  */
-export async function mergeDataset(out: string, opts: { quietIfIncomplete?: boolean } = {}): Promise<Manifest | null> {
+export async function mergeDataset(out: string, opts: { quietIfIncomplete?: boolean; audit?: DatasetAuditor } = {}): Promise<Manifest | null> {
   const { config, configHash, world, ranks, missing } = readRanks(out);
   if (missing.length > 0) {
     if (opts.quietIfIncomplete) return null;
@@ -115,6 +115,7 @@ export async function mergeDataset(out: string, opts: { quietIfIncomplete?: bool
   };
   const table = statsTable(problems);
   manifest.counts.by_domain_split_category = table.byDomainSplitCategory;
+  if (opts.audit) manifest.audit = await opts.audit(out);
   writeFileAtomic(join(out, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
   await writePlots(out, problems);
   writeFileAtomic(join(out, "README.md"), datasetCard(manifest));

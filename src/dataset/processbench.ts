@@ -113,6 +113,16 @@ export function replayChain(ctx: LabelContext, candidates: readonly Candidate[])
   return out;
 }
 
+/**
+ * The true state step `i` of a replayed chain is taken in, while every step before it was
+ * executable (the text's story and the state agree), so that conditional effects render as they
+ * fire; undefined after a non-executable step.
+ */
+export function stateBeforeStep(task: GroundTask, replay: Replay, i: number): Uint32Array | undefined {
+  if (replay.firstNonExecutable >= 0 && i > replay.firstNonExecutable) return undefined;
+  return i === 0 ? task.init : replay.states[i - 1];
+}
+
 /** Index of the first reward under `threshold`, or -1. */
 export function firstBelow(rewards: readonly number[], threshold: number): number {
   for (let i = 0; i < rewards.length; i++) if (rewards[i]! < threshold) return i;
@@ -140,7 +150,7 @@ export interface ProcessBenchRow {
     error_def: string;
     /** Category of the first wrong step (null for an error-free chain). */
     category: Category | null;
-    /** What follows the wrong step: an optimal plan from the true state, or the stale old plan. */
+    /** What follows the wrong step: an optimal plan from the true state, or the stale old plan (both cut to the plan's length). */
     continuation: "optimal" | "stale" | null;
     actions: string[];
     step_rewards: number[];
@@ -161,12 +171,13 @@ export function processBenchLine(row: ProcessBenchRow): string {
 }
 
 /**
- * The first-error chains of one problem: one error-free chain (the optimal plan) and, when a
- * wrong candidate exists, one chain with an error at a seeded depth, its category drawn evenly
- * among those the sampler offered there; after the error either an optimal plan from the true
- * state or the rest of the old plan (always the old plan after a dead end). The gold `label` is
- * the first step whose replayed reward is under `threshold`. The two chains' ids are in seeded
- * order, so an id says nothing about its label.
+ * The first-error chains of one problem: one error-free chain (the optimal plan, L steps) and,
+ * when a wrong candidate exists, one chain whose step d (a seeded depth) is replaced by a wrong
+ * candidate, its category drawn evenly among those the sampler offered there; after it either
+ * an optimal plan from the true state or the rest of the old plan (always the old plan after a
+ * dead end), the chain cut to L steps, so both chains of a problem are equally long. The gold
+ * `label` is the first step whose replayed reward is under `threshold`. The two chains' ids
+ * are in seeded order, so an id says nothing about its label.
  */
 export function buildProcessBench(input: EvalInput): ProcessBenchRow[] {
   const { task, ctx, threshold } = input;
@@ -194,9 +205,12 @@ export function buildProcessBench(input: EvalInput): ProcessBenchRow[] {
     const err = prng.pick(options.filter((o) => o.category === cat));
     let continuation: "optimal" | "stale" = prng.next() < 0.5 ? "optimal" : "stale";
     if (err.category === "dead-end") continuation = "stale";
+    // The wrong step replaces step d and the chain keeps the plan's length L: were it inserted,
+    // the error chain would always be the longer one of its problem, and length alone would
+    // tell it (issue 17).
     let rest: Candidate[];
     if (continuation === "stale") {
-      rest = plan.slice(d);
+      rest = plan.slice(d + 1);
     } else {
       const s = input.planStates[d]!;
       let from = s;
@@ -204,7 +218,9 @@ export function buildProcessBench(input: EvalInput): ProcessBenchRow[] {
         from = successor(ctx, s, applicableVariant(ctx, s, err.candidate.schema, err.candidate.args));
       }
       // No visited set: after a backtracking step the optimal plan may cross states seen before.
-      rest = optimalWalk(ctx, from, null).ops.map((op) => candidateOf(task, op));
+      rest = optimalWalk(ctx, from, null)
+        .ops.slice(0, L - d - 1)
+        .map((op) => candidateOf(task, op));
     }
     chains.push({ cands: [...plan.slice(0, d), err.candidate, ...rest], continuation });
   }
@@ -222,7 +238,7 @@ export function buildProcessBench(input: EvalInput): ProcessBenchRow[] {
     rows.push({
       id,
       problem: input.renderer.prompt(rowPrng),
-      steps: chain.cands.map((c, i) => input.renderer.step(i + 1, c, rowPrng)),
+      steps: chain.cands.map((c, i) => input.renderer.step(i + 1, c, rowPrng, stateBeforeStep(task, replay, i))),
       label,
       meta: {
         domain: input.domain,

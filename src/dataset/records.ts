@@ -112,4 +112,21 @@ export interface Manifest {
   /** Rows dropped for being longer than `--max-length` tokens, in total and per domain. */
   dropped: { rows: number; by_domain: Record<string, number>; max_length: number | null; counted_with: string | null };
   shards: ShardInfo[];
+  /** The shortcut audit's headline (`pddl2prm audit`), when the writer was given an auditor. */
+  audit?: AuditHeadline;
 }
+
+/** The headline of `pddl2prm audit` (src/audit), as the manifest and the dataset card show it. */
+export interface AuditHeadline {
+  pass: boolean;
+  /** One line: pass or fail, and the main figures. */
+  summary: string;
+  /** The checks that failed, one line each. */
+  failed: string[];
+}
+
+/**
+ * Runs the shortcut audit on a finished dataset folder. The dataset stage cannot import the
+ * audit (it is a product built on datasets), so the CLI hands it in.
+ */
+export type DatasetAuditor = (out: string) => Promise<AuditHeadline>;

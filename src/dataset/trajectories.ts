@@ -3,7 +3,7 @@
  * perturbed plan, both simulated and labelled step by step.
  */
 import { labelExecutable } from "../label/classify.js";
-import { applicableOps, successor, stateId } from "../label/context.js";
+import { applicableOps, applicableVariant, hstar, successor, stateId } from "../label/context.js";
 import { optimalWalk } from "../label/walk.js";
 import type { Candidate, Category } from "../label/types.js";
 import { applyOp, findOperator, isApplicable, isGoal } from "../task/index.js";
@@ -11,10 +11,13 @@ import type { GroundTask } from "../task/types.js";
 import { Prng } from "../util/prng.js";
 import { oneLine, STEP_SEPARATOR, trainerPrompt } from "./formats.js";
 import { preferenceLine } from "./preference.js";
-import { candidateOf, firstBelow, replayChain, type EvalInput } from "./processbench.js";
+import { candidateOf, firstBelow, replayChain, stateBeforeStep, type EvalInput } from "./processbench.js";
 
-/** The perturbations of the optimal plan, in the order rows are emitted. */
-export const PERTURBATIONS = ["detour", "inverse", "swap", "substitute", "drop", "truncate"] as const;
+/**
+ * The perturbations of the optimal plan, in the order rows are emitted. (A plan cut short is
+ * not a kind of its own: length alone would tell it; any rejected plan may be cut, see `perturb`.)
+ */
+export const PERTURBATIONS = ["detour", "inverse", "swap", "substitute", "drop"] as const;
 export type Perturbation = (typeof PERTURBATIONS)[number];
 
 /** What is known about one side of a trajectory pair (written as `chosen_*` / `rejected_*`). */
@@ -74,6 +77,8 @@ export interface TrajectoryPairRow {
     optimal_cost: number;
     /** Which side has more steps. */
     longer: "chosen" | "rejected" | "equal";
+    /** How the rejected plan got its drawn length: as perturbed, cut (misses the goal), or continued to the goal. */
+    length_fit: LengthFit;
     /** Category of the rejected side's first wrong step (null when it is only cut short). */
     error_category: Category | null;
     seed: number;
@@ -115,9 +120,22 @@ export function groundingCandidate(task: GroundTask, schema: number, args: numbe
   return { schema, args, name, op: ops.length > 0 ? ops[0]! : -1 };
 }
 
+/** A perturbed plan before its length is drawn. */
+interface Core {
+  cands: Candidate[];
+  /** 0-based plan index where the perturbation applies. */
+  position: number;
+  /** Leading steps that must stay for the perturbation to be part of the plan. */
+  keep: number;
+}
+
+/** How the rejected plan was brought to its drawn length (`meta.length_fit`). */
+export type LengthFit = "as-is" | "cut" | "continued";
+
 interface Perturbed {
   cands: Candidate[];
   position: number;
+  fit: LengthFit;
 }
 
 /** Is `other` strictly worse than an optimal plan of cost `optCost`? (invalid, or valid and costlier) */
@@ -145,15 +163,16 @@ export function simulate(task: GroundTask, cands: readonly Candidate[]): { valid
   return { valid: isGoal(task, s), cost };
 }
 
-function perturb(kind: Perturbation, input: EvalInput, prng: Prng, optCost: number): Perturbed | null {
+/** The perturbed plans of one kind, position by position in seeded order. */
+function* cores(kind: Perturbation, input: EvalInput, prng: Prng, optCost: number): Generator<Core> {
   const { task, ctx } = input;
   const plan = input.planOps.map((op) => candidateOf(task, op));
   const L = plan.length;
   const positions = prng.shuffle(Array.from({ length: L }, (_, i) => i));
-  switch (kind) {
-    case "detour": {
-      // A suboptimal or backtracking action, then an optimal plan from where it leads.
-      for (const t of positions) {
+  for (const t of positions) {
+    switch (kind) {
+      case "detour": {
+        // A suboptimal or backtracking action, then an optimal plan from where it leads.
         const s = input.planStates[t]!;
         const visited = input.planStates.slice(0, t + 1);
         const bad = labelExecutable(ctx, s, visited).filter((x) => x.label.category === "suboptimal" || x.label.category === "backtracking");
@@ -161,13 +180,11 @@ function perturb(kind: Perturbation, input: EvalInput, prng: Prng, optCost: numb
         const x = prng.pick(bad);
         // No visited set: the optimal plan from s' may well pass through states already seen.
         const rest = optimalWalk(ctx, successor(ctx, s, x.candidate.op), null).ops.map((op) => candidateOf(task, op));
-        return { cands: [...plan.slice(0, t), x.candidate, ...rest], position: t };
+        yield { cands: [...plan.slice(0, t), x.candidate, ...rest], position: t, keep: t + 1 };
+        break;
       }
-      return null;
-    }
-    case "inverse": {
-      // An action and one that undoes it, inserted before step t.
-      for (const t of positions) {
+      case "inverse": {
+        // An action and one that undoes it, inserted before step t.
         const s = input.planStates[t]!;
         const sId = stateId(ctx, s);
         const pairs: [number, number][] = [];
@@ -177,23 +194,19 @@ function perturb(kind: Perturbation, input: EvalInput, prng: Prng, optCost: numb
         }
         if (pairs.length === 0) continue;
         const [a, b] = prng.pick(pairs);
-        return { cands: [...plan.slice(0, t), candidateOf(task, a), candidateOf(task, b), ...plan.slice(t)], position: t };
+        yield { cands: [...plan.slice(0, t), candidateOf(task, a), candidateOf(task, b), ...plan.slice(t)], position: t, keep: t + 2 };
+        break;
       }
-      return null;
-    }
-    case "swap": {
-      // Two adjacent steps whose order matters (the swapped plan fails or costs more).
-      for (const t of positions) {
+      case "swap": {
+        // Two adjacent steps whose order matters (the swapped plan fails or costs more).
         if (t + 1 >= L) continue;
         const cands = plan.slice();
         [cands[t], cands[t + 1]] = [cands[t + 1]!, cands[t]!];
-        if (cands[t]!.name !== cands[t + 1]!.name && worse(task, cands, optCost)) return { cands, position: t };
+        if (cands[t]!.name !== cands[t + 1]!.name && worse(task, cands, optCost)) yield { cands, position: t, keep: t + 2 };
+        break;
       }
-      return null;
-    }
-    case "substitute": {
-      // One argument of one step replaced by another object of the right type.
-      for (const t of positions) {
+      case "substitute": {
+        // One argument of one step replaced by another object of the right type.
         const c = plan[t]!;
         const options: Candidate[] = [];
         for (let i = 0; i < c.args.length; i++) {
@@ -208,25 +221,64 @@ function perturb(kind: Perturbation, input: EvalInput, prng: Prng, optCost: numb
         for (const sub of options) {
           const cands = plan.slice();
           cands[t] = sub;
-          if (worse(task, cands, optCost)) return { cands, position: t };
+          if (worse(task, cands, optCost)) {
+            yield { cands, position: t, keep: t + 1 };
+            break;
+          }
         }
+        break;
       }
-      return null;
-    }
-    case "drop": {
-      for (const t of positions) {
+      case "drop": {
         const cands = [...plan.slice(0, t), ...plan.slice(t + 1)];
-        if (worse(task, cands, optCost)) return { cands, position: t };
+        if (worse(task, cands, optCost)) yield { cands, position: t, keep: Math.min(t + 1, cands.length) };
+        break;
       }
-      return null;
-    }
-    case "truncate": {
-      // Keep 1..L-1 steps (no empty plan), so the goal is not reached.
-      if (L < 2) return null;
-      const k = 1 + prng.int(L - 1);
-      return { cands: plan.slice(0, k), position: k };
     }
   }
+}
+
+/**
+ * `cands` followed by an optimal plan from the true state they reach (a non-executable step
+ * changes nothing), unless that state is a goal or a dead end.
+ */
+function continueToGoal(input: EvalInput, cands: readonly Candidate[]): Candidate[] {
+  const { ctx, task } = input;
+  let s = task.init;
+  for (const c of cands) {
+    const op = applicableVariant(ctx, s, c.schema, c.args);
+    if (op >= 0) s = successor(ctx, s, op);
+  }
+  if (isGoal(task, s) || hstar(ctx, s) === Infinity) return cands.slice();
+  return [...cands, ...optimalWalk(ctx, s, null).ops.map((op) => candidateOf(task, op))];
+}
+
+/**
+ * The rejected plan of a perturbation, its length drawn so that length says nothing about
+ * which side is preferred: where the perturbed plan (continued to the goal when it misses it)
+ * is longer than the optimal plan's L steps and the perturbation lies within the first L - 1,
+ * the rejected plan is that longer plan, or cut to L steps, or cut shorter than L (to L minus
+ * the excess), one of the three by a seeded draw; otherwise it is brought to L steps exactly,
+ * or the next position is tried. A cut plan misses the goal.
+ */
+function perturb(kind: Perturbation, input: EvalInput, prng: Prng, optCost: number): Perturbed | null {
+  const L = input.planOps.length;
+  for (const core of cores(kind, input, prng, optCost)) {
+    const full = continueToGoal(input, core.cands);
+    let m: number;
+    if (full.length > L && core.keep < L) {
+      const side = prng.int(3);
+      m = side === 0 ? Math.max(core.keep, 2 * L - full.length) : side === 1 ? L : full.length;
+    } else if (core.keep <= L && L <= full.length) {
+      m = L;
+    } else {
+      continue;
+    }
+    const cands = full.slice(0, m);
+    if (!worse(input.task, cands, optCost)) continue;
+    const n = core.cands.length;
+    return { cands, position: core.position, fit: m < n ? "cut" : m > n ? "continued" : "as-is" };
+  }
+  return null;
 }
 
 function hasRepeat(xs: readonly number[]): boolean {
@@ -239,7 +291,7 @@ function side(input: EvalInput, cands: Candidate[], prng: Prng): TrajectorySide 
   let fe = firstBelow(rewards, 1.0);
   if (fe < 0 && !r.valid) fe = cands.length;
   return {
-    steps: cands.map((c, i) => oneLine(input.renderer.step(i + 1, c, prng))),
+    steps: cands.map((c, i) => oneLine(input.renderer.step(i + 1, c, prng, stateBeforeStep(input.task, r, i)))),
     actions: cands.map((c) => c.name),
     valid: r.valid,
     cost: r.valid ? r.cost : null,
@@ -303,6 +355,7 @@ export function buildTrajectoryPairs(input: EvalInput): TrajectoryPairRow[] {
         position: p.position,
         optimal_cost: optCost,
         longer: chosen.length > rejected.length ? "chosen" : chosen.length < rejected.length ? "rejected" : "equal",
+        length_fit: p.fit,
         error_category: errorCategory,
         seed: input.seed,
       },

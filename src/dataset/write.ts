@@ -6,7 +6,7 @@ import { packageVersion } from "../util/paths.js";
 import { tempName, writeFileAtomic } from "../util/atomic-write.js";
 import { acquireLock, LOCK_NAME, otherLiveRanks, type Lock } from "./lock.js";
 import { refuseLinks, removeOwnFiles, removeTempFiles, undoCreated } from "./output-folder.js";
-import { emptyCounts, type CategoryCounts, type ProblemRecord, type RankRecord } from "./records.js";
+import { emptyCounts, type CategoryCounts, type DatasetAuditor, type ProblemRecord, type RankRecord } from "./records.js";
 
 export type { ProblemRecord, RankRecord };
 import { mergeDataset } from "./manifest.js";
@@ -22,6 +22,8 @@ export interface WriteOptions extends GenerateOptions {
   gzip?: boolean;
   /** Delete an existing dataset made with other settings instead of refusing. */
   force?: boolean;
+  /** Run on the finished dataset; its headline goes into manifest.json and the card. */
+  audit?: DatasetAuditor;
 }
 
 export interface StageTimes {
@@ -159,7 +161,7 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
   try {
     lock = await openFolder(out, plan.rank, created);
     await prepareAndRun(plan, options, config, configHash, summary, created);
-    summary.merged = (await mergeDataset(out, { quietIfIncomplete: true })) !== null;
+    summary.merged = (await mergeDataset(out, { quietIfIncomplete: true, ...(options.audit ? { audit: options.audit } : {}) })) !== null;
   } catch (e) {
     lock?.release();
     lock = null;

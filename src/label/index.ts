@@ -16,6 +16,8 @@ export {
   drawCandidates,
   emptyTally,
   groundingName,
+  repeatsObject,
+  schemasRepeatingObjects,
   type SampleOptions,
   type DrawnCandidate,
 } from "./sample.js";

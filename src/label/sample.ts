@@ -1,4 +1,5 @@
 import { findOperator, isApplicable } from "../task/index.js";
+import type { GroundTask } from "../task/types.js";
 import type { Prng } from "../util/prng.js";
 import { classify, labelExecutable, opCandidate, type Label } from "./classify.js";
 import { applicableOps, type LabelContext } from "./context.js";
@@ -21,6 +22,14 @@ export interface SampleOptions {
   tally?: Record<Category, number>;
   /** The walk so far, s0..st (st = s); needed for `balance` labels. Default: [s]. */
   visited?: readonly Uint32Array[];
+  /**
+   * Schemas whose near-misses may name one object twice (`(stack b5 b5)`). A grounding that
+   * repeats an object where no such action is ever executable is false on its face: a regex on
+   * the text finds it, so it teaches a shortcut and is not drawn as a near-miss. The walk
+   * passes the schemas with an executable repeating action somewhere along its plan; default:
+   * those with one executable in s. `nonExecutable: "any"` ignores this (any grounding).
+   */
+  repeatingSchemas?: ReadonlySet<number>;
 }
 
 /** A drawn candidate, with its label when the sampler had to compute it (balance mode). */
@@ -46,14 +55,33 @@ function takeRandom<T>(xs: T[], prng: Prng): T {
   return x;
 }
 
-/** Ground operators not applicable in s (one per name; names with an applicable variant excluded). */
-function nearMisses(ctx: LabelContext, state: Uint32Array, executableNames: ReadonlySet<string>): number[] {
+/** Does ground operator `op` name one object twice? */
+export function repeatsObject(task: GroundTask, op: number): boolean {
+  const from = task.opArgStart[op]!;
+  const to = task.opArgStart[op + 1]!;
+  for (let i = from; i < to; i++) for (let j = i + 1; j < to; j++) if (task.opArgs[i] === task.opArgs[j]) return true;
+  return false;
+}
+
+/** Schemas with an operator that repeats an object and is applicable in one of `states`. */
+export function schemasRepeatingObjects(ctx: LabelContext, states: readonly Uint32Array[]): Set<number> {
+  const out = new Set<number>();
+  for (const s of states) for (const op of applicableOps(ctx, s)) if (repeatsObject(ctx.task, op)) out.add(ctx.task.opSchema[op]!);
+  return out;
+}
+
+/**
+ * Ground operators not applicable in s (one per name; names with an applicable variant
+ * excluded; operators repeating an object only for `repeating` schemas).
+ */
+function nearMisses(ctx: LabelContext, state: Uint32Array, executableNames: ReadonlySet<string>, repeating: ReadonlySet<number>): number[] {
   const task = ctx.task;
   const out: number[] = [];
   const names = new Set<string>();
   for (let op = 0; op < task.numOps; op++) {
     const name = task.opNames[op]!;
     if (executableNames.has(name) || names.has(name)) continue;
+    if (!repeating.has(task.opSchema[op]!) && repeatsObject(task, op)) continue;
     if (isApplicable(task, state, op)) continue;
     names.add(name);
     out.push(op);
@@ -117,7 +145,8 @@ function randomGrounding(ctx: LabelContext, prng: Prng): Candidate | null {
 /**
  * Draw up to `y` distinct candidates at s (DESIGN.md §7): a mixture of executable actions
  * (uniform) and non-executable ones. Fewer than `y` when fewer exist. All randomness from `prng`.
- * Candidates come back in draw order.
+ * Candidates come back in a seeded random order: in draw order, executable ones would come
+ * first (the non-executable pool fills the tail), and a row's position would tell its label.
  */
 export function sampleCandidates(
   ctx: LabelContext,
@@ -141,7 +170,8 @@ export function drawCandidates(
   const share = options.executableShare ?? 0.5;
   const exec = executableOps(ctx, state);
   const execNames = new Set(exec.map((op) => ctx.task.opNames[op]!));
-  const nonExec: number[] = mode === "near-miss" ? nearMisses(ctx, state, execNames) : [];
+  const repeating = options.repeatingSchemas ?? new Set(exec.filter((op) => repeatsObject(ctx.task, op)).map((op) => ctx.task.opSchema[op]!));
+  const nonExec: number[] = mode === "near-miss" ? nearMisses(ctx, state, execNames, repeating) : [];
   const chosen = new Set<string>();
   const out: DrawnCandidate[] = [];
 
@@ -178,7 +208,7 @@ export function drawCandidates(
       chosen.add(c.name);
       out.push({ candidate: c, label: null });
     }
-    return out;
+    return prng.shuffle(out);
   }
 
   // Balance: label every executable action, then fill each slot from the category furthest
@@ -221,7 +251,7 @@ export function drawCandidates(
       tally[best]++;
     }
   }
-  return out;
+  return prng.shuffle(out);
 }
 
 function normaliseTarget(t: Partial<Record<Category, number>> | undefined): Record<Category, number> {

@@ -14,7 +14,7 @@ import {
   type LabelContext,
   type LabelLimits,
 } from "./context.js";
-import { drawCandidates, emptyTally, labelDrawn } from "./sample.js";
+import { drawCandidates, emptyTally, labelDrawn, schemasRepeatingObjects } from "./sample.js";
 import type { LabeledStep } from "./types.js";
 
 /** Options of one problem's walk (DESIGN.md §7). */
@@ -150,14 +150,16 @@ function run(task: GroundTask, o: LabelProblemOptions): LabeledStep[] {
   const ctx = o.context ?? createLabelContext(task, ctxOptions);
   const root = Prng.forProblem(o.seed, o.problemId);
   const walkPrng = root.fork("walk");
+  const plan = optimalWalk(ctx, task.init, o.randomOptimal ? walkPrng : null);
   const sampleOptions = {
     nonExecutable: o.nonExecutable ?? "near-miss",
     executableShare: o.executableShare ?? 0.5,
     balance: o.balance ?? false,
     tally: emptyTally(),
+    // near-misses may repeat an object only where such an action is executable on this walk
+    repeatingSchemas: schemasRepeatingObjects(ctx, plan.states),
   } as const;
 
-  const plan = optimalWalk(ctx, task.init, o.randomOptimal ? walkPrng : null);
   const steps: LabeledStep[] = [];
   const prefix: string[] = [];
 

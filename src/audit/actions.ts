@@ -1,0 +1,106 @@
+/**
+ * The actions behind a dataset's steps. Most formats carry them as PDDL (`meta.action`,
+ * `*_actions`); trl, openrlhf and math-shepherd rows carry only text, so their steps are parsed
+ * back with the natural-language parser of the problem (from the PDDL copied under `pddl/`).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createRenderer, loadTemplates, type Renderer } from "../nl/index.js";
+import { parseDomain, parseProblem } from "../pddl/index.js";
+import { ground } from "../task/index.js";
+
+/** An action as the audit sees it: its type (`domain/schema`) and its objects. */
+export interface Act {
+  type: string;
+  args: string[];
+}
+
+/** The act of a PDDL ground action "(stack a b)" in `domain`, or null if it is not one. */
+export function pddlAct(domain: string, text: unknown): Act | null {
+  if (typeof text !== "string") return null;
+  const m = /^\(\s*([^\s()]+)((?:\s+[^\s()]+)*)\s*\)$/.exec(text.trim());
+  if (m === null) return null;
+  return { type: `${domain}/${m[1]!.toLowerCase()}`, args: m[2]!.trim().split(/\s+/).filter((x) => x.length > 0) };
+}
+
+/** Does the action name one object twice? */
+export function repeatsObject(a: Act | null): boolean {
+  return a !== null && new Set(a.args).size !== a.args.length;
+}
+
+/** Do two consecutive actions act on the same objects (as sets; never for actions without objects)? */
+export function sameObjects(prev: Act | null, a: Act | null): boolean {
+  if (prev === null || a === null || a.args.length === 0 || prev.args.length === 0) return false;
+  const x = new Set(prev.args);
+  const y = new Set(a.args);
+  return x.size === y.size && [...x].every((o) => y.has(o));
+}
+
+/**
+ * Parses step text back to actions, one renderer per problem, built from the dataset's `pddl/`
+ * copy and the templates the run used (a built-in domain's own; for a domain file, the generic
+ * text, so steps written with a templates file of the user's may not parse: they are counted).
+ */
+export class StepTextParser {
+  private readonly renderers = new Map<string, Renderer | null>();
+  /** Steps asked about, and those that did not parse. */
+  asked = 0;
+  failed = 0;
+
+  constructor(
+    private readonly dir: string,
+    private readonly builtinTemplates: boolean,
+  ) {}
+
+  /** Recent answers: the candidates of a state share their prefix steps' text. */
+  private readonly recent = new Map<string, Act | null>();
+
+  /** The act a step of problem `domain/problem` describes, or null. */
+  parse(domain: string, problem: string, text: string): Act | null {
+    this.asked++;
+    const key = `${domain}/${problem}\0${text}`;
+    const hit = this.recent.get(key);
+    if (hit !== undefined) {
+      if (hit === null) this.failed++;
+      return hit;
+    }
+    if (this.recent.size >= 4096) this.recent.clear();
+    const act = this.parseNew(domain, problem, text);
+    this.recent.set(key, act);
+    return act;
+  }
+
+  private parseNew(domain: string, problem: string, text: string): Act | null {
+    const r = this.renderer(domain, problem);
+    const p = r === null ? null : r.parseStep(text);
+    if (p === null || r === null) {
+      this.failed++;
+      return null;
+    }
+    const t = r.task;
+    return { type: `${domain}/${t.domain.actions[p.schema]!.name}`, args: p.args.map((o) => t.objects[o]!) };
+  }
+
+  private renderer(domain: string, problem: string): Renderer | null {
+    const key = `${domain}/${problem}`;
+    if (this.renderers.has(key)) return this.renderers.get(key)!;
+    // Shards hold a problem's rows together: a few recent renderers are enough.
+    if (this.renderers.size >= 16) this.renderers.delete(this.renderers.keys().next().value!);
+    let r: Renderer | null = null;
+    const base = join(this.dir, "pddl", domain);
+    const own = join(base, `${problem}.domain.pddl`);
+    const domainFile = existsSync(own) ? own : join(base, "domain.pddl");
+    const problemFile = join(base, `${problem}.pddl`);
+    if (existsSync(domainFile) && existsSync(problemFile)) {
+      try {
+        const d = parseDomain(readFileSync(domainFile, "utf8"), domainFile);
+        const task = ground(d, parseProblem(readFileSync(problemFile, "utf8"), problemFile, d));
+        r = createRenderer(task, this.builtinTemplates ? loadTemplates(domain) : null);
+      } catch {
+        r = null; // a problem we cannot rebuild: its steps count as not parsed
+      }
+    }
+    this.renderers.set(key, r);
+    return r;
+  }
+}

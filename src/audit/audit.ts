@@ -1,0 +1,488 @@
+/**
+ * `pddl2prm audit`: the shortcut baselines on a dataset folder of any format. A PRM must check
+ * a step against the state; when a label can be read off the surface (length, position,
+ * an object named twice, the wording beyond the action) the data teaches shortcuts. Each
+ * baseline here reads only such a surface feature; the checks fail when one predicts the
+ * label clearly better than chance (DESIGN.md §13, docs/audit.md).
+ */
+import { hashString } from "../util/prng.js";
+import { repeatsObject, sameObjects, StepTextParser, type Act } from "./actions.js";
+import { accuracy, auc, bestDirection, clusterBootstrapSe, macroF1, LogisticRegression, pickAccuracy, type Scored } from "./measures.js";
+import { countRows, openDataset, readRows } from "./read.js";
+import { toUnit, unitKind, type ChainUnit, type Side, type Unit } from "./units.js";
+
+/** The documented thresholds of the checks (docs/audit.md). */
+export const AUDIT_THRESHOLDS = {
+  /** Text-only minus action-only classifier, macro-F1 on the test split (`--max-gap`). */
+  maxGap: 0.02,
+  /** A length rule (steps, characters) on chains and pairs: best-direction accuracy or AUC. */
+  lengthRule: 0.55,
+  /** Candidate position on step rows: |AUC - 0.5|. */
+  positionAuc: 0.03,
+  /** Position, and an object named twice, on chains and pairs: best-direction score. */
+  pairChainRule: 0.55,
+  /** Step rows naming one object twice: flagged when at least this many share one label ... */
+  repeatedObjectRows: 10,
+  /** ... at this share or more. */
+  repeatedObjectShare: 0.95,
+} as const;
+
+export interface AuditOptions {
+  /** Largest allowed text-minus-action macro-F1 gap (default `AUDIT_THRESHOLDS.maxGap`). */
+  maxGap?: number;
+  /** Also fail when any single-row rule scores above this (best direction; default: off). */
+  maxRule?: number | null;
+  /**
+   * Audit about this many rows at most: whole problems sampled by a hash of their id (the
+   * dataset card's audit of a paper-scale corpus; default: every row).
+   */
+  maxRows?: number;
+}
+
+/** One shortcut rule's result. */
+export interface RuleResult {
+  name: string;
+  /** "all", a perturbation or a rejected category (pairs). */
+  group: string;
+  /**
+   * How `value` is measured: `auc` (P(feature of a positive > of a negative), positives =
+   * executable steps or error chains), `pick` (share of pairs whose chosen side has the higher
+   * feature), `paired` (chains: share of a problem's error/correct chain pairs where the error
+   * chain has the higher feature). Ties count half; 0.5 = no information either way.
+   */
+  measure: "auc" | "pick" | "paired";
+  n: number;
+  value: number;
+  se: number;
+  /** max(value, 1 - value): the rule read in its better direction. */
+  score: number;
+  /** Binary rules on step rows: rows where the rule fires, and the largest label share among them. */
+  fires?: number;
+  share?: number | null;
+}
+
+export interface Check {
+  name: string;
+  group: string;
+  value: number;
+  /** The documented limit, as text ("<= 0.55", "0.5 +- 0.03", ...). */
+  limit: string;
+  pass: boolean;
+}
+
+export interface ClassifierResult {
+  accuracy: number;
+  macro_f1: number;
+}
+
+export interface AuditReport {
+  dir: string;
+  format: string;
+  unit: Unit["kind"];
+  units: number;
+  /** What the rules predict. */
+  target: string;
+  split: { train: number; test: number; source: "splits" | "problem hash" };
+  majority: ClassifierResult & { label: string };
+  /**
+   * `gap`: text minus action macro-F1 on the test split, `gap_se` its cluster-bootstrap standard
+   * error; `loglik_gain`: how much more likely (mean log) the text model finds the gold labels.
+   * Macro-F1 rewards spreading predictions over rare classes, which a model fitting noise does:
+   * a gap counts only when the text model is also more likely, beyond noise.
+   */
+  classifiers: { action: ClassifierResult; text: ClassifierResult; gap: number; gap_se: number; loglik_gain: number; loglik_gain_se: number };
+  rules: RuleResult[];
+  /** The highest-scoring single-row rule (any format). */
+  best_rule: RuleResult | null;
+  checks: Check[];
+  /** With `maxRows`: the dataset's rows and the share of its problems audited (null: all). */
+  sample: { rows: number; rate: number } | null;
+  /** Steps parsed back from text (trl, openrlhf, math-shepherd), and how many did not parse. */
+  actions_parsed: { asked: number; failed: number } | null;
+  pass: boolean;
+}
+
+const TARGET: Record<Unit["kind"], string> = {
+  step: "rules: executable or not; classifiers: the category",
+  chain: "the chain holds an error",
+  pair: "which side is chosen",
+};
+
+function rule(name: string, group: string, measure: RuleResult["measure"], s: Scored, extra: Partial<RuleResult> = {}): RuleResult {
+  return { name, group, measure, n: s.n, value: s.value, se: s.se, score: bestDirection(s).value, ...extra };
+}
+
+/** Train and score the two classifiers and the majority class on pre-collected examples. */
+class Classifiers {
+  readonly action = new LogisticRegression();
+  readonly text = new LogisticRegression();
+  readonly labelCounts = new Map<string, number>();
+  readonly test: { action: string[]; text: string[]; label: string; problem: string }[] = [];
+  trained = 0;
+
+  learn(action: string[], text: string[], label: string): void {
+    this.action.add(action, label);
+    this.text.add(text, label);
+    this.labelCounts.set(label, (this.labelCounts.get(label) ?? 0) + 1);
+  }
+
+  /** Fit both models (seeded: the same data gives the same figures). */
+  train(): void {
+    this.action.train(1);
+    this.text.train(1);
+  }
+
+  majorityLabel(): string {
+    let best = "";
+    let n = -1;
+    for (const [l, c] of [...this.labelCounts].sort((a, b) => (a[0] < b[0] ? -1 : 1))) if (c > n) [best, n] = [l, c];
+    return best;
+  }
+}
+
+/** Result of the classifiers on single-example tests (steps, chains). */
+function scoreSingles(c: Classifiers): Pick<AuditReport, "majority" | "classifiers"> {
+  c.train();
+  const gold = c.test.map((t) => t.label);
+  const pa = c.test.map((t) => c.action.predict(t.action));
+  const pt = c.test.map((t) => c.text.predict(t.text));
+  const maj = c.majorityLabel();
+  const pm = gold.map(() => maj);
+  const gain = c.test.map((t) => logP(c.text, t.text, t.label) - logP(c.action, t.action, t.label));
+  return finish(gold, pa, pt, pm, maj, c.test.map((t) => t.problem), gain);
+}
+
+/** log P(label | tokens) under a model. */
+const logP = (m: LogisticRegression, tokens: string[], label: string): number => Math.log(Math.max(m.predictProba(tokens).get(label) ?? 0, 1e-12));
+
+/**
+ * Figures of the classifiers on the test items: gold labels, the action model's, the text
+ * model's and the majority predictions, each item's problem (the bootstrap's cluster) and the
+ * text model's gain in log-likelihood of the gold label over the action model.
+ */
+function finish(
+  gold: string[],
+  pa: (string | null)[],
+  pt: (string | null)[],
+  pm: string[],
+  maj: string,
+  problems: string[],
+  gain: number[],
+): Pick<AuditReport, "majority" | "classifiers"> {
+  const action = { accuracy: accuracy(gold, pa), macro_f1: macroF1(gold, pa) };
+  const text = { accuracy: accuracy(gold, pt), macro_f1: macroF1(gold, pt) };
+  const pick = <T>(xs: readonly T[], items: number[]): T[] => items.map((i) => xs[i]!);
+  const se = clusterBootstrapSe(problems, (items) => {
+    const g = pick(gold, items);
+    return macroF1(g, pick(pt, items)) - macroF1(g, pick(pa, items));
+  });
+  const mean = (items: number[]): number => (items.length === 0 ? 0 : items.reduce((a, i) => a + gain[i]!, 0) / items.length);
+  const all = gain.map((_, i) => i);
+  return {
+    majority: { label: maj, accuracy: accuracy(gold, pm), macro_f1: macroF1(gold, pm) },
+    classifiers: {
+      action,
+      text,
+      gap: text.macro_f1 - action.macro_f1,
+      gap_se: se,
+      loglik_gain: mean(all),
+      loglik_gain_se: clusterBootstrapSe(problems, mean),
+    },
+  };
+}
+
+const actTokens = (acts: readonly (Act | null)[]): string[] => acts.map((a) => a?.type ?? "?");
+const countRepeats = (s: Side): number => s.acts.filter(repeatsObject).length;
+const countSame = (s: Side): number => {
+  let k = 0;
+  s.acts.forEach((a, i) => (k += sameObjects(i === 0 ? s.prev : s.acts[i - 1]!, a) ? 1 : 0));
+  return k;
+};
+
+/** Most examples either classifier learns from (train) or is scored on (test); more are sampled by id hash. */
+const CLASSIFIER_CAP = { train: 200_000, test: 50_000 } as const;
+
+/** Is the row on `line` of a problem in the sample? (its "domain/problem" id prefix, hashed; rows without one are kept) */
+function inSample(line: string, rate: number): boolean {
+  const m = /^\{"id":"([^"/]*\/[^"/]*)/.exec(line);
+  return m === null || hashString(m[1]!) / 4294967296 < rate;
+}
+
+/** Run the audit on the dataset folder `dir`. */
+export async function runAudit(dir: string, options: AuditOptions = {}): Promise<AuditReport> {
+  const info = openDataset(dir);
+  const kind = unitKind(info.format);
+  const rows = info.rowsBySplit ?? (await countRows(info));
+  const bySplits = rows.train > 0 && rows.test > 0;
+  // Units counted per role for the classifiers: pairs give two examples each.
+  const perUnit = kind === "pair" ? 2 : 1;
+  const rate = (role: "train" | "test", n: number): number => Math.min(1, CLASSIFIER_CAP[role] / Math.max(1, n * perUnit));
+  const total = rows.train + rows.validation + rows.test;
+  const rates = bySplits ? { train: rate("train", rows.train), test: rate("test", rows.test) } : { train: rate("train", total), test: rate("test", total / 3) };
+  const role = (u: Unit): "train" | "test" | null => {
+    // A dataset without both splits: a third of the problems, by hash, are the test set.
+    const r = bySplits ? (u.split === "train" ? "train" : u.split === "test" ? "test" : null) : hashString(u.problem) % 3 === 0 ? "test" : "train";
+    return r !== null && hashString(u.id) / 4294967296 < rates[r] ? r : null;
+  };
+  const builtin = info.config["domain_file"] === null && info.config["pairs"] === null && info.config["templates_sha256"] === undefined;
+  const parser = new StepTextParser(info.dir, builtin);
+  const cls = new Classifiers();
+  const steps: StepFeatures[] = [];
+  const chains: ChainFeatures[] = [];
+  const pairs: PairFeatures[] = [];
+  const pairTests: PairTest[] = [];
+  let units = 0;
+
+  const sampleRate = options.maxRows !== undefined && total > options.maxRows ? options.maxRows / total : 1;
+  const keep = sampleRate < 1 ? (line: string): boolean => inSample(line, sampleRate) : undefined;
+  for await (const row of readRows(info, keep)) {
+    const u = toUnit(info.format, row, parser);
+    units++;
+    const r = role(u);
+    if (u.kind === "pair") {
+      if (r === "train") {
+        cls.learn(actTokens(u.chosen.acts), u.chosen.words, "chosen");
+        cls.learn(actTokens(u.rejected.acts), u.rejected.words, "rejected");
+        cls.trained++;
+      } else if (r === "test") pairTests.push({ chosen: u.chosen, rejected: u.rejected, first: u.first, problem: u.problem });
+      pairs.push({ group: u.group, first: u.first, chosen: sideFeatures(u.chosen), rejected: sideFeatures(u.rejected) });
+      continue;
+    }
+    const label = u.kind === "step" ? u.category : u.error ? "error" : "correct";
+    const at = u.kind === "step" ? [u.act?.type ?? "?"] : actTokens(u.acts);
+    if (r === "train") {
+      cls.learn(at, u.words, label);
+      cls.trained++;
+    } else if (r === "test") cls.test.push({ action: at, text: u.words, label, problem: u.problem });
+    if (u.kind === "step") {
+      steps.push({ executable: u.category !== "non-executable", steps: u.steps, chars: u.chars, position: u.position, repeats: repeatsObject(u.act), same: sameObjects(u.prev, u.act) });
+    } else {
+      chains.push({ problem: u.problem, error: u.error, values: CHAIN_FEATURES.map(([, get]) => get(u)) });
+    }
+  }
+
+  let head: Pick<AuditReport, "majority" | "classifiers">;
+  let rules: RuleResult[];
+  if (kind === "pair") {
+    head = scorePairs(cls, pairTests);
+    rules = pairRules(pairs);
+  } else {
+    head = scoreSingles(cls);
+    rules = kind === "step" ? stepRules(steps) : chainRules(chains);
+  }
+  const testCount = kind === "pair" ? pairTests.length : cls.test.length;
+  const checks = makeChecks(kind, info.format, rules, head.classifiers, options);
+  const best = rules.reduce<RuleResult | null>((b, r) => (b === null || r.score > b.score ? r : b), null);
+  return {
+    dir,
+    format: info.format,
+    unit: kind,
+    units,
+    target: TARGET[kind],
+    split: { train: cls.trained, test: testCount, source: bySplits ? "splits" : "problem hash" },
+    ...head,
+    rules,
+    best_rule: best,
+    checks,
+    actions_parsed: parser.asked > 0 ? { asked: parser.asked, failed: parser.failed } : null,
+    sample: sampleRate < 1 ? { rows: total, rate: sampleRate } : null,
+    pass: checks.every((c) => c.pass),
+  };
+}
+
+interface PairTest {
+  problem: string;
+  chosen: Side;
+  rejected: Side;
+  first: "chosen" | "rejected";
+}
+
+/** Pairs: each classifier picks the side it finds more likely chosen (a tie: the side shown first, a seeded coin). */
+function scorePairs(cls: Classifiers, tests: PairTest[]): Pick<AuditReport, "majority" | "classifiers"> {
+  cls.train();
+  const margin = (m: LogisticRegression, tokens: string[]): number => m.predictProba(tokens).get("chosen") ?? 0.5;
+  const gold: string[] = [];
+  const pa: string[] = [];
+  const pt: string[] = [];
+  const pm: string[] = [];
+  const gain: number[] = [];
+  for (const t of tests) {
+    for (const [side, label] of [[t.chosen, "chosen"], [t.rejected, "rejected"]] as const) {
+      gain.push(logP(cls.text, side.words, label) - logP(cls.action, actTokens(side.acts), label));
+    }
+    const a = margin(cls.action, actTokens(t.chosen.acts)) - margin(cls.action, actTokens(t.rejected.acts));
+    const x = margin(cls.text, t.chosen.words) - margin(cls.text, t.rejected.words);
+    // side-level labels: the side a classifier picks is "chosen", the other "rejected"
+    const pick = (d: number): string[] => (d > 0 || (d === 0 && t.first === "chosen") ? ["chosen", "rejected"] : ["rejected", "chosen"]);
+    gold.push("chosen", "rejected");
+    pa.push(...pick(a));
+    pt.push(...pick(x));
+    pm.push("chosen", "chosen");
+  }
+  return finish(gold, pa, pt, pm, "chosen", tests.flatMap((t) => [t.problem, t.problem]), gain);
+}
+
+/** What the rules need of a step row. */
+interface StepFeatures {
+  executable: boolean;
+  steps: number;
+  chars: number;
+  position: number;
+  repeats: boolean;
+  same: boolean;
+}
+
+/** What the rules need of a chain: its problem, label and the values of CHAIN_FEATURES. */
+interface ChainFeatures {
+  problem: string;
+  error: boolean;
+  values: number[];
+}
+
+/** What the rules need of a pair: the values of PAIR_FEATURES on each side. */
+interface PairFeatures {
+  group: string;
+  first: "chosen" | "rejected";
+  chosen: number[];
+  rejected: number[];
+}
+
+function stepRules(units: StepFeatures[]): RuleResult[] {
+  const exec = units.filter((u) => u.executable);
+  const non = units.filter((u) => !u.executable);
+  const f = (name: string, get: (u: StepFeatures) => number, extra: Partial<RuleResult> = {}): RuleResult =>
+    rule(name, "all", "auc", auc(exec.map(get), non.map(get)), extra);
+  const binary = (name: string, test: (u: StepFeatures) => boolean): RuleResult => {
+    const fired = units.filter(test);
+    const n = fired.filter((u) => !u.executable).length;
+    const share = fired.length === 0 ? null : Math.max(n, fired.length - n) / fired.length;
+    return f(name, (u) => (test(u) ? 1 : 0), { fires: fired.length, share });
+  };
+  return [
+    f("length: steps", (u) => u.steps),
+    f("length: characters", (u) => u.chars),
+    f("candidate position", (u) => u.position),
+    binary("repeated object", (u) => u.repeats),
+    binary("same objects as previous step", (u) => u.same),
+  ];
+}
+
+const CHAIN_FEATURES: [string, (u: ChainUnit) => number][] = [
+  ["length: steps", (u) => u.steps],
+  ["length: characters", (u) => u.chars],
+  ["position", (u) => u.position],
+  ["repeated object", (u) => u.acts.filter(repeatsObject).length],
+  ["same objects as previous step", (u) => countSame({ steps: u.steps, chars: u.chars, acts: u.acts, prev: null, words: [] })],
+];
+
+function chainRules(units: ChainFeatures[]): RuleResult[] {
+  const byProblem = new Map<string, ChainFeatures[]>();
+  for (const u of units) byProblem.set(u.problem, [...(byProblem.get(u.problem) ?? []), u]);
+  const out: RuleResult[] = [];
+  CHAIN_FEATURES.forEach(([name], k) => {
+    out.push(rule(name, "all", "auc", auc(units.filter((u) => u.error).map((u) => u.values[k]!), units.filter((u) => !u.error).map((u) => u.values[k]!))));
+    const pairs: [number, number][] = [];
+    for (const us of byProblem.values()) for (const e of us) if (e.error) for (const c of us) if (!c.error) pairs.push([e.values[k]!, c.values[k]!]);
+    out.push(rule(name, "all", "paired", pickAccuracy(pairs)));
+  });
+  return out;
+}
+
+const PAIR_FEATURES: [string, (s: Side) => number][] = [
+  ["length: steps", (s) => s.steps],
+  ["length: characters", (s) => s.chars],
+  ["repeated object", countRepeats],
+  ["same objects as previous step", countSame],
+];
+
+const sideFeatures = (s: Side): number[] => PAIR_FEATURES.map(([, get]) => get(s));
+
+function pairRules(units: PairFeatures[]): RuleResult[] {
+  const groups = ["all", ...[...new Set(units.map((u) => u.group))].sort()];
+  const out: RuleResult[] = [];
+  for (const g of groups) {
+    const us = g === "all" ? units : units.filter((u) => u.group === g);
+    PAIR_FEATURES.forEach(([name], k) => out.push(rule(name, g, "pick", pickAccuracy(us.map((u) => [u.chosen[k]!, u.rejected[k]!])))));
+    out.push(rule("position (first side)", g, "pick", pickAccuracy(us.map((u) => (u.first === "chosen" ? [1, 0] : [0, 1])))));
+  }
+  return out;
+}
+
+/** A check before its noise test: it fails when `excess` > 0 and `excess + margin` > z standard errors. */
+interface PendingCheck extends Omit<Check, "pass"> {
+  /** How far the estimate is past the limit (> 0: past it). */
+  excess: number;
+  /** Distance from "no information" (0.5, or a gap of 0) to the estimate, to compare with `se`. */
+  distance: number;
+  se: number;
+  /** A further condition, already decided (the gap: the text model must also be more likely). */
+  also?: boolean;
+}
+
+function makeChecks(kind: Unit["kind"], format: string, rules: RuleResult[], c: AuditReport["classifiers"], o: AuditOptions): Check[] {
+  const T = AUDIT_THRESHOLDS;
+  const maxGap = o.maxGap ?? T.maxGap;
+  const pending: PendingCheck[] = [];
+  const ruleCheck = (r: RuleResult, name: string, limit: number): PendingCheck => ({
+    name,
+    group: r.group,
+    value: r.score,
+    limit: `<= ${limit}`,
+    excess: r.score - limit,
+    distance: r.score - 0.5,
+    se: r.se,
+  });
+  pending.push({
+    name: "text-minus-action gap (macro-F1)",
+    group: "all",
+    value: c.gap,
+    limit: `<= ${maxGap}`,
+    excess: c.gap - maxGap,
+    distance: c.gap,
+    se: c.gap_se,
+    also: c.loglik_gain > 2 * c.loglik_gain_se,
+  });
+  for (const r of rules) {
+    const name = `${r.name} (${r.measure})`;
+    if (kind === "step") {
+      if (r.name === "candidate position") {
+        pending.push({ name, group: r.group, value: r.value, limit: `0.5 +- ${T.positionAuc}`, excess: Math.abs(r.value - 0.5) - T.positionAuc, distance: Math.abs(r.value - 0.5), se: r.se });
+      }
+      if (r.name === "repeated object") {
+        const leak = (r.fires ?? 0) >= T.repeatedObjectRows && (r.share ?? 0) >= T.repeatedObjectShare;
+        // a count and a share, not an estimate of chance: no noise test
+        pending.push({ name: `${r.name} (rows of one label)`, group: r.group, value: r.share ?? 0, limit: `< ${T.repeatedObjectShare} (or < ${T.repeatedObjectRows} rows)`, excess: leak ? 1 : -1, distance: leak ? 1 : 0, se: 0 });
+      }
+    } else {
+      // One step per side (step pairs): its characters say what its action type says; the
+      // classifier gap measures that. Whole chains and plans are gated on length.
+      const lim = r.name.startsWith("length")
+        ? format === "pairs" ? null : T.lengthRule
+        : r.name === "same objects as previous step" ? null : T.pairChainRule;
+      if (lim !== null) pending.push(ruleCheck(r, name, lim));
+    }
+    if (o.maxRule != null) pending.push(ruleCheck(r, `${name}, --max-rule`, o.maxRule));
+  }
+  // Many checks at once: each is held to a Bonferroni z, so that a dataset without any leak
+  // fails one by chance at most 5% of the time.
+  const z = normalQuantile(1 - 0.05 / (2 * pending.length));
+  return pending.map(({ excess, distance, se, also, ...ch }) => ({ ...ch, pass: !(excess > 0 && distance > z * se && also !== false) }));
+}
+
+/** The standard normal quantile (Acklam's rational approximation, |error| < 1.2e-9). */
+export function normalQuantile(p: number): number {
+  const a = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
+  const b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
+  const c = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+  const lo = 0.02425;
+  const poly = (k: number[], x: number): number => k.reduce((acc, v) => acc * x + v, 0);
+  if (p < lo) {
+    const q = Math.sqrt(-2 * Math.log(p));
+    return poly(c, q) / (poly(d, q) * q + 1);
+  }
+  if (p > 1 - lo) return -normalQuantile(1 - p);
+  const q = p - 0.5;
+  const r = q * q;
+  return (poly(a, r) * q) / (poly(b, r) * r + 1);
+}

@@ -1,0 +1,214 @@
+/**
+ * The statistics of the audit: rank AUC, side-picking accuracy, their standard errors, and a
+ * logistic-regression classifier over bags of tokens with macro-F1.
+ *
+ * The classifier is written here (about 80 lines) rather than taken from npm: the packages made
+ * for it store features in dense matrices (ml-logistic-regression, ml-naivebayes: a bag of
+ * words over 40,000 rows would be a dense matrix of ~10^8 cells) or are naive Bayes text
+ * classifiers that are little used (bayes, wink-naive-bayes-text-classifier).
+ */
+import { Prng } from "../util/prng.js";
+
+/** A measured score with its standard error (0.5 = no information, for every score here). */
+export interface Scored {
+  value: number;
+  se: number;
+  n: number;
+}
+
+/**
+ * P(feature of a random positive > feature of a random negative), ties counting half (the
+ * Mann-Whitney AUC), with the Hanley-McNeil standard error. 0.5 (se 0.5) when a class is empty.
+ */
+export function auc(pos: readonly number[], neg: readonly number[]): Scored {
+  const n1 = pos.length;
+  const n2 = neg.length;
+  if (n1 === 0 || n2 === 0) return { value: 0.5, se: 0.5, n: n1 + n2 };
+  const all = [...pos.map((v) => [v, 1] as const), ...neg.map((v) => [v, 0] as const)].sort((a, b) => a[0] - b[0]);
+  // Sum of the positives' mid-ranks (1-based).
+  let rankSum = 0;
+  for (let i = 0; i < all.length; ) {
+    let j = i;
+    let p = 0;
+    while (j < all.length && all[j]![0] === all[i]![0]) p += all[j++]![1];
+    rankSum += p * ((i + 1 + j) / 2);
+    i = j;
+  }
+  const a = (rankSum - (n1 * (n1 + 1)) / 2) / (n1 * n2);
+  const q1 = a / (2 - a);
+  const q2 = (2 * a * a) / (1 + a);
+  const v = (a * (1 - a) + (n1 - 1) * (q1 - a * a) + (n2 - 1) * (q2 - a * a)) / (n1 * n2);
+  return { value: a, se: Math.sqrt(Math.max(v, 0.25 / (n1 * n2))), n: n1 + n2 };
+}
+
+/**
+ * Accuracy of picking, in each pair, the item with the higher value (ties count half), with its
+ * binomial standard error. Pairs are [value of the right item, value of the wrong one].
+ */
+export function pickAccuracy(pairs: readonly (readonly [number, number])[]): Scored {
+  const n = pairs.length;
+  if (n === 0) return { value: 0.5, se: 0.5, n: 0 };
+  let s = 0;
+  for (const [a, b] of pairs) s += a > b ? 1 : a === b ? 0.5 : 0;
+  const p = s / n;
+  return { value: p, se: Math.sqrt(Math.max(p * (1 - p), 0.25 / n) / n), n };
+}
+
+/** The better direction of a rule: a score below 0.5 read the other way round. */
+export function bestDirection(s: Scored): Scored {
+  return s.value >= 0.5 ? s : { ...s, value: 1 - s.value };
+}
+
+/** Words of a text, lower case, for a bag-of-words. */
+export function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/**
+ * Multinomial logistic regression over sets of tokens (binary features), trained by a few
+ * epochs of AdaGrad in a seeded order, with L2 regularisation. Unlike naive Bayes, whose
+ * confidence grows with every correlated word, it weighs redundant words as one: a bag of
+ * words that says no more than the action type scores what the action type scores.
+ */
+export class LogisticRegression {
+  private readonly classes: string[] = [];
+  private readonly index = new Map<string, number>();
+  private readonly examples: { features: number[]; label: number }[] = [];
+  private weights: Float64Array[] = [];
+  private bias = new Float64Array(0);
+
+  /** Keep one training example (features are deduplicated). */
+  add(tokens: readonly string[], label: string): void {
+    let y = this.classes.indexOf(label);
+    if (y < 0) y = this.classes.push(label) - 1;
+    const fs = new Set<number>();
+    for (const t of tokens) {
+      let f = this.index.get(t);
+      if (f === undefined) this.index.set(t, (f = this.index.size));
+      fs.add(f);
+    }
+    this.examples.push({ features: [...fs], label: y });
+  }
+
+  /** Fit on the examples kept so far. */
+  train(seed: number, epochs = 4, rate = 0.5, l2 = 1e-5): void {
+    const K = this.classes.length;
+    const F = this.index.size;
+    this.weights = Array.from({ length: F }, () => new Float64Array(K));
+    this.bias = new Float64Array(K);
+    const g2 = Array.from({ length: F }, () => new Float64Array(K).fill(1e-8));
+    const b2 = new Float64Array(K).fill(1e-8);
+    const order = this.examples.map((_, i) => i);
+    const prng = new Prng(seed, "audit/logistic");
+    const p = new Float64Array(K);
+    for (let e = 0; e < epochs; e++) {
+      prng.shuffle(order);
+      for (const i of order) {
+        const ex = this.examples[i]!;
+        this.probabilities(ex.features, p);
+        for (let k = 0; k < K; k++) {
+          const g = p[k]! - (k === ex.label ? 1 : 0);
+          b2[k]! += g * g;
+          this.bias[k]! -= (rate * g) / Math.sqrt(b2[k]!);
+          for (const f of ex.features) {
+            const w = this.weights[f]!;
+            const gw = g + l2 * w[k]!;
+            g2[f]![k]! += gw * gw;
+            w[k]! -= (rate * gw) / Math.sqrt(g2[f]![k]!);
+          }
+        }
+      }
+    }
+  }
+
+  private probabilities(features: readonly number[], out: Float64Array): void {
+    const K = this.classes.length;
+    let max = -Infinity;
+    for (let k = 0; k < K; k++) {
+      let s = this.bias[k]!;
+      for (const f of features) s += this.weights[f]![k]!;
+      out[k] = s;
+      if (s > max) max = s;
+    }
+    let z = 0;
+    for (let k = 0; k < K; k++) z += out[k] = Math.exp(out[k]! - max);
+    for (let k = 0; k < K; k++) out[k]! /= z;
+  }
+
+  /** Probability of every class, by label (unknown tokens are ignored). */
+  predictProba(tokens: readonly string[]): Map<string, number> {
+    const fs: number[] = [];
+    for (const t of new Set(tokens)) {
+      const f = this.index.get(t);
+      if (f !== undefined && f < this.weights.length) fs.push(f);
+    }
+    const p = new Float64Array(this.classes.length);
+    this.probabilities(fs, p);
+    return new Map(this.classes.map((c, k) => [c, p[k]!]));
+  }
+
+  /** The most probable class (ties: the first learnt), or null before training. */
+  predict(tokens: readonly string[]): string | null {
+    let best: string | null = null;
+    let bestP = -1;
+    for (const [c, p] of this.predictProba(tokens)) if (p > bestP) [best, bestP] = [c, p];
+    return best;
+  }
+}
+
+/** Macro-F1 over the classes present in `gold` (a class never predicted right scores 0). */
+export function macroF1(gold: readonly string[], predicted: readonly (string | null)[]): number {
+  const classes = [...new Set(gold)];
+  if (classes.length === 0) return 0;
+  let sum = 0;
+  for (const c of classes) {
+    let tp = 0;
+    let fp = 0;
+    let fn = 0;
+    for (let i = 0; i < gold.length; i++) {
+      const g = gold[i] === c;
+      const p = predicted[i] === c;
+      if (g && p) tp++;
+      else if (p) fp++;
+      else if (g) fn++;
+    }
+    sum += tp === 0 ? 0 : (2 * tp) / (2 * tp + fp + fn);
+  }
+  return sum / classes.length;
+}
+
+/** Share of `predicted` equal to `gold`. */
+export function accuracy(gold: readonly unknown[], predicted: readonly unknown[]): number {
+  if (gold.length === 0) return 0;
+  let k = 0;
+  for (let i = 0; i < gold.length; i++) if (gold[i] === predicted[i]) k++;
+  return k / gold.length;
+}
+
+/**
+ * Standard error of `stat` by a cluster bootstrap: whole groups (problems: rows of one problem
+ * share a prompt and a walk, so they are not independent) drawn with replacement, `reps` times,
+ * from a seeded generator. `stat` gets the item indices of one resample.
+ */
+export function clusterBootstrapSe(groups: readonly string[], stat: (items: number[]) => number, reps = 200, seed = 1): number {
+  const byGroup = new Map<string, number[]>();
+  groups.forEach((g, i) => {
+    const l = byGroup.get(g);
+    if (l) l.push(i);
+    else byGroup.set(g, [i]);
+  });
+  const clusters = [...byGroup.values()];
+  if (clusters.length < 2) return Infinity;
+  const prng = new Prng(seed, "audit/bootstrap");
+  let sum = 0;
+  let sum2 = 0;
+  for (let r = 0; r < reps; r++) {
+    const items: number[] = [];
+    for (let k = 0; k < clusters.length; k++) items.push(...clusters[prng.int(clusters.length)]!);
+    const v = stat(items);
+    sum += v;
+    sum2 += v * v;
+  }
+  const mean = sum / reps;
+  return Math.sqrt(Math.max(0, sum2 / reps - mean * mean));
+}

@@ -1,0 +1,56 @@
+/** The audit's table for people, and its one-line headline for the dataset card. */
+import type { AuditHeadline } from "../dataset/records.js";
+import type { AuditReport, RuleResult } from "./audit.js";
+
+const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : "-");
+const pad = (s: string, n: number): string => (s.length >= n ? s : s + " ".repeat(n - s.length));
+const lpad = (s: string, n: number): string => (s.length >= n ? s : " ".repeat(n - s.length) + s);
+
+function ruleLine(r: RuleResult): string {
+  const fires = r.fires !== undefined ? `  fires on ${r.fires}${r.share != null ? `, ${(r.share * 100).toFixed(1)}% one label` : ""}` : "";
+  return `${pad(r.name, 32)}${pad(r.group, 16)}${pad(r.measure, 8)}${lpad(String(r.n), 8)}${lpad(f3(r.value), 8)}${lpad(f3(r.score), 8)}${fires}`;
+}
+
+/** The audit as a table (what `pddl2prm audit` prints). */
+export function formatAuditTable(r: AuditReport): string {
+  const out: string[] = [];
+  out.push(`audit of ${r.dir}: format ${r.format}, ${r.units} ${r.unit === "step" ? "rows" : r.unit === "chain" ? "chains" : "pairs"}; target: ${r.target}`);
+  out.push(`classifiers trained on ${r.split.train}, scored on ${r.split.test} (${r.split.source === "splits" ? "train / test splits" : "no train and test splits: problems by hash"})`);
+  if (r.sample) out.push(`sampled: the rows of ${(r.sample.rate * 100).toFixed(1)}% of the problems (by id hash) of ${r.sample.rows}`);
+  if (r.actions_parsed) out.push(`actions parsed back from step text: ${r.actions_parsed.asked - r.actions_parsed.failed} of ${r.actions_parsed.asked}`);
+  out.push("");
+  out.push(`${pad("baseline (test split)", 40)}${lpad("accuracy", 10)}${lpad("macro-F1", 10)}`);
+  out.push(`${pad(`majority class (${r.majority.label})`, 40)}${lpad(f3(r.majority.accuracy), 10)}${lpad(f3(r.majority.macro_f1), 10)}`);
+  out.push(`${pad("action type only (logistic regr.)", 40)}${lpad(f3(r.classifiers.action.accuracy), 10)}${lpad(f3(r.classifiers.action.macro_f1), 10)}`);
+  out.push(`${pad("words of the text (logistic regr.)", 40)}${lpad(f3(r.classifiers.text.accuracy), 10)}${lpad(f3(r.classifiers.text.macro_f1), 10)}`);
+  const c = r.classifiers;
+  out.push(`${pad("text minus action", 40)}${lpad(f3(c.text.accuracy - c.action.accuracy), 10)}${lpad(f3(c.gap), 10)}  (se ${f3(c.gap_se)}; log-likelihood gain ${f3(c.loglik_gain)}, se ${f3(c.loglik_gain_se)})`);
+  out.push("");
+  out.push(`${pad("single-row rule", 32)}${pad("group", 16)}${pad("measure", 8)}${lpad("n", 8)}${lpad("value", 8)}${lpad("score", 8)}`);
+  for (const x of r.rules) out.push(ruleLine(x));
+  out.push("");
+  const failed = r.checks.filter((c) => !c.pass);
+  out.push(`checks: ${r.checks.length - failed.length} of ${r.checks.length} pass`);
+  for (const c of failed) out.push(`  FAIL ${c.name} [${c.group}]: ${f3(c.value)}, limit ${c.limit}`);
+  out.push(r.pass ? "audit: pass" : "audit: FAIL");
+  return out.join("\n");
+}
+
+/** The audit's headline: pass or fail and the figures the card shows. */
+export function auditHeadline(r: AuditReport): AuditHeadline {
+  const failed = r.checks.filter((c) => !c.pass);
+  const best = r.best_rule;
+  const parts = [
+    `text-minus-action gap ${f3(r.classifiers.gap)} macro-F1 (text ${f3(r.classifiers.text.macro_f1)}, action type ${f3(r.classifiers.action.macro_f1)}, majority class ${f3(r.majority.macro_f1)})`,
+    best ? `best single-row rule: ${best.name}${best.group !== "all" ? ` [${best.group}]` : ""} ${f3(best.score)}` : "no single-row rule",
+  ];
+  const pos = r.rules.find((x) => x.name === "candidate position");
+  if (pos) parts.push(`candidate position AUC ${f3(pos.value)}`);
+  const rep = r.rules.find((x) => x.name === "repeated object" && x.fires !== undefined);
+  if (rep) parts.push(`rows naming an object twice: ${rep.fires}`);
+  return {
+    pass: r.pass,
+    summary: `${r.pass ? "pass" : `FAIL (${failed.length} of ${r.checks.length} checks)`}${r.sample ? ` (on the rows of ${(r.sample.rate * 100).toFixed(1)}% of the problems)` : ""}: ${parts.join("; ")}`,
+    failed: failed.map((c) => `${c.name} [${c.group}]: ${f3(c.value)}, limit ${c.limit}`),
+  };
+}

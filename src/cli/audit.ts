@@ -1,0 +1,41 @@
+import type { Command } from "commander";
+import { AUDIT_THRESHOLDS, formatAuditTable, runAudit, type AuditOptions } from "../audit/index.js";
+import { action, printJson, UsageError } from "./common.js";
+
+function fraction(flag: string, value: string): number {
+  const x = Number(value);
+  if (value.trim() === "" || !Number.isFinite(x) || x < 0 || x > 1) throw new UsageError(`${flag} expects a number between 0 and 1, got '${value}'`);
+  return x;
+}
+
+export function register(program: Command): void {
+  program
+    .command("audit")
+    .description("measure surface shortcuts in a dataset folder (length, position, repeated objects, wording beyond the action); exit 1 when a check fails")
+    .argument("<dir>", "a folder written by `pddl2prm generate` (any --format)")
+    .option("--json", "print one JSON object")
+    .option("--max-gap <x>", `largest allowed text-only minus action-only classifier macro-F1 (default ${AUDIT_THRESHOLDS.maxGap})`)
+    .option("--max-rule <x>", "also fail when any single-row rule scores above x (0.5 = chance)")
+    .addHelpText(
+      "after",
+      `
+Checks (a check fails only beyond twice its standard error, so small data cannot fail by chance):
+  text-minus-action gap     macro-F1 of a bag-of-words classifier minus an action-type-only one <= --max-gap
+  step rows                 candidate position AUC within 0.5 +- ${AUDIT_THRESHOLDS.positionAuc}; rows naming an object twice:
+                            not ${AUDIT_THRESHOLDS.repeatedObjectRows}+ rows of which ${AUDIT_THRESHOLDS.repeatedObjectShare * 100}% share a label
+  chains and pairs          length rules (steps, characters) <= ${AUDIT_THRESHOLDS.lengthRule} (pairs: in every group too);
+                            position and repeated-object rules <= ${AUDIT_THRESHOLDS.pairChainRule}
+See docs/audit.md.`,
+    )
+    .action(
+      action(async (dir: string, flags: { json?: boolean; maxGap?: string; maxRule?: string }) => {
+        const opts: AuditOptions = {};
+        if (flags.maxGap !== undefined) opts.maxGap = fraction("--max-gap", flags.maxGap);
+        if (flags.maxRule !== undefined) opts.maxRule = fraction("--max-rule", flags.maxRule);
+        const report = await runAudit(dir, opts);
+        if (flags.json) printJson(report);
+        else process.stdout.write(formatAuditTable(report) + "\n");
+        if (!report.pass) process.exitCode = 1;
+      }),
+    );
+}
