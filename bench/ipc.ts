@@ -3,7 +3,7 @@
  *
  *   npm run bench:ipc -- --fd PATH/fast-downward.py --benchmarks DIR [--per-domain 3]
  *     [--only a,b] [--time-limit 60] [--label-time-limit 60] [--label-per-domain N]
- *     [--cli PATH/main.js] [--skip-fd] [--skip-solve] [--skip-label] [--cache FILE] [--fresh]
+ *     [--cli PATH/main.js] [--skip-fd] [--skip-solve] [--skip-label] [--h0-only] [--cache FILE] [--fresh]
  *     [--out bench/results/ipc.txt]
  *
  * DIR holds one folder per domain (a clone of the public downward-benchmarks collection). For
@@ -21,6 +21,9 @@
  *            cost, initial h, expansions, search time, and the time ratio ours / Fast Downward;
  *   label    `generate --time-limit L` on that one problem: rows, or why it was skipped (only the
  *            `--label-per-domain` smallest problems of a folder, default all of `--per-domain`).
+ * `--h0-only` compares initial heuristic values only (Fast Downward's search with `bound=0`, ours
+ * with `--max-expansions 0`): seconds per instance instead of minutes, on every instance Fast
+ * Downward's LM-Cut accepts, solved or not; no costs, times or labels.
  * `--time-limit` bounds parse, ground, Fast Downward's translator and both searches;
  * `--label-time-limit` bounds `generate`. `--cli` measures another build of pddl2prm (an older
  * checkout's dist/src/cli/main.js, for "before" figures). Results are cached per instance in a
@@ -56,6 +59,7 @@ interface Options {
   cli: string;
   skipSolve: boolean;
   skipLabel: boolean;
+  h0Only: boolean;
   cache: string;
   out: string;
 }
@@ -123,7 +127,8 @@ function parseOptions(): Options {
     labelTimeLimit: num("--label-time-limit", 60),
     cli,
     skipSolve: process.argv.includes("--skip-solve"),
-    skipLabel: process.argv.includes("--skip-label"),
+    skipLabel: process.argv.includes("--skip-label") || process.argv.includes("--h0-only"),
+    h0Only: process.argv.includes("--h0-only"),
     cache: arg("--cache") ?? join(packageRoot(), "bench", "results", `ipc-cache-${cliHash}.jsonl`),
     out: arg("--out") ?? join(packageRoot(), "bench", "results", "ipc.txt"),
   };
@@ -214,7 +219,8 @@ async function runGround(o: Options, domain: string, problem: string): Promise<R
 }
 
 async function runOurs(o: Options, domain: string, problem: string): Promise<OursResult> {
-  const r = await node(o, ["solve", domain, problem, "--heuristic", "lmcut", "--json", "--time-limit", String(o.timeLimit)], o.timeLimit + 60);
+  const limit = o.h0Only ? ["--max-expansions", "0"] : [];
+  const r = await node(o, ["solve", domain, problem, "--heuristic", "lmcut", "--json", "--time-limit", String(o.timeLimit), ...limit], o.timeLimit + 60);
   if (r.timedOut) return { status: "timeout" };
   let j: { status?: SearchStatus; solvable: boolean; cost: number | null; initial_h: number | null; heuristic?: string; expanded: number; search_ms: number };
   try {
@@ -327,14 +333,15 @@ async function runFd(o: Options, domain: string, problem: string): Promise<FdRes
   // Backstop only: the driver enforces its own limits, we kill it if it does not.
   const fd = (args: string[]) => runLimited("python3", [o.fd!, ...limits, ...args], 2 * o.timeLimit + 60, dir);
   try {
-    const r = await fd(["--keep-sas-file", domain, problem, "--search", LMCUT]);
+    const config = (c: string) => (o.h0Only ? c.replace(/\)$/, ", bound=0)") : c);
+    const r = await fd(["--keep-sas-file", domain, problem, "--search", config(LMCUT)]);
     const tcode = fdExitCode(r.out, "translate");
     if (tcode === FD_CODE.translateTimeout || (tcode === null && r.timedOut)) return { translate: "timeout" };
     if (tcode === FD_CODE.translateMemout) return { translate: "memout" };
     if (tcode === FD_CODE.translateUnsolvable) return { translate: "ok", status: "unsolvable" };
     if (tcode !== 0) return { translate: "rejected", error: fdError(r, "translate") };
     if (fdExitCode(r.out, "search") !== FD_CODE.searchUnsupported) return fdSearch(r, LMCUT);
-    return fdSearch(await fd([join(dir, "output.sas"), "--search", HMAX]), HMAX);
+    return fdSearch(await fd([join(dir, "output.sas"), "--search", config(HMAX)]), HMAX);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -344,7 +351,7 @@ async function runFd(o: Options, domain: string, problem: string): Promise<FdRes
 // Cache
 
 function cacheKey(o: Options, problem: string, label: boolean): string {
-  return JSON.stringify([CACHE_VERSION, o.cli, relative(o.benchmarks, problem), o.timeLimit, o.labelTimeLimit, o.fd, o.skipSolve, label]);
+  return JSON.stringify([CACHE_VERSION, o.cli, relative(o.benchmarks, problem), o.timeLimit, o.labelTimeLimit, o.fd, o.skipSolve, label, o.h0Only]);
 }
 
 function loadCache(file: string): Map<string, Result> {
@@ -457,8 +464,9 @@ function costLines(results: Result[]): string[] {
 }
 
 /** Initial h on instances Fast Downward solved with LM-Cut and we searched with LM-Cut. */
-function h0Lines(results: Result[]): string[] {
-  const lm = results.filter((r) => r.fd?.status === "solved" && r.fd.config === LMCUT && h0Relation(r) !== null);
+function h0Lines(results: Result[], h0Only = false): string[] {
+  // with --h0-only no search ends in "solved": every instance Fast Downward's LM-Cut evaluated
+  const lm = results.filter((r) => (h0Only || r.fd?.status === "solved") && r.fd?.config === LMCUT && h0Relation(r) !== null);
   const by = (rel: string) => lm.filter((r) => h0Relation(r) === rel);
   const pct = (n: number) => (lm.length ? ((100 * n) / lm.length).toFixed(1) : "-");
   const [eq, lower, higher] = [by("="), by("<"), by(">")];
@@ -467,7 +475,7 @@ function h0Lines(results: Result[]): string[] {
   const over = results.filter((r) => r.ours?.h0 != null && r.fd?.status === "solved" && r.fd.cost !== undefined && r.ours.h0 > r.fd.cost);
   const diff = (r: Result) => `${name(r)} ${r.ours!.h0} vs ${r.fd!.h0}`;
   return [
-    `initial h on LM-Cut instances Fast Downward solves (${lm.length}): equal ${eq.length} (${pct(eq.length)}%), lower ${lower.length} (${pct(lower.length)}%)${list(lower, diff)}, higher ${higher.length} (${pct(higher.length)}%)${list(higher, diff)}`,
+    `initial h on LM-Cut instances Fast Downward ${h0Only ? "evaluates" : "solves"} (${lm.length}): equal ${eq.length} (${pct(eq.length)}%), lower ${lower.length} (${pct(lower.length)}%)${list(lower, diff)}, higher ${higher.length} (${pct(higher.length)}%)${list(higher, diff)}`,
     `initial h 0 where Fast Downward's is positive: ${zero.length}${list(zero)}`,
     `initial h above the optimal cost (must be 0): ${over.length}${list(over, (r) => `${name(r)} ${r.ours!.h0} > ${r.fd!.cost}`)}`,
   ];
@@ -506,7 +514,7 @@ function summary(results: Result[], o: Options): string[] {
     `folders seen: ${folders}, instances: ${results.length}`,
     ...acceptanceLines(results, o),
   ];
-  if (!o.skipSolve && o.fd !== null) s.push(...costLines(results), ...h0Lines(results), ...timeLines(results));
+  if (!o.skipSolve && o.fd !== null) s.push(...(o.h0Only ? h0Lines(results, true) : [...costLines(results), ...h0Lines(results), ...timeLines(results)]));
   if (!o.skipSolve && o.fd === null) s.push(`solved by us: ${results.filter((r) => r.ours?.status === "solved").length}/${results.length}`);
   if (!o.skipLabel) s.push(...labelLines(results, o));
   return s;

@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { OPEN_LIST_BUCKET_MAX_F, OpenList, type OpenListLimits } from "../src/search/queue.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { AdaptiveQueue, OPEN_LIST_BUCKET_MAX_F, OpenList, type OpenListLimits } from "../src/search/queue.js";
 
 type Op = { push: [number, number] } | { pop: true };
 
@@ -173,5 +175,49 @@ describe("OpenList", () => {
     expect(q.peekF()).toBe(OPEN_LIST_BUCKET_MAX_F + 100);
     expect(q.pop()).toBe(5);
     expect(q.size).toBe(0);
+  });
+});
+
+describe("AdaptiveQueue (Fast Downward's LM-Cut queue)", () => {
+  // tests/fixtures/queue: a script of pushes ("u key value"), pops ("o"), clears ("c") and virtual
+  // pushes ("v n"), and the (key, value) pairs Fast Downward's queue semantics pop for it: LIFO
+  // buckets, the switch to a heap, and std::priority_queue's tie order from libstdc++ (computed
+  // once with g++ by a small C++ program; the numbers are the fixture).
+  const dir = join(import.meta.dirname, "fixtures", "queue");
+  const ops = readFileSync(join(dir, "adaptive-ops.txt"), "utf8").trim().split("\n");
+  const expected = readFileSync(join(dir, "adaptive-pops.txt"), "utf8").trim().split("\n");
+
+  it("pops what Fast Downward's adaptive queue pops, through the switch to a heap", () => {
+    const q = new AdaptiveQueue();
+    const got: string[] = [];
+    let sawBuckets = false;
+    for (const op of ops) {
+      const t = op.split(" ");
+      if (t[0] === "u") q.push(Number(t[1]), Number(t[2]));
+      else if (t[0] === "o") {
+        const v = q.pop();
+        got.push(`${q.lastKey} ${v}`);
+      }
+      else if (t[0] === "c") q.clear();
+      else q.addVirtualPushes(Number(t[1]));
+      if (!q.isHeap && got.length > 10) sawBuckets = true;
+    }
+    expect(sawBuckets).toBe(true);
+    expect(q.isHeap).toBe(true);
+    expect(q.empty).toBe(true);
+    expect(got).toEqual(expected);
+  });
+
+  it("never switches while keys stay below 100, and a clear restarts the push count", () => {
+    const q = new AdaptiveQueue();
+    for (let i = 0; i < 1000; i++) q.push(i % 99, i);
+    expect(q.isHeap).toBe(false);
+    q.clear();
+    q.addVirtualPushes(200);
+    q.push(150, 1); // 150 <= 200 pushes: still buckets
+    expect(q.isHeap).toBe(false);
+    q.clear();
+    q.push(150, 1); // 150 > 0 pushes since the clear
+    expect(q.isHeap).toBe(true);
   });
 });

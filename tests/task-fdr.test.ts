@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildFdrTask, type FdrGroups, type FdrTask } from "../src/task/fdr.js";
+import { computeFactGroups } from "../src/task/invariants.js";
 import type { GroundTask } from "../src/task/types.js";
 import { FdrLmCutHeuristic } from "../src/search/heuristics.js";
 import { buildRelaxedTaskFromFdr, FdrStateMap, fdrSuccessorOrder } from "../src/search/relaxed.js";
@@ -112,6 +113,19 @@ describe("buildFdrTask (the finite-domain view) on the built-in domains", () => 
       expect([...order].sort((a, b) => a - b)).toEqual(Array.from({ length: task.numOps }, (_, i) => i));
     });
   }
+});
+
+describe("buildFdrTask's typed-array path for operators without negative preconditions", () => {
+  it("builds exactly what the general path builds, on every built-in domain", () => {
+    for (const name of DOMAINS) {
+      const task = loadTask(name, `${name}-p1.pddl`);
+      const groups = computeFactGroups(task);
+      const fast = buildFdrTask(task, groups);
+      const general = buildFdrTask(task, groups, { fastPath: false });
+      expect(fast).toEqual(general);
+      expect("unsupported" in fast).toBe(false);
+    }
+  });
 });
 
 describe("buildFdrTask details", () => {

@@ -1,7 +1,7 @@
 import type { GroundTask } from "../task/types.js";
 import type { Heuristic } from "./types.js";
-import { IntMinQueue } from "./queue.js";
-import type { FdrTask } from "../task/fdr.js";
+import { AdaptiveQueue } from "./queue.js";
+import { fdrTaskOf, type FdrTask } from "../task/fdr.js";
 import { buildRelaxedTask, buildRelaxedTaskFromFdr, FdrStateMap, type RelaxedTask } from "./relaxed.js";
 
 /** Names accepted by `createHeuristic`. */
@@ -54,7 +54,10 @@ class RelaxedExplorer {
   readonly redCost: Int32Array;
   readonly suppHead: Int32Array;
   readonly suppNext: Int32Array;
-  readonly queue: IntMinQueue;
+  /** 1 where a fact's supporter list may be out of id order (moves prepend; sorted on use). */
+  readonly suppDirty: Uint8Array;
+  readonly queue: AdaptiveQueue;
+  private sortBuf: Int32Array;
   /** The relaxed facts true in the last explored state, in causal order. */
   readonly stateFacts: Int32Array;
   numStateFacts = 0;
@@ -70,10 +73,11 @@ class RelaxedExplorer {
     this.preCount = new Int32Array(rt.numOps);
     this.suppHead = new Int32Array(rt.numFacts);
     this.suppNext = new Int32Array(rt.numOps);
+    this.suppDirty = new Uint8Array(rt.numFacts);
+    this.sortBuf = new Int32Array(16);
     this.stateFacts = new Int32Array(rt.factOrder.length);
     for (let o = 0; o < rt.numOps; o++) this.preCount[o] = rt.preStart[o + 1]! - rt.preStart[o]!;
-    // buckets when costs are small: h^max values then stay small too
-    this.queue = new IntMinQueue(rt.maxCost <= 100);
+    this.queue = new AdaptiveQueue();
   }
 
   /**
@@ -141,6 +145,7 @@ class RelaxedExplorer {
       const head = this.suppHead;
       const next = this.suppNext;
       head.fill(-1);
+      this.suppDirty.fill(0);
       for (let o = rt.numOps - 1; o >= 0; o--) {
         if (unsat[o] !== 0) continue;
         const f = supp[o]!;
@@ -149,6 +154,32 @@ class RelaxedExplorer {
       }
     }
     return fc[goal]!;
+  }
+
+  /**
+   * Puts fact f's supporter list back in id order. Moving an op to another list prepends it
+   * (O(1)) and marks that list; a walk to its sorted place was quadratic where one fact
+   * supports thousands of ops (labyrinth).
+   */
+  sortList(f: number): void {
+    this.suppDirty[f] = 0;
+    const head = this.suppHead;
+    const next = this.suppNext;
+    let n = 0;
+    for (let o = head[f]!; o !== -1; o = next[o]!) {
+      if (n === this.sortBuf.length) {
+        const b = new Int32Array(n * 2);
+        b.set(this.sortBuf);
+        this.sortBuf = b;
+      }
+      this.sortBuf[n++] = o;
+    }
+    if (n < 2) return;
+    const a = this.sortBuf.subarray(0, n);
+    a.sort();
+    head[f] = a[0]!;
+    for (let i = 0; i + 1 < n; i++) next[a[i]!] = a[i + 1]!;
+    next[a[n - 1]!] = -1;
   }
 
   /**
@@ -168,7 +199,9 @@ class RelaxedExplorer {
     const effStart = rt.effStart;
     const eff = rt.eff;
     const q = this.queue;
-    q.clear();
+    // as Fast Downward: no clear (the queue is empty), and as many virtual pushes as facts, which
+    // keeps the queue in bucket mode longer
+    q.addVirtualPushes(rt.numFacts - 2);
     for (let i = 0; i < cutLen; i++) {
       const o = cut[i]!;
       const v = suppCost[o]! + costs[o]!;
@@ -182,10 +215,12 @@ class RelaxedExplorer {
     }
     const head = this.suppHead;
     const next = this.suppNext;
+    const dirty = this.suppDirty;
     while (!q.empty) {
       const f = q.pop();
       const d = q.lastKey;
       if (d > fc[f]!) continue;
+      if (dirty[f] !== 0) this.sortList(f);
       // the ops f supports in id order: this push order decides the pop order of equal-cost
       // facts, as in Fast Downward's incremental update
       for (let o = head[f]!, p = -1, nx = 0; o !== -1; o = nx) {
@@ -207,19 +242,13 @@ class RelaxedExplorer {
           }
         }
         if (best !== f) {
-          // move o to best's list, at its place in id order
+          // move o to best's list (sorted when next walked)
           if (p === -1) head[f] = nx;
           else next[p] = nx;
           supp[o] = best;
-          let a = -1;
-          let b = head[best]!;
-          while (b !== -1 && b < o) {
-            a = b;
-            b = next[b]!;
-          }
-          next[o] = b;
-          if (a === -1) head[best] = o;
-          else next[a] = o;
+          next[o] = head[best]!;
+          head[best] = o;
+          dirty[best] = 1;
         } else p = o;
         if (bestCost < old) {
           suppCost[o] = bestCost;
@@ -297,6 +326,7 @@ export class LmCutHeuristic implements Heuristic {
     const addedBy = rt.addedBy;
     const head = ex.suppHead;
     const next = ex.suppNext;
+    const dirty = ex.suppDirty;
     const stateFacts = ex.stateFacts;
     const numStateFacts = ex.numStateFacts;
     const effStart = rt.effStart;
@@ -338,6 +368,7 @@ export class LmCutHeuristic implements Heuristic {
       let minCost = INF;
       while (sp > 0) {
         const f = stack[--sp]!;
+        if (dirty[f] !== 0) ex.sortList(f);
         for (let o = head[f]!; o !== -1; o = next[o]!) {
           // an op reaching the goal zone joins the cut and does not extend the reached part
           // (each op is met once: it has exactly one supporter)
@@ -402,8 +433,9 @@ export class FdrLmCutHeuristic implements Heuristic {
 }
 
 /**
- * Create a heuristic by name. `lmcut` on a task with conditional effects falls back to h^max
- * (the returned heuristic's `name` is then "hmax").
+ * Create a heuristic by name. `lmcut` runs on the task's finite-domain view (`fdrTaskOf`: Fast
+ * Downward's relaxation and values) where there is one, else on the plain relaxation, and falls
+ * back to h^max on tasks with conditional effects (the returned heuristic's `name` is then "hmax").
  */
 export function createHeuristic(task: GroundTask, name: HeuristicName): Heuristic {
   switch (name) {
@@ -412,6 +444,8 @@ export function createHeuristic(task: GroundTask, name: HeuristicName): Heuristi
     case "hmax":
       return new HMaxHeuristic(task);
     case "lmcut": {
+      const fdr = fdrTaskOf(task);
+      if (!("unsupported" in fdr)) return new FdrLmCutHeuristic(task, fdr);
       const rt = buildRelaxedTask(task);
       return rt.hasConditionalEffects ? new HMaxHeuristic(task, rt) : new LmCutHeuristic(task, rt);
     }

@@ -146,6 +146,183 @@ export class IntMinQueue {
   }
 }
 
+/**
+ * Fast Downward's adaptive priority queue, tie for tie, for LM-Cut's h^max explorations (which
+ * element of equal cost pops first decides supporters, hence LM-Cut's values): LIFO buckets
+ * until a push of key >= 100 exceeds the number of pushes since the last clear (plus "virtual"
+ * pushes), then for good a binary heap ordered by key alone with libstdc++'s `push_heap`/`pop_heap`
+ * sift rules, started from the bucket entries in (key, push) order. Keys are integers >= 0.
+ */
+export class AdaptiveQueue {
+  private heap = false;
+  // bucket mode: one LIFO list per key in a pool; a cursor on the smallest non-empty key
+  private heads: Int32Array = new Int32Array(256).fill(-1);
+  private poolVal: Int32Array = new Int32Array(1024);
+  private poolNext: Int32Array = new Int32Array(1024);
+  private poolSize = 0;
+  private cursor = 0;
+  private maxKey = -1;
+  private pushes = 0;
+  // heap mode
+  private hKey: Int32Array = new Int32Array(0);
+  private hVal: Int32Array = new Int32Array(0);
+  private count = 0;
+  /** Key of the last popped entry. */
+  lastKey = 0;
+
+  get empty(): boolean {
+    return this.count === 0;
+  }
+
+  /** True once the queue has switched to a heap. */
+  get isHeap(): boolean {
+    return this.heap;
+  }
+
+  /** Empty the queue; in bucket mode the push count starts again (a heap stays a heap). */
+  clear(): void {
+    if (!this.heap) {
+      if (this.maxKey >= 0) this.heads.fill(-1, 0, this.maxKey + 1);
+      this.poolSize = 0;
+      this.cursor = 0;
+      this.maxKey = -1;
+      this.pushes = 0;
+    }
+    this.count = 0;
+  }
+
+  /** Count `n` pushes that did not happen (delays the switch to a heap). */
+  addVirtualPushes(n: number): void {
+    if (!this.heap) this.pushes += n;
+  }
+
+  push(key: number, val: number): void {
+    if (!this.heap) {
+      if (key >= 100 && key > this.pushes) this.toHeap();
+      else {
+        this.pushes++;
+        this.count++;
+        if (key >= this.heads.length) {
+          let n = this.heads.length * 2;
+          while (n <= key) n *= 2;
+          const h = new Int32Array(n).fill(-1);
+          h.set(this.heads);
+          this.heads = h;
+        }
+        if (this.poolSize === this.poolVal.length) {
+          const v = new Int32Array(this.poolSize * 2);
+          v.set(this.poolVal);
+          this.poolVal = v;
+          const nx = new Int32Array(this.poolSize * 2);
+          nx.set(this.poolNext);
+          this.poolNext = nx;
+        }
+        const e = this.poolSize++;
+        this.poolVal[e] = val;
+        this.poolNext[e] = this.heads[key]!;
+        this.heads[key] = e;
+        if (key < this.cursor) this.cursor = key;
+        if (key > this.maxKey) this.maxKey = key;
+        return;
+      }
+    }
+    // push_heap: sift up while the parent's key is larger
+    if (this.count === this.hKey.length) this.growHeap(this.count * 2 + 16);
+    const keys = this.hKey;
+    const vals = this.hVal;
+    let hole = this.count++;
+    let parent = (hole - 1) >> 1;
+    while (hole > 0 && keys[parent]! > key) {
+      keys[hole] = keys[parent]!;
+      vals[hole] = vals[parent]!;
+      hole = parent;
+      parent = (hole - 1) >> 1;
+    }
+    keys[hole] = key;
+    vals[hole] = val;
+  }
+
+  /** Remove and return a value of smallest key (its key goes to `lastKey`). Queue must be non-empty. */
+  pop(): number {
+    if (!this.heap) {
+      this.count--;
+      const heads = this.heads;
+      let c = this.cursor;
+      while (heads[c] === -1) c++;
+      this.cursor = c;
+      const e = heads[c]!;
+      heads[c] = this.poolNext[e]!;
+      this.lastKey = c;
+      if (this.count === 0) this.poolSize = 0;
+      return this.poolVal[e]!;
+    }
+    const keys = this.hKey;
+    const vals = this.hVal;
+    const topVal = vals[0]!;
+    this.lastKey = keys[0]!;
+    const len = --this.count;
+    if (len > 0) {
+      // pop_heap: the last entry goes into the hole left at the top, which first moves down
+      // along the smaller child (the right one on ties), then up again
+      const key = keys[len]!;
+      const val = vals[len]!;
+      let hole = 0;
+      let child = 0;
+      while (child < (len - 1) >> 1) {
+        child = 2 * (child + 1);
+        if (keys[child]! > keys[child - 1]!) child--;
+        keys[hole] = keys[child]!;
+        vals[hole] = vals[child]!;
+        hole = child;
+      }
+      if ((len & 1) === 0 && child === (len - 2) >> 1) {
+        child = 2 * (child + 1);
+        keys[hole] = keys[child - 1]!;
+        vals[hole] = vals[child - 1]!;
+        hole = child - 1;
+      }
+      let parent = (hole - 1) >> 1;
+      while (hole > 0 && keys[parent]! > key) {
+        keys[hole] = keys[parent]!;
+        vals[hole] = vals[parent]!;
+        hole = parent;
+        parent = (hole - 1) >> 1;
+      }
+      keys[hole] = key;
+      vals[hole] = val;
+    }
+    return topVal;
+  }
+
+  private growHeap(n: number): void {
+    const k = new Int32Array(n);
+    k.set(this.hKey.subarray(0, this.count));
+    this.hKey = k;
+    const v = new Int32Array(n);
+    v.set(this.hVal.subarray(0, this.count));
+    this.hVal = v;
+  }
+
+  /** Switch to heap mode: the entries in (key, push order) order, which is a valid heap. */
+  private toHeap(): void {
+    this.heap = true;
+    this.growHeap(Math.max(16, this.count * 2));
+    let i = 0;
+    const stack: number[] = [];
+    for (let k = this.cursor; k <= this.maxKey; k++) {
+      for (let e = this.heads[k]!; e !== -1; e = this.poolNext[e]!) stack.push(this.poolVal[e]!);
+      // lists are LIFO: reverse to push order
+      while (stack.length > 0) {
+        this.hKey[i] = k;
+        this.hVal[i++] = stack.pop()!;
+      }
+    }
+    this.heads = new Int32Array(0);
+    this.poolVal = new Int32Array(0);
+    this.poolNext = new Int32Array(0);
+  }
+}
+
 /** Largest f kept in buckets by default: (1025 * 1026 / 2) buckets x 2 Int32Array = 4.2 MB at most. */
 export const OPEN_LIST_BUCKET_MAX_F = 1024;
 /** Packed heap key fields: (f * 2^14 + h) * 2^25 + seq is exact (< 2^53) for 0 <= f, h < 2^14, seq < 2^25. */

@@ -1,7 +1,8 @@
 import type { GroundTask } from "../task/types.js";
 import { astar } from "./astar.js";
 import { createHeuristic, type HeuristicName } from "./heuristics.js";
-import { goalRelevance, successorOrder } from "./relaxed.js";
+import { fdrTaskOf } from "../task/fdr.js";
+import { fdrSuccessorOrder, goalRelevance, successorOrder } from "./relaxed.js";
 import type { SearchLimits, SearchResult } from "./types.js";
 
 /** Options of `solve`. */
@@ -21,7 +22,9 @@ export interface SolveOptions {
 export function solve(task: GroundTask, options: SolveOptions = {}): SearchResult & { planNames: string[]; heuristic: string } {
   const h = createHeuristic(task, options.heuristic ?? "lmcut");
   let r: SearchResult;
-  const order = successorOrder(task);
+  // successors in Fast Downward's generator order where the task has its finite-domain view
+  const fdr = fdrTaskOf(task);
+  const order = "unsupported" in fdr ? successorOrder(task) : fdrSuccessorOrder(task, fdr);
   if (options.pruneIrrelevant === false) r = astar(task, h, options.limits, { successorOrder: order });
   else {
     const rel = goalRelevance(task);

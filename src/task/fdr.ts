@@ -1,3 +1,4 @@
+import { computeFactGroups } from "./invariants.js";
 import type { GroundTask } from "./types.js";
 
 /**
@@ -193,7 +194,8 @@ function sortedPairs(m: Cond): Int32Array {
  * FDR LM-Cut does not cover (axioms, conditional effects, and ones the translator would also
  * leave without one: effects that stay conditional, an impossible or empty goal).
  */
-export function buildFdrTask(task: GroundTask, fg: FdrGroups): FdrTask | FdrUnsupported {
+export function buildFdrTask(task: GroundTask, fg: FdrGroups, options: { fastPath?: boolean } = {}): FdrTask | FdrUnsupported {
+  const fast = options.fastPath ?? true;
   if (task.numAxioms > 0) return { unsupported: "axioms" };
   if (task.ceStart[task.numOps]! > 0) return { unsupported: "conditional effects" };
   const nf = task.numFacts;
@@ -210,14 +212,31 @@ export function buildFdrTask(task: GroundTask, fg: FdrGroups): FdrTask | FdrUnsu
   // --- operators
   const raw: RawOp[] = [];
   const added = new Int32Array(nf).fill(-1);
+  // fast path scratch (operators without negative preconditions): stamps per variable
+  const mStamp = new Int32Array(mutexEnc.ranges.length).fill(-1);
+  const mVal = new Int32Array(mutexEnc.ranges.length);
+  const cStamp = new Int32Array(numVars).fill(-1);
+  const cVal = new Int32Array(numVars);
+  const eStamp = new Int32Array(numVars).fill(-1);
+  const eAdd = new Int32Array(numVars); // -1: delete only, else the value added (first add)
+  const eDel = new Int32Array(numVars); // value deleted (for deletes without add), -1 none
+  const eMulti = new Uint8Array(numVars); // more than one add or more than one delete on the variable
   for (let o = 0; o < task.numOps; o++) {
     const pos = task.pre.subarray(task.preStart[o]!, task.preStart[o + 1]!);
     const neg = task.negPre.subarray(task.negPreStart[o]!, task.negPreStart[o + 1]!);
+    const adds = task.add.subarray(task.addStart[o]!, task.addStart[o + 1]!);
+    for (let i = 0; i < adds.length; i++) added[adds[i]!] = o;
+    if (fast && neg.length === 0) {
+      const op = fastOperator(o, pos, adds);
+      if (op === "conditional") return { unsupported: "conditional effects in the FDR encoding" };
+      if (op !== "general") {
+        if (op !== null) raw.push(op);
+        continue;
+      }
+    }
     if (translateConditions(pos, neg, mutexEnc) === null) continue;
     const conds = translateConditions(pos, neg, enc);
     if (conds === null) continue;
-    const adds = task.add.subarray(task.addStart[o]!, task.addStart[o + 1]!);
-    for (let i = 0; i < adds.length; i++) added[adds[i]!] = o;
     // effects per variable: value -> effect conditions (only deletes give conditions)
     const effects = new Map<number, Map<number, Cond[]>>();
     const effOn = (v: number): Map<number, Cond[]> => {
@@ -252,6 +271,99 @@ export function buildFdrTask(task: GroundTask, fg: FdrGroups): FdrTask | FdrUnsu
       if (op === "conditional") return { unsupported: "conditional effects in the FDR encoding" };
       if (op !== null) raw.push(op);
     }
+  }
+
+  /**
+   * `buildOperator` for an operator without negative preconditions, on typed arrays: the same
+   * result (null for a pruned or no-op operator), or "general" when an effect needs the general
+   * path (several adds or deletes on one variable).
+   */
+  function fastOperator(o: number, pos: Int32Array, adds: Int32Array): RawOp | null | "conditional" | "general" {
+    // contradictory preconditions (in any mutex group, or on one variable): never applicable
+    for (let i = 0; i < pos.length; i++) {
+      const f = pos[i]!;
+      for (let k = mutexEnc.pairStart[f]!; k < mutexEnc.pairStart[f + 1]!; k++) {
+        const mv = mutexEnc.pairVar[k]!;
+        if (mStamp[mv] === o && mVal[mv] !== mutexEnc.pairVal[k]) return null;
+        mStamp[mv] = o;
+        mVal[mv] = mutexEnc.pairVal[k]!;
+      }
+    }
+    const condVars: number[] = [];
+    for (let i = 0; i < pos.length; i++) {
+      const v = varOf(pos[i]!);
+      const x = valOf(pos[i]!);
+      if (cStamp[v] === o) {
+        if (cVal[v] !== x) return null;
+        continue;
+      }
+      cStamp[v] = o;
+      cVal[v] = x;
+      condVars.push(v);
+    }
+    const effVars: number[] = [];
+    for (let i = 0; i < adds.length; i++) {
+      const v = varOf(adds[i]!);
+      const x = valOf(adds[i]!);
+      if (eStamp[v] !== o) {
+        eStamp[v] = o;
+        eAdd[v] = x;
+        eDel[v] = -1;
+        eMulti[v] = 0;
+        effVars.push(v);
+      } else if (eAdd[v] !== x) eMulti[v] = 1;
+    }
+    for (let i = task.delStart[o]!; i < task.delStart[o + 1]!; i++) {
+      const f = task.del[i]!;
+      if (added[f] === o) continue;
+      const v = varOf(f);
+      if (eStamp[v] === o) {
+        if (eAdd[v] !== -1) continue; // an add on the variable replaces the value
+        if (eDel[v] !== valOf(f)) eMulti[v] = 1;
+        continue;
+      }
+      eStamp[v] = o;
+      eAdd[v] = -1;
+      eDel[v] = valOf(f);
+      eMulti[v] = 0;
+      effVars.push(v);
+    }
+    const prePost: number[] = [];
+    for (const v of effVars) {
+      if (eMulti[v]) return "general";
+      const pre = cStamp[v] === o ? cVal[v]! : -1;
+      if (eAdd[v] !== -1) {
+        if (pre === eAdd[v]) continue;
+        prePost.push(v, pre, eAdd[v]!);
+      } else {
+        const none = ranges[v]! - 1;
+        const y = eDel[v]!;
+        if (pre !== -1) {
+          if (pre !== y) continue; // the deleted atom cannot hold: no effect
+          prePost.push(v, pre, none);
+        } else if (ranges[v] === 2) prePost.push(v, -1, none); // binary: unconditional
+        else return "conditional";
+      }
+      cStamp[v] = -2 - o; // affected: not a prevail condition
+    }
+    if (prePost.length === 0) return null;
+    const prevail: number[] = [];
+    for (const v of condVars) if (cStamp[v] === o) prevail.push(v);
+    prevail.sort((a, b) => a - b);
+    const prevailPairs = new Int32Array(2 * prevail.length);
+    prevail.forEach((v, i) => {
+      prevailPairs[2 * i] = v;
+      prevailPairs[2 * i + 1] = cVal[v]!;
+    });
+    // pre_post entries sorted by (var, pre, post); one entry per variable here
+    const order = Array.from({ length: prePost.length / 3 }, (_, i) => i).sort((a, b) => prePost[3 * a]! - prePost[3 * b]!);
+    const pp = new Int32Array(prePost.length);
+    order.forEach((k, i) => {
+      pp[3 * i] = prePost[3 * k]!;
+      pp[3 * i + 1] = prePost[3 * k + 1]!;
+      pp[3 * i + 2] = prePost[3 * k + 2]!;
+    });
+    return { name: translatorName(task, o), origin: o, prevail: prevailPairs, prePost: pp, cost: task.opCost[o]! };
   }
   raw.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : compareTuples(a.prevail, b.prevail, 2) || compareTuples(a.prePost, b.prePost, 3)));
 
@@ -347,18 +459,35 @@ interface Draft {
  */
 function simplify(t: Draft): Draft | FdrUnsupported {
   const numVars = t.ranges.length;
-  const arcs: Set<number>[][] = Array.from({ length: numVars }, (_, v) => Array.from({ length: t.ranges[v]! }, () => new Set<number>()));
+  // values numbered variable by variable; arcs pre -> post in CSR; a post without a
+  // precondition on its variable is reachable from the initial value (or is it)
+  const offset = new Int32Array(numVars + 1);
+  for (let v = 0; v < numVars; v++) offset[v + 1] = offset[v]! + t.ranges[v]!;
+  const numValues = offset[numVars]!;
+  const reachedAll = new Uint8Array(numValues);
+  const deg = new Int32Array(numValues + 1);
+  const effPre = (op: RawOp, i: number): number => {
+    const v = op.prePost[i]!;
+    if (op.prePost[i + 1]! !== -1) return op.prePost[i + 1]!;
+    for (let k = 0; k < op.prevail.length; k += 2) if (op.prevail[k] === v) return op.prevail[k + 1]!;
+    return -1;
+  };
   for (const op of t.ops) {
-    const conds = new Map<number, number>();
-    for (let i = 0; i < op.prevail.length; i += 2) conds.set(op.prevail[i]!, op.prevail[i + 1]!);
-    for (let i = 0; i < op.prePost.length; i += 3) if (op.prePost[i + 1]! !== -1) conds.set(op.prePost[i]!, op.prePost[i + 1]!);
     for (let i = 0; i < op.prePost.length; i += 3) {
       const v = op.prePost[i]!;
-      const post = op.prePost[i + 2]!;
-      const pre = conds.get(v) ?? -1;
-      if (pre === -1) {
-        for (let x = 0; x < t.ranges[v]!; x++) if (x !== post) arcs[v]![x]!.add(post);
-      } else arcs[v]![pre]!.add(post);
+      const pre = effPre(op, i);
+      if (pre === -1) reachedAll[offset[v]! + op.prePost[i + 2]!] = 1;
+      else deg[offset[v]! + pre + 1]!++;
+    }
+  }
+  for (let x = 0; x < numValues; x++) deg[x + 1]! += deg[x]!;
+  const arcTo = new Int32Array(deg[numValues]!);
+  const fill = deg.slice(0, numValues);
+  for (const op of t.ops) {
+    for (let i = 0; i < op.prePost.length; i += 3) {
+      const v = op.prePost[i]!;
+      const pre = effPre(op, i);
+      if (pre !== -1) arcTo[fill[offset[v]! + pre]!++] = offset[v]! + op.prePost[i + 2]!;
     }
   }
   // renaming: newVar[v] (-1 removed), newVal[v][x] (>= 0, ALWAYS_TRUE or ALWAYS_FALSE)
@@ -368,19 +497,24 @@ function simplify(t: Draft): Draft | FdrUnsupported {
   const newVal: Int32Array[] = [];
   const ranges: number[] = [];
   const values: Int32Array[] = [];
+  const stack: number[] = [];
   for (let v = 0; v < numVars; v++) {
-    const reached = new Uint8Array(t.ranges[v]!);
-    const stack = [t.init[v]!];
+    const base = offset[v]!;
+    const reached = reachedAll.subarray(base, offset[v + 1]!);
     reached[t.init[v]!] = 1;
-    let n = 1;
+    for (let x = 0; x < t.ranges[v]!; x++) if (reached[x]) stack.push(base + x);
     while (stack.length > 0) {
       const x = stack.pop()!;
-      for (const y of arcs[v]![x]!) if (!reached[y]) {
-        reached[y] = 1;
-        n++;
-        stack.push(y);
+      for (let k = deg[x]!; k < deg[x + 1]!; k++) {
+        const y = arcTo[k]!;
+        if (!reachedAll[y]) {
+          reachedAll[y] = 1;
+          stack.push(y);
+        }
       }
     }
+    let n = 0;
+    for (let x = 0; x < t.ranges[v]!; x++) n += reached[x]!;
     const map = new Int32Array(t.ranges[v]!).fill(ALWAYS_FALSE);
     if (n === 1) map[t.init[v]!] = ALWAYS_TRUE;
     else {
@@ -655,4 +789,35 @@ function maxDag(graph: Map<number, [number, number][]>, inputOrder: number[]): n
     }
   }
   return result;
+}
+
+const fdrCache = new WeakMap<GroundTask, FdrTask | FdrUnsupported>();
+
+/**
+ * The FDR view of a task with the fact groups Fast Downward's translator finds
+ * (`computeFactGroups`), built once per task. A task built without a domain (hand-made tests)
+ * gets one binary variable per fact. A failure of the invariant analysis leaves the task
+ * without an FDR view (callers fall back to the plain relaxation) rather than failing the run.
+ */
+export function fdrTaskOf(task: GroundTask): FdrTask | FdrUnsupported {
+  let r = fdrCache.get(task);
+  if (r === undefined) {
+    let groups: FdrGroups | null = null;
+    if (task.numAxioms > 0 || task.ceStart[task.numOps]! > 0) {
+      r = buildFdrTask(task, { groups: [], mutexGroups: [] }); // says which
+    } else if (task.domain.actions === undefined) {
+      const ids = Array.from({ length: task.numFacts }, (_, f) => f).filter((f) => !task.factDerived[f]);
+      ids.sort((a, b) => (task.factNames[a]! < task.factNames[b]! ? -1 : task.factNames[a]! > task.factNames[b]! ? 1 : 0));
+      groups = { groups: ids.map((f) => [f]), mutexGroups: [] };
+    } else {
+      try {
+        groups = computeFactGroups(task);
+      } catch (e) {
+        r = { unsupported: `fact groups: ${e instanceof Error ? e.message : String(e)}` };
+      }
+    }
+    r ??= buildFdrTask(task, groups!);
+    fdrCache.set(task, r);
+  }
+  return r;
 }

@@ -8,3 +8,5 @@ export { StateRegistry, hashState } from "./registry.js";
 export { SuccessorGenerator } from "./successor.js";
 export { explainAction, explainGoal, findOperator, parseGroundAction, resolveGroundAction } from "./explain.js";
 export { parsePlan, validatePlan, type ValidationResult } from "./validate.js";
+export { computeFactGroups, type FactGroups, type FactGroupOptions } from "./invariants.js";
+export { buildFdrTask, fdrTaskOf, type FdrGroups, type FdrOperator, type FdrTask, type FdrUnsupported } from "./fdr.js";
