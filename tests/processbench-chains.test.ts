@@ -1,19 +1,16 @@
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { lengthBucket, type ProcessBenchRow } from "../src/dataset/processbench.js";
-import { CASES, freshContext, relabel, ROOT, rowsOf } from "./pairs-helpers.js";
+import { CASES, freshContext, relabel, rowsOf } from "./pairs-helpers.js";
+import { cliRunner } from "./cli-run.js";
 
-const CLI = join(ROOT, "dist", "src", "cli", "main.js");
 const tmp = mkdtempSync(join(tmpdir(), "pddl2prm-pb-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", cwd: tmp });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+// asynchronous: back-to-back spawnSync starves vitest's worker RPC on a loaded machine
+const cli = cliRunner(tmp);
 
 function check(rows: ProcessBenchRow[], domain: string, problem: string, threshold: number): void {
   const { ctx } = freshContext(domain, problem);
@@ -76,28 +73,28 @@ describe("processbench chains", () => {
     expect(seen).toEqual(new Set(["optimal", "stale"]));
   });
 
-  it("CLI: same bytes for --workers 1 and 2; bad flags exit 2", () => {
+  it("CLI: same bytes for --workers 1 and 2; bad flags exit 2", async () => {
     const shards = (out: string) =>
       Object.fromEntries(readdirSync(join(out, "data")).sort().map((n) => [n, readFileSync(join(out, "data", n), "utf8")]));
     const base = ["generate", "--domain", "hanoi,rooms", "--count", "3", "--seed", "9", "--quiet", "--format"];
     for (const format of ["processbench", "pairs", "trajectories"]) {
-      const a = cli([...base, format, "--out", join(tmp, `${format}-1`), "--workers", "1"]);
-      const b = cli([...base, format, "--out", join(tmp, `${format}-2`), "--workers", "2"]);
+      const a = await cli([...base, format, "--out", join(tmp, `${format}-1`), "--workers", "1"]);
+      const b = await cli([...base, format, "--out", join(tmp, `${format}-2`), "--workers", "2"]);
       expect(a.code, a.stderr).toBe(0);
       expect(b.code, b.stderr).toBe(0);
       const sa = shards(join(tmp, `${format}-1`));
       expect(Object.values(sa).join("").length).toBeGreaterThan(0);
       expect(shards(join(tmp, `${format}-2`))).toEqual(sa);
     }
-    const le = cli([...base, "processbench", "--error-def", "reward-le-0.25", "--out", join(tmp, "le"), "--workers", "1"]);
+    const le = await cli([...base, "processbench", "--error-def", "reward-le-0.25", "--out", join(tmp, "le"), "--workers", "1"]);
     expect(le.code, le.stderr).toBe(0);
     const cfg = JSON.parse(readFileSync(join(tmp, "le", "config.json"), "utf8")) as { config: { threshold: number } };
     expect(cfg.config.threshold).toBe(0.5);
-    const bad = cli([...base, "processbench", "--error-def", "nope", "--out", join(tmp, "x")]);
+    const bad = await cli([...base, "processbench", "--error-def", "nope", "--out", join(tmp, "x")]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--error-def must be one of/);
-    const hard = cli([...base, "processbench", "--hard", "--out", join(tmp, "y")]);
+    const hard = await cli([...base, "processbench", "--hard", "--out", join(tmp, "y")]);
     expect(hard.code).toBe(2);
     expect(hard.stderr).toMatch(/--hard applies to --format pairs only/);
-  });
+  }, 300_000);
 });
