@@ -242,13 +242,28 @@ class RelaxedExplorer {
           }
         }
         if (best !== f) {
-          // move o to best's list (sorted when next walked)
+          // move o to best's list: at its place in id order if that is near the head, else
+          // prepended, the list sorted when next walked
           if (p === -1) head[f] = nx;
           else next[p] = nx;
           supp[o] = best;
-          next[o] = head[best]!;
-          head[best] = o;
-          dirty[best] = 1;
+          let a = -1;
+          let b = head[best]!;
+          if (dirty[best] === 0) {
+            for (let steps = 0; b !== -1 && b < o; steps++) {
+              if (steps === 16) {
+                a = -1;
+                b = head[best]!;
+                dirty[best] = 1;
+                break;
+              }
+              a = b;
+              b = next[b]!;
+            }
+          }
+          next[o] = b;
+          if (a === -1) head[best] = o;
+          else next[a] = o;
         } else p = o;
         if (bestCost < old) {
           suppCost[o] = bestCost;
