@@ -66,18 +66,25 @@ function readSpecFile(path: string, what: string): string {
   }
 }
 
-let builtinByText: Map<string, string> | null = null;
+// printed PDDL of the built-in domains, parsed on demand (only those declaring the same name)
+const builtinPrinted = new Map<string, string>();
 
 /** The built-in domain whose PDDL is `d`'s (printed ASTs compared), or null. */
 export function builtinNameOf(d: Domain): string | null {
-  if (builtinByText === null) {
-    builtinByText = new Map();
-    for (const b of BUILTIN_DOMAINS) {
-      const file = builtinDomainFile(b.name);
-      builtinByText.set(printDomain(parseDomain(readFileSync(file, "utf8"), file)), b.name);
+  const printed = printDomain(d);
+  for (const b of BUILTIN_DOMAINS) {
+    const file = builtinDomainFile(b.name);
+    let text = builtinPrinted.get(b.name);
+    if (text === undefined) {
+      const raw = readFileSync(file, "utf8");
+      const declared = /\(\s*domain\s+([^\s()]+)/i.exec(raw)?.[1]?.toLowerCase();
+      if (declared !== d.name.toLowerCase()) continue;
+      text = printDomain(parseDomain(raw, file));
+      builtinPrinted.set(b.name, text);
     }
+    if (text === printed) return b.name;
   }
-  return builtinByText.get(printDomain(d)) ?? null;
+  return null;
 }
 
 /** Judges many plans of many problems, keeping the work of earlier requests. */
