@@ -172,6 +172,18 @@ describe("judgePlan (library)", () => {
     expect(a.remaining_cost).toBe(a.optimal_cost! - 3);
   });
 
+  it("a domain that is not built-in (a renamed copy) reads step text derived from its PDDL names", () => {
+    const d2 = d.replace(/\(domain blocksworld\)/, "(domain mybw)");
+    const p2 = p.replace(/\(:domain blocksworld\)/, "(:domain mybw)");
+    const domain = parseDomain(d2);
+    const jt = createJudgeTask(domain, parseProblem(p2, "<p>", domain), { templates: null });
+    const op = jt.task.opNames.indexOf("(unstack b3 b6)");
+    const text = jt.renderer.step(1, { schema: jt.task.opSchema[op]!, args: Array.from(jt.task.opArgs.subarray(jt.task.opArgStart[op]!, jt.task.opArgStart[op + 1]!)), name: "(unstack b3 b6)", op }, new Prng(1, "x"));
+    expect(text).not.toContain("block 3"); // not the built-in templates' phrase
+    const j = judgePlan(d2, p2, [text]);
+    expect(j.steps[0]).toMatchObject({ action: "(unstack b3 b6)", category: "optimal" });
+  });
+
   it("bad PDDL is a PddlError naming the place", () => {
     let err: unknown = null;
     try {
