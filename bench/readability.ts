@@ -51,7 +51,7 @@ function checkPair(domainFile: string, problemFile: string, rows: boolean): Pair
         builtinTemplates: null,
         templatesFile: null,
       },
-      { seed: 1, samplesPerState: 8, format: "native", threshold: 0.75, randomOptimal: false, balance: false, nonExecutable: "near-miss", timeMs: 3000, maxExpansions: 2_000_000, maxStates: 2_000_000, chat: false, maxLength: null, tokenizer: null, keepRows: true },
+      { seed: 1, samplesPerState: 8, format: "native", threshold: 0.75, randomOptimal: false, balance: false, nonExecutable: "near-miss", timeMs: 3000, maxExpansions: 2_000_000, maxStates: 2_000_000, chat: false, maxLength: null, tokenizer: null, maxOps: 1_000_000, maxFacts: 1_000_000, genericFallback: false, keepRows: true },
     );
     const renderer = createRenderer(task, null);
     const objects = new Set(task.objects.map((o) => o.toLowerCase()));

@@ -2,26 +2,24 @@
  * `generate` over folders with per-problem domain files, `--pairs` lists, and failed runs that
  * must leave the output folder as they found it.
  */
-import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { parseDomain, parseProblem } from "../src/pddl/index.js";
 import { domainFileFor } from "../src/pddl/files.js";
 import { listProblemFiles } from "../src/dataset/problems.js";
 import { ground, validatePlan } from "../src/task/index.js";
+import { cliRunner, ROOT, type CliResult } from "./cli-run.js";
 
-const ROOT = resolve(__dirname, "..");
-const CLI = join(ROOT, "dist", "src", "cli", "main.js");
 const FIX = join(ROOT, "tests", "fixtures", "conformance", "per-problem-domains");
 const tmp = mkdtempSync(join(tmpdir(), "pddl2prm-folders-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function run(args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", cwd: tmp });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+// Asynchronous: back-to-back synchronous runs starve vitest's worker RPC in the full suite. A
+// test of several runs may take minutes on a loaded machine.
+const run = cliRunner(tmp);
+vi.setConfig({ testTimeout: 300_000 });
 
 function rows(out: string): Array<{ domain: string; problem: string; meta: { prefix: string[]; action: string } }> {
   const dir = join(out, "data");
@@ -52,9 +50,9 @@ describe("domainFileFor", () => {
 });
 
 describe("generate over per-problem domain files", () => {
-  it("labels a folder whose problems have their own domain files in one command; pddl/ keeps each", () => {
+  it("labels a folder whose problems have their own domain files in one command; pddl/ keeps each", async () => {
     const out = join(tmp, "perprob");
-    const r = run(["generate", "--problems", FIX, "--out", out, "--workers", "2", "--quiet"]);
+    const r = await run(["generate", "--problems", FIX, "--out", out, "--workers", "2", "--quiet"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const rs = rows(out);
@@ -74,12 +72,12 @@ describe("generate over per-problem domain files", () => {
     }
   });
 
-  it("--pairs lists domain/problem paths relative to the list; a bad line is named file:line", () => {
+  it("--pairs lists domain/problem paths relative to the list; a bad line is named file:line", async () => {
     const dir = join(tmp, "pairs");
     cpSync(FIX, join(dir, "f"), { recursive: true });
     writeFileSync(join(dir, "list.txt"), "# ferry with two cost models\nf/domain_p01.pddl f/p01.pddl\n\nf/p02-domain.pddl   f/p02.pddl  # cheap sailing\n");
     const out = join(tmp, "pairs-out");
-    const r = run(["generate", "--pairs", join(dir, "list.txt"), "--out", out, "--workers", "1", "--quiet"]);
+    const r = await run(["generate", "--pairs", join(dir, "list.txt"), "--out", out, "--workers", "1", "--quiet"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(new Set(rows(out).map((x) => x.problem))).toEqual(new Set(["p01", "p02"]));
@@ -95,26 +93,26 @@ describe("generate over per-problem domain files", () => {
     const a = "../f/domain_p01.pddl ../f/p01.pddl\n../f/p02-domain.pddl ../f/p02.pddl\n";
     writeFileSync(join(dir, "swap", "list.txt"), a + "../f/domain_p01.pddl ../f/p03.pddl\n");
     writeFileSync(join(dir, "swap2", "list.txt"), a + "../f/p02-domain.pddl ../f/p03.pddl\n");
-    const hash = (list: string): string => {
+    const hash = async (list: string): Promise<string> => {
       const o = join(tmp, `pairs-${list.replace(/\W/g, "")}`);
-      expect(run(["generate", "--pairs", join(dir, list), "--out", o, "--workers", "1", "--quiet"]).code).toBe(0);
+      expect((await run(["generate", "--pairs", join(dir, list), "--out", o, "--workers", "1", "--quiet"])).code).toBe(0);
       return JSON.parse(readFileSync(join(o, "config.json"), "utf8")).config_hash;
     };
-    expect(hash("swap/list.txt")).not.toBe(hash("swap2/list.txt"));
+    expect(await hash("swap/list.txt")).not.toBe(await hash("swap2/list.txt"));
     writeFileSync(join(dir, "bad.txt"), "f/domain_p01.pddl f/p01.pddl\nf/p02.pddl\n");
-    const bad = run(["generate", "--pairs", join(dir, "bad.txt"), "--out", join(tmp, "pairs-bad")]);
+    const bad = await run(["generate", "--pairs", join(dir, "bad.txt"), "--out", join(tmp, "pairs-bad")]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain(`${join(dir, "bad.txt")}:2: expected 'DOMAIN PROBLEM'`);
-    const both = run(["generate", "--pairs", join(dir, "list.txt"), "--problems", FIX]);
+    const both = await run(["generate", "--pairs", join(dir, "list.txt"), "--problems", FIX]);
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/--pairs alone/);
   });
 
-  it("a problem without a domain file beside it is a clear error", () => {
+  it("a problem without a domain file beside it is a clear error", async () => {
     const dir = join(tmp, "lonely");
     mkdirSync(dir);
     cpSync(join(FIX, "p01.pddl"), join(dir, "p01.pddl"));
-    const r = run(["generate", "--problems", dir, "--out", join(tmp, "lonely-out")]);
+    const r = await run(["generate", "--problems", dir, "--out", join(tmp, "lonely-out")]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/p01\.pddl: no domain file beside it/);
     expect(existsSync(join(tmp, "lonely-out"))).toBe(false);
@@ -122,14 +120,14 @@ describe("generate over per-problem domain files", () => {
 });
 
 describe("problem folders", () => {
-  it("hidden files (editor backups) are not problems; a UTF-8 byte-order mark is accepted", () => {
+  it("hidden files (editor backups) are not problems; a UTF-8 byte-order mark is accepted", async () => {
     const dir = join(tmp, "hidden");
     cpSync(FIX, dir, { recursive: true });
     writeFileSync(join(dir, ".#p01.pddl"), "garbage");
     writeFileSync(join(dir, "p01.pddl"), "\uFEFF" + readFileSync(join(FIX, "p01.pddl"), "utf8"));
     expect(listProblemFiles(dir).map((f) => f.slice(dir.length + 1))).toEqual(["p01.pddl", "p02.pddl"]);
     const out = join(tmp, "hidden-out");
-    const r = run(["generate", "--problems", dir, "--out", out, "--workers", "1", "--quiet"]);
+    const r = await run(["generate", "--problems", dir, "--out", out, "--workers", "1", "--quiet"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(readFileSync(join(out, "pddl", "ferry-costs", "p01.pddl"), "utf8").charCodeAt(0)).toBe(0xfeff);
@@ -145,10 +143,10 @@ describe("a failed run leaves the output folder as it found it", () => {
     return dir;
   };
 
-  it("bad PDDL: no folder when there was none, the same files when there was one; the corrected re-run works", () => {
+  it("bad PDDL: no folder when there was none, the same files when there was one; the corrected re-run works", async () => {
     const dir = badFolder();
     const fresh = join(tmp, "fresh-out");
-    const r = run(["generate", "--problems", dir, "--out", fresh, "--workers", "2"]);
+    const r = await run(["generate", "--problems", dir, "--out", fresh, "--workers", "2"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/p03\.pddl:4:\d+: error: undeclared object 'zz'/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -157,21 +155,21 @@ describe("a failed run leaves the output folder as it found it", () => {
     const existing = join(tmp, "existing-out");
     mkdirSync(existing);
     writeFileSync(join(existing, ".keep"), "");
-    expect(run(["generate", "--problems", dir, "--out", existing]).code).toBe(1);
+    expect((await run(["generate", "--problems", dir, "--out", existing])).code).toBe(1);
     expect(tree(existing)).toEqual([".keep"]);
 
     rmSync(join(dir, "p03.pddl"));
-    const ok = run(["generate", "--problems", dir, "--out", existing, "--workers", "2", "--quiet"]);
+    const ok = await run(["generate", "--problems", dir, "--out", existing, "--workers", "2", "--quiet"]);
     expect(ok.stderr).toBe("");
     expect(ok.code).toBe(0);
     expect(tree(existing)).toContain("manifest.json");
   });
 
-  it("an error found by a worker (bad templates) removes what the run created", () => {
+  it("an error found by a worker (bad templates) removes what the run created", async () => {
     const templates = join(tmp, "bad-templates.json");
     writeFileSync(templates, '{ "types": 5 }');
     const out = join(tmp, "tpl-out");
-    const r = run(["generate", "--domain-file", join(FIX, "domain_p01.pddl"), "--problems", join(FIX, "p01.pddl"), "--templates", templates, "--out", out, "--workers", "2"]);
+    const r = await run(["generate", "--domain-file", join(FIX, "domain_p01.pddl"), "--problems", join(FIX, "p01.pddl"), "--templates", templates, "--out", out, "--workers", "2"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/bad-templates\.json/);
     expect(existsSync(out)).toBe(false);
@@ -179,52 +177,56 @@ describe("a failed run leaves the output folder as it found it", () => {
 });
 
 describe("corrupt state files and a file as --out are clear errors, not stack traces", () => {
-  it("config.json not JSON, config.json {}, a corrupt completion record, --out naming a file", () => {
+  it("config.json not JSON, config.json {}, a corrupt completion record, --out naming a file", async () => {
     const out = join(tmp, "state");
     const args = ["generate", "--problems", FIX, "--out", out, "--workers", "1", "--quiet"];
-    expect(run(args).code).toBe(0);
+    expect((await run(args)).code).toBe(0);
     const config = join(out, "config.json");
     const good = readFileSync(config, "utf8");
     const marker = join(out, "completions", "00000");
     const rec = readFileSync(marker, "utf8");
-    const expectClear = (r: ReturnType<typeof run>, re: RegExp): void => {
+    const expectClear = (r: CliResult, re: RegExp): void => {
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(re);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     };
     writeFileSync(config, "{ not json");
-    expectClear(run(args), /config\.json: cannot read the pddl2prm config \(not JSON\)/);
+    expectClear(await run(args), /config\.json: cannot read the pddl2prm config \(not JSON\)/);
     writeFileSync(config, "{}");
-    expectClear(run(["merge", out, "--verify"]), /config\.json: not a valid pddl2prm config/);
+    expectClear(await run(["merge", out, "--verify"]), /config\.json: not a valid pddl2prm config/);
     writeFileSync(config, good);
     writeFileSync(marker, rec.replace('"shards":', '"shardz":'));
-    expectClear(run(args), /completions\/00000: not a valid pddl2prm completion record \(Required at shards\)/);
+    expectClear(await run(args), /completions\/00000: not a valid pddl2prm completion record \(Required at shards\)/);
     writeFileSync(marker, rec);
-    expect(run(args).code).toBe(0); // intact again: resumes
+    expect((await run(args)).code).toBe(0); // intact again: resumes
     const file = join(tmp, "a-file");
     writeFileSync(file, "x");
-    expectClear(run(["generate", "--problems", FIX, "--out", file]), /--out .*a-file: is a file, not a folder/);
+    expectClear(await run(["generate", "--problems", FIX, "--out", file]), /--out .*a-file: is a file, not a folder/);
     expect(readFileSync(file, "utf8")).toBe("x");
   });
 });
 
 describe("--force", () => {
-  it("replaces a dataset made with other settings but removes only what pddl2prm wrote", () => {
+  it("replaces a dataset made with other settings but removes only what pddl2prm wrote", async () => {
     const out = join(tmp, "victim");
     mkdirSync(join(out, "src"), { recursive: true });
     writeFileSync(join(out, "src", "important.txt"), "keep me");
+    mkdirSync(join(out, "plots"));
+    writeFileSync(join(out, "plots", "mine.txt"), "keep me too");
     writeFileSync(join(out, "config.json"), '{ "config_hash": "abc", "config": {} }');
-    const r = run(["generate", "--problems", FIX, "--out", out, "--workers", "1", "--quiet"]);
+    const r = await run(["generate", "--problems", FIX, "--out", out, "--workers", "1", "--quiet"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/other settings/);
-    const f = run(["generate", "--problems", FIX, "--out", out, "--workers", "1", "--quiet", "--force"]);
+    const f = await run(["generate", "--problems", FIX, "--out", out, "--workers", "1", "--quiet", "--force"]);
     expect(f.stderr).toBe("");
     expect(f.code).toBe(0);
     expect(readFileSync(join(out, "src", "important.txt"), "utf8")).toBe("keep me");
-    const again = run(["generate", "--problems", FIX, "--out", out, "--workers", "1", "--quiet", "--seed", "2", "--force"]);
+    const again = await run(["generate", "--problems", FIX, "--out", out, "--workers", "1", "--quiet", "--seed", "2", "--force"]);
     expect(again.code).toBe(0);
     expect(readFileSync(join(out, "src", "important.txt"), "utf8")).toBe("keep me");
     expect(JSON.parse(readFileSync(join(out, "config.json"), "utf8")).config.seed).toBe(2);
+    // the plots it drew are its own (replaced), a file of someone else's beside them is not
+    expect(readdirSync(join(out, "plots")).sort()).toEqual(["categories.svg", "mine.txt", "plan-lengths.svg"]);
   });
 });
 

@@ -1,20 +1,20 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { NativeRowSchema } from "../src/dataset/row.js";
+import { CLI, cliRunner } from "./cli-run.js";
+import { GRIPPER_DOMAIN } from "./gripper-helpers.js";
 
-const ROOT = resolve(__dirname, "..");
-const CLI = join(ROOT, "dist", "src", "cli", "main.js");
 const tmp = mkdtempSync(join(tmpdir(), "pddl2prm-gen-"));
 
-function run(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", env: { ...process.env, ...env }, cwd: tmp });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+// Asynchronous: back-to-back synchronous runs starve vitest's worker RPC in the full suite. A
+// test of several runs may take minutes on a loaded machine.
+const run = cliRunner(tmp);
+vi.setConfig({ testTimeout: 300_000 });
 
 function shardLines(out: string): string[] {
   const dir = join(out, "data");
@@ -36,19 +36,7 @@ function dataBytes(out: string): Record<string, string> {
 }
 
 // A small user domain and problems, so these tests need nothing but the package.
-const DOMAIN = `(define (domain mini-gripper)
-  (:requirements :strips :typing)
-  (:types room ball)
-  (:predicates (at-robby ?r - room) (at ?b - ball ?r - room) (free) (carry ?b - ball))
-  (:action move :parameters (?from ?to - room)
-    :precondition (at-robby ?from)
-    :effect (and (at-robby ?to) (not (at-robby ?from))))
-  (:action pick :parameters (?b - ball ?r - room)
-    :precondition (and (at ?b ?r) (at-robby ?r) (free))
-    :effect (and (carry ?b) (not (at ?b ?r)) (not (free))))
-  (:action drop :parameters (?b - ball ?r - room)
-    :precondition (and (carry ?b) (at-robby ?r))
-    :effect (and (at ?b ?r) (free) (not (carry ?b)))))`;
+const DOMAIN = GRIPPER_DOMAIN;
 
 function problem(name: string, balls: number, goalRoom: string): string {
   const bs = Array.from({ length: balls }, (_, i) => `b${i + 1}`);
@@ -77,7 +65,7 @@ const base = () => ["generate", "--domain-file", domainFile, "--problems", probD
 describe("generate: output folder", () => {
   it("writes shards, manifest, card, stats and PDDL that agree with each other", async () => {
     const out = join(tmp, "o1");
-    const r = run([...base(), "--out", out, "--workers", "1"]);
+    const r = await run([...base(), "--out", out, "--workers", "1"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
@@ -108,42 +96,42 @@ describe("generate: output folder", () => {
     expect(csv.at(-1)!.startsWith(`all,all,7,0,${lines.length},`)).toBe(true);
     expect(existsSync(join(out, "pddl", "mini-gripper", "domain.pddl"))).toBe(true);
 
-    const st = run(["stats", out, "--json"]);
+    const st = await run(["stats", out, "--json"]);
     expect(st.code).toBe(0);
     expect(JSON.parse(st.stdout).rows).toBe(lines.length);
   });
 
-  it("gives the same bytes for --workers 1 and --workers 2, and for gzip twice", () => {
+  it("gives the same bytes for --workers 1 and --workers 2, and for gzip twice", async () => {
     const a = join(tmp, "w1");
     const b = join(tmp, "w2");
-    expect(run([...base(), "--out", a, "--workers", "1"]).code).toBe(0);
-    expect(run([...base(), "--out", b, "--workers", "2"]).code).toBe(0);
+    expect((await run([...base(), "--out", a, "--workers", "1"])).code).toBe(0);
+    expect((await run([...base(), "--out", b, "--workers", "2"])).code).toBe(0);
     expect(dataBytes(b)).toEqual(dataBytes(a));
     expect(readFileSync(join(b, "manifest.json"), "utf8")).toBe(readFileSync(join(a, "manifest.json"), "utf8"));
     const g1 = join(tmp, "g1");
     const g2 = join(tmp, "g2");
-    expect(run([...base(), "--out", g1, "--gzip", "--workers", "2"]).code).toBe(0);
-    expect(run([...base(), "--out", g2, "--gzip", "--workers", "1"]).code).toBe(0);
+    expect((await run([...base(), "--out", g1, "--gzip", "--workers", "2"])).code).toBe(0);
+    expect((await run([...base(), "--out", g2, "--gzip", "--workers", "1"])).code).toBe(0);
     expect(dataBytes(g2)).toEqual(dataBytes(g1));
     expect(shardLines(g1)).toEqual(shardLines(a));
   });
 
-  it("splits across --world 3 ranks whose merged rows equal the single run", () => {
+  it("splits across --world 3 ranks whose merged rows equal the single run", async () => {
     const single = join(tmp, "w1");
-    if (!existsSync(single)) expect(run([...base(), "--out", single, "--workers", "1"]).code).toBe(0);
+    if (!existsSync(single)) expect((await run([...base(), "--out", single, "--workers", "1"])).code).toBe(0);
     const out = join(tmp, "ranks");
     for (const rank of [2, 0]) {
-      const r = run([...base(), "--out", out, "--world", "3", "--rank", String(rank), "--workers", "1"]);
+      const r = await run([...base(), "--out", out, "--world", "3", "--rank", String(rank), "--workers", "1"]);
       expect(r.code).toBe(0);
       expect(existsSync(join(out, "manifest.json"))).toBe(false);
     }
-    const early = run(["merge", out]);
+    const early = await run(["merge", out]);
     expect(early.code).toBe(1);
     expect(early.stderr).toMatch(/ranks not complete yet: 1/);
     // the last rank comes from the scheduler's environment, as on Slurm
-    expect(run([...base(), "--out", out, "--world", "3", "--workers", "1"], { SLURM_ARRAY_TASK_ID: "1" }).code).toBe(0);
+    expect((await run([...base(), "--out", out, "--world", "3", "--workers", "1"], { SLURM_ARRAY_TASK_ID: "1" })).code).toBe(0);
     expect(existsSync(join(out, "manifest.json"))).toBe(true);
-    expect(run(["merge", out, "--verify"]).code).toBe(0);
+    expect((await run(["merge", out, "--verify"])).code).toBe(0);
     expect(shardLines(out).sort()).toEqual(shardLines(single).sort());
     const m1 = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
     const m0 = JSON.parse(readFileSync(join(single, "manifest.json"), "utf8"));
@@ -151,13 +139,13 @@ describe("generate: output folder", () => {
     expect(m1.counts.by_split).toEqual(m0.counts.by_split);
   });
 
-  it("re-running a finished run does nothing, and other settings are refused without --force", () => {
+  it("re-running a finished run does nothing, and other settings are refused without --force", async () => {
     const out = join(tmp, "w1");
     const before = dataBytes(out);
-    const again = run([...base(), "--out", out, "--workers", "1"]);
+    const again = await run([...base(), "--out", out, "--workers", "1"]);
     expect(again.code).toBe(0);
     expect(dataBytes(out)).toEqual(before);
-    const other = run([...base(), "--out", out, "--samples-per-state", "2"]);
+    const other = await run([...base(), "--out", out, "--samples-per-state", "2"]);
     expect(other.code).toBe(1);
     expect(other.stderr).toMatch(/other settings/);
   });
@@ -166,7 +154,7 @@ describe("generate: output folder", () => {
 describe("generate: crash and resume", () => {
   it("a run killed with SIGKILL and restarted equals an uninterrupted run", async () => {
     const ref = join(tmp, "w1");
-    if (!existsSync(ref)) expect(run([...base(), "--out", ref, "--workers", "1"]).code).toBe(0);
+    if (!existsSync(ref)) expect((await run([...base(), "--out", ref, "--workers", "1"])).code).toBe(0);
     const out = join(tmp, "killed");
     const child = spawn(process.execPath, [CLI, ...base(), "--out", out, "--workers", "1"], { cwd: tmp, stdio: "ignore" });
     // Kill as soon as the rank has started writing its temporary shards.
@@ -185,7 +173,7 @@ describe("generate: crash and resume", () => {
     await new Promise((res) => child.on("exit", res));
     expect(existsSync(join(out, "completions", "00000"))).toBe(false);
     expect(existsSync(join(out, "manifest.json"))).toBe(false);
-    const r = run([...base(), "--out", out, "--workers", "1"]);
+    const r = await run([...base(), "--out", out, "--workers", "1"]);
     expect(r.code).toBe(0);
     expect(dataBytes(out)).toEqual(dataBytes(ref));
     expect(readdirSync(join(out, "data")).some((n) => n.includes(".tmp"))).toBe(false);
@@ -193,12 +181,12 @@ describe("generate: crash and resume", () => {
 });
 
 describe("generate: formats", () => {
-  it("writes trl, openrlhf and math-shepherd rows derived from the same labels", () => {
+  it("writes trl, openrlhf and math-shepherd rows derived from the same labels", async () => {
     const native = shardLines(join(tmp, "w1")).map((l) => JSON.parse(l));
     const byId = new Map(native.map((r) => [r.id, r]));
     for (const format of ["trl", "openrlhf", "math-shepherd"]) {
       const out = join(tmp, `f-${format}`);
-      const r = run([...base(), "--out", out, "--format", format, "--threshold", "0.75", "--workers", "2"]);
+      const r = await run([...base(), "--out", out, "--format", format, "--threshold", "0.75", "--workers", "2"]);
       expect(r.code).toBe(0);
       const rows = shardLines(out).map((l) => JSON.parse(l));
       expect(rows.length).toBe(native.length);
@@ -226,7 +214,7 @@ describe("generate: formats", () => {
 });
 
 describe("generate: bad input", () => {
-  it("rejects bad flags with exit 2 naming the flag", () => {
+  it("rejects bad flags with exit 2 naming the flag", async () => {
     const cases: [string[], RegExp][] = [
       [["generate"], /--domain/],
       [["generate", "--domain", "blocksworld", "--format", "csv"], /--format/],
@@ -236,26 +224,27 @@ describe("generate: bad input", () => {
       [["generate", "--domain-file", "x.pddl"], /--problems/],
     ];
     for (const [args, re] of cases) {
-      const r = run(args);
+      const r = await run(args);
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.stderr).toMatch(re);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
   });
 
-  it("rejects an unknown domain, a missing folder and bad PDDL with exit 1 and no partial output", () => {
+  it("rejects an unknown domain name (exit 2, as a missing --domain), a missing folder and bad PDDL (exit 1), with no partial output", async () => {
     const out = join(tmp, "bad");
-    const unknown = run(["generate", "--domain", "no-such-domain", "--out", out]);
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/no-such-domain/);
-    const missing = run(["generate", "--domain-file", domainFile, "--problems", join(tmp, "nope"), "--out", out]);
+    const unknown = await run(["generate", "--domain", "no-such-domain", "--out", out]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown domain 'no-such-domain'/);
+    expect((await run(["generate", "--out", out])).code).toBe(2);
+    const missing = await run(["generate", "--domain-file", domainFile, "--problems", join(tmp, "nope"), "--out", out]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/nope/);
     const badDir = join(tmp, "badprobs");
     mkdirSync(badDir);
     writeFileSync(join(badDir, "p01.pddl"), problem("p01", 1, "rc"));
     writeFileSync(join(badDir, "p02.pddl"), "(define (problem p02) (:domain mini-gripper)\n  (:objects ra - room)\n  (:init (at-robby rz))\n  (:goal (free)))");
-    const bad = run(["generate", "--domain-file", domainFile, "--problems", badDir, "--out", out, "--workers", "2"]);
+    const bad = await run(["generate", "--domain-file", domainFile, "--problems", badDir, "--out", out, "--workers", "2"]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/p02\.pddl:3:\d+: error: .*rz/);
     expect(bad.stderr).not.toMatch(/\n\s+at /);

@@ -97,6 +97,15 @@ describe("pddl2prm label", () => {
     expect(d.err).toMatch(/missing\.plan: no such file/);
   });
 
+  it("stops grounding at --max-ops / --max-facts (exit 1, one line naming the bound)", async () => {
+    const ops = await run(BW, BW_P1, "--action", "(pick-up a)", "--max-ops", "2");
+    expect(ops.code).toBe(1);
+    expect(ops.err).toMatch(/^pddl2prm: error: grounding .* exceeds 2 operators\n$/);
+    const facts = await run(BW, BW_P1, "--action", "(pick-up a)", "--max-facts", "2");
+    expect(facts.code).toBe(1);
+    expect(facts.err).toMatch(/exceeds 2 facts/);
+  });
+
   it("needs --action (usage error)", async () => {
     const r = await run(BW, BW_P1);
     expect(r.code).toBe(2);

@@ -57,6 +57,21 @@ describe.concurrent("pddl2prm solve", () => {
     expect(r.err).toMatch(/limit/);
   });
 
+  it("a grounding limit is a limit outcome too: status limit, exit 1, one line on stderr", async () => {
+    const r = await run(["solve", F + "bw-domain.pddl", F + "bw-6.pddl", "--json", "--max-ops", "2"]);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.out)).toMatchObject({ solvable: false, status: "limit", expanded: 0 });
+    expect(r.err).toMatch(/^pddl2prm: error: grounding .* exceeds 2 operators\n$/);
+    const facts = await run(["solve", F + "bw-domain.pddl", F + "bw-6.pddl", "--max-facts", "3"]);
+    expect(facts.code).toBe(1);
+    expect(facts.err).toMatch(/exceeds 3 facts/);
+  });
+
+  it("has a default time limit, shown in --help", async () => {
+    const r = await run(["solve", "--help"]);
+    expect(r.out).toMatch(/--time-limit <seconds>[\s\S]*\(default: "300"\)/);
+  });
+
   it("bad heuristic name: exit 2 naming the flag", async () => {
     const r = await run(["solve", F + "bw-domain.pddl", F + "bw-sussman.pddl", "--heuristic", "ff"]);
     expect(r.code).toBe(2);

@@ -52,6 +52,14 @@ describe("pddl2prm ground", () => {
     const tooMany = await run("ground", BW, BW3, "--max-ops", "3");
     expect(tooMany.code).toBe(1);
     expect(tooMany.err).toMatch(/exceeds 3 operators/);
+    const tooManyFacts = await run("ground", BW, BW3, "--max-facts", "4");
+    expect(tooManyFacts.code).toBe(1);
+    expect(tooManyFacts.err).toMatch(/^pddl2prm: error: grounding .* exceeds 4 facts\n$/);
+    expect((await run("ground", BW, BW3, "--time-limit", "0")).code).toBe(2);
+    expect((await run("ground", BW, BW3, "--max-facts", "99999999999999999999")).code).toBe(2);
+    const enough = await run("ground", BW, BW3, "--time-limit", "60", "--max-ops", "24", "--max-facts", "19", "--json");
+    expect(enough.code).toBe(0);
+    expect(JSON.parse(enough.out)).toMatchObject({ facts: 19, operators: 24 });
   });
 });
 

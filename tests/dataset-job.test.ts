@@ -18,6 +18,9 @@ const config: JobConfig = {
   chat: false,
   maxLength: null,
   tokenizer: null,
+  maxOps: 1_000_000,
+  maxFacts: 1_000_000,
+  genericFallback: false,
   keepRows: true,
 };
 

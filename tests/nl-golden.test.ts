@@ -92,13 +92,14 @@ describe("golden text, one problem per domain", () => {
         "  groups of `match` (`\"match\": \"^f(?<n>\\\\d+)$\", \"phrase\": \"floor {n}\"` names `f3` \"floor 3\"),",
         "  `fallback` when `match` fails, `single` for the only object of its type (\"the ferry\").",
         "- `predicates`: per predicate, `true` and `false` paraphrases with placeholders named after the",
-        "  predicate's parameters (`{x}` for `?x`); optional `static` to list many fixed facts compactly",
-        "  (`over`, `item`, `text`).",
+        "  predicate's parameters (`{x}` for `?x`), each using them all; optional `static` to list many",
+        "  fixed facts compactly (`over`, `item`, `text`).",
         "- `actions`: per action, at least three what-I-do paraphrases (\"unstack {x} from {y}\"), each",
         "  using every parameter exactly once and no `.`, so every step parses back to its action.",
         "- `goal` (with `{goal}`) and `instruction`: paraphrases.",
         "",
-        "Predicates, actions and types an `nl.json` leaves out fall back to the generic text.",
+        "Types an `nl.json` leaves out get generic nouns; a predicate or action it leaves out is an error",
+        "unless `generate --generic-fallback` (then it gets the generic text).",
         "",
       ].join("\n");
       // The IPC before/after section at the end is written by hand from bench/text-example.js

@@ -158,6 +158,38 @@ describe("template errors name the file, the key path and the culprit", () => {
     expect(errorOf({ ...good(), domain: "other" })).toBe("my/nl.json: domain: written for domain 'other', but the domain is 'tiny'");
   });
 
+  it("every template uses the placeholders that carry its meaning", () => {
+    expect(errorOf({ ...good(), goal: ["The goal: reach it.", "The goal: {goal}."] })).toBe("my/nl.json: goal[0]: placeholder {goal} is missing");
+    const p = good();
+    (p.predicates as Record<string, Record<string, unknown>>).in!.false = ["{b} is elsewhere"];
+    expect(errorOf(p)).toBe("my/nl.json: predicates.in.false[0]: placeholder {r} is missing");
+    const t = good();
+    (t.types as Record<string, Record<string, unknown>>).box!.phrase = "a box";
+    expect(errorOf(t)).toBe("my/nl.json: types.box.phrase: needs one of the placeholders {name}, {n} (else every object reads the same)");
+    (t.types as Record<string, Record<string, unknown>>).box!.phrase = "box {n}";
+    (t.types as Record<string, Record<string, unknown>>).box!.fallback = "some box";
+    expect(errorOf(t)).toBe("my/nl.json: types.box.fallback: placeholder {name} is missing");
+    const g = good();
+    const inEntry = (g.predicates as Record<string, Record<string, unknown>>).in!;
+    inEntry.static = { over: "r", text: ["{b} is somewhere"] };
+    expect(errorOf(g)).toBe("my/nl.json: predicates.in.static.text[0]: needs one of the placeholders {items}, {r} (else every object reads the same)");
+    inEntry.static = { over: "r", text: ["{items} hold a box"] };
+    expect(errorOf(g)).toBe("my/nl.json: predicates.in.static.text[0]: placeholder {b} is missing");
+    inEntry.static = { over: "r", text: ["{b} is in {items}"] };
+    expect(compileTemplates(g, DOMAIN, "my/nl.json").predicates.get("in")!.grouped).toHaveLength(1);
+  });
+
+  it("a missing action or predicate is an error unless genericFallback", () => {
+    const a = good();
+    delete (a.actions as Record<string, unknown>).carry;
+    expect(errorOf(a)).toBe("my/nl.json: actions: no template for action 'carry' (add one, or pass --generic-fallback for text derived from PDDL names)");
+    expect(compileTemplates(a, DOMAIN, "my/nl.json", { genericFallback: true }).actions.has("carry")).toBe(false);
+    const p = good();
+    delete (p.predicates as Record<string, unknown>).open;
+    expect(errorOf(p)).toMatch(/^my\/nl\.json: predicates: no template for predicate 'open'/);
+    expect(compileTemplates(p, DOMAIN, "my/nl.json", { genericFallback: true }).predicates.has("open")).toBe(false);
+  });
+
   it("an action text may not contain a period (it ends the action clause)", () => {
     const g = good();
     (g.actions as Record<string, string[]>).carry![0] = "carry {b} from {from} to {to} etc.";

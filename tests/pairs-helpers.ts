@@ -42,6 +42,9 @@ export function config(format: Format, threshold: number, seed = 5): JobConfig {
     chat: false,
     maxLength: null,
     tokenizer: null,
+    maxOps: 1_000_000,
+    maxFacts: 1_000_000,
+    genericFallback: false,
     keepRows: false,
   };
 }

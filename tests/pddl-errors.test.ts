@@ -199,8 +199,54 @@ describe("semantic errors (problem)", () => {
     const sub = parseProblem(pedit("o2 - b)", "o2 - b o3 - c)").replace("(p o1)", "(p o3)"), "p.pddl", domain);
     expect(sub.init).toHaveLength(3);
   });
+  it("quantified goal variables are type-checked like action bodies", () => {
+    expect(err(prob(pedit("(q o2 k)", "(forall (?v - b) (p ?v))")))).toEqual([4, 35, "'?v' of type 'b' cannot be argument 1 of 'p' (expects 'a')"]);
+    expect(parseProblem(pedit("(q o2 k)", "(forall (?v - c) (p ?v))"), "p.pddl", domain).goal.kind).toBe("and");
+  });
   it("unknown requirement in a problem", () => {
     expect(err(prob(pedit("(:domain d)", "(:domain d) (:requirements :magic)")))).toEqual([1, 49, "unknown requirement ':magic'"]);
+  });
+});
+
+describe("argument types inside action bodies and derived predicates (as in problem files)", () => {
+  // a and b are disjoint, c is a subtype of a; k is a constant of type a.
+  it("a variable of a disjoint type is an error at the variable, in preconditions, effects and conditions", () => {
+    expect(err(dom(edit("(p ?x) (q ?x ?y)", "(p ?y) (q ?x ?y)")))).toEqual([8, 27, "'?y' of type 'b' cannot be argument 1 of 'p' (expects 'a')"]);
+    expect(err(dom(edit("(not (p ?x))", "(not (p ?y))")))).toEqual([9, 26, "'?y' of type 'b' cannot be argument 1 of 'p' (expects 'a')"]);
+    expect(err(dom(edit("(not (p ?x))", "(when (p ?y) (p ?x))")))[2]).toBe("'?y' of type 'b' cannot be argument 1 of 'p' (expects 'a')");
+    expect(err(dom(edit("(not (p ?x))", "(forall (?z - b) (not (p ?z)))")))[2]).toBe("'?z' of type 'b' cannot be argument 1 of 'p' (expects 'a')");
+    expect(err(dom(edit("(p ?x) (q ?x ?y)", "(exists (?z - b) (p ?z))")))[2]).toBe("'?z' of type 'b' cannot be argument 1 of 'p' (expects 'a')");
+  });
+  it("a subtype, a supertype, an untyped variable or an either with one fitting member is fine", () => {
+    const ok = (text: string) => expect(parseDomain(text, "d.pddl").actions).toHaveLength(1);
+    ok(edit("?x - a ?y - b)", "?x - c ?y - b)")); // subtype where a is expected
+    ok(edit("?x - a ?y - b)", "?x - object ?y - b)")); // supertype: grounding restricts it
+    ok(edit("(not (p ?x))", "(forall (?z) (not (p ?z)))")); // untyped: object
+    ok(edit("?x - a ?y - b)", "?x - (either b c) ?y - b)")); // c fits
+    ok(edit("(p ?x) (q ?x ?y)", "(p k) (q ?x ?y)")); // constant of type a
+  });
+  it("a constant of the wrong type, an either without a fitting member and a derived head are errors", () => {
+    expect(err(dom(edit("(:constants k - a)", "(:constants k - b)").replace("(p ?x) (q ?x ?y)", "(p k) (q ?x ?y)"))))
+      .toEqual([8, 27, "'k' of type 'b' cannot be argument 1 of 'p' (expects 'a')"]);
+    expect(err(dom(edit("?x - a ?y - b)", "?x - (either b) ?y - b)")))[2]).toBe("'?x' of type 'b' cannot be argument 1 of 'p' (expects 'a')");
+    const derived = edit("(:functions (total-cost) - number)", "(:functions (total-cost) - number)\n  (:derived (p ?v - b) (q ?v ?v))").replace(":typing)", ":typing :derived-predicates)");
+    expect(err(dom(derived))[2]).toBe("'?v' of type 'b' cannot be argument 1 of 'p' (expects 'a')");
+    expect(parseDomain(derived.replace("(p ?v - b)", "(p ?v - c)"), "d.pddl").derived).toHaveLength(1);
+  });
+  it("the example of issue 15: (on ?l) with ?l a location where on takes a car", () => {
+    const text = [
+      "(define (domain ferry-bad) (:requirements :strips :typing) (:types car location)",
+      "  (:predicates (at-ferry ?l - location) (on ?c - car) (at ?c - car ?l - location))",
+      "  (:action board :parameters (?c - car ?l - location)",
+      "    :precondition (and (at ?c ?l) (at-ferry ?l))",
+      "    :effect (and (on ?l) (not (at ?c ?l)))))",
+    ].join("\n");
+    try {
+      parseDomain(text, "ferry.pddl");
+      expect.unreachable();
+    } catch (e) {
+      expect((e as PddlError).format()).toBe("ferry.pddl:5:22: error: '?l' of type 'location' cannot be argument 1 of 'on' (expects 'car')");
+    }
   });
 });
 

@@ -4,7 +4,6 @@
  * labels; its step text parses back to its actions), dialogues mix error types and recover,
  * verifier chains come in length-matched pairs.
  */
-import { execFile } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,9 +14,8 @@ import { FEEDBACK_INSTRUCTION, type FeedbackRow } from "../src/products/feedback
 import { judgePlan } from "../src/products/judge-session.js";
 import { processScore, type VerifierRow } from "../src/products/verifier.js";
 import { BUILTIN_DOMAINS } from "../src/generators/index.js";
+import { cliRunner, ROOT } from "./cli-run.js";
 
-const ROOT = join(import.meta.dirname, "..");
-const CLI = join(ROOT, "dist", "src", "cli", "main.js");
 const tmp = mkdtempSync(join(tmpdir(), "products-"));
 const PROBLEMS = join(tmp, "problems");
 for (const d of BUILTIN_DOMAINS) {
@@ -25,12 +23,12 @@ for (const d of BUILTIN_DOMAINS) {
   for (const p of ["p0001", "p0002", "p0003"]) copyFileSync(join(ROOT, "problems", d.name, `${p}.pddl`), join(PROBLEMS, d.name, `${p}.pddl`));
 }
 
-function generate(name: string, args: string[]): Promise<string> {
+const run = cliRunner(tmp);
+async function generate(name: string, args: string[]): Promise<string> {
   const out = join(tmp, name);
-  const all = ["generate", "--domain", "all", "--problems", PROBLEMS, "--seed", "5", "--quiet", "--out", out, ...args];
-  return new Promise((done, fail) =>
-    execFile(process.execPath, [CLI, ...all], { encoding: "utf8", maxBuffer: 1 << 26 }, (err, _o, stderr) => (err ? fail(new Error(stderr)) : done(out))),
-  );
+  const r = await run(["generate", "--domain", "all", "--problems", PROBLEMS, "--seed", "5", "--quiet", "--out", out, ...args]);
+  if (r.code !== 0) throw new Error(r.stderr);
+  return out;
 }
 
 function readRows<T>(out: string): T[] {

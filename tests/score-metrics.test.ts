@@ -148,6 +148,17 @@ describe("score input errors", () => {
     expect(() => score(GOLD, short)).toThrow(/id 'c1' has 2 step scores, the gold chain has 3 steps/);
   });
 
+  it("reports prediction ids that are not in the gold rows (report field, warning on stderr)", () => {
+    const extra = file("extra.jsonl", [...readFileSync(PRED, "utf8").trim().split("\n"), '{"id":"zz1","step_scores":[1]}', '{"id":"zz2","prefer":"a"}']);
+    expect(score(GOLD, extra).unmatched_predictions).toEqual({ count: 2, first: ["zz1", "zz2"] });
+    expect(score(GOLD, PRED).unmatched_predictions).toEqual({ count: 0, first: [] });
+    const r = cli(["score", GOLD, extra, "--json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).unmatched_predictions.count).toBe(2);
+    expect(r.stderr).toBe(`pddl2prm: warning: ${extra}: 2 prediction ids are not in the gold rows, ignored (first: 'zz1', 'zz2')\n`);
+    expect(cli(["score", GOLD, PRED]).stderr).toBe("");
+  });
+
   it("CLI: table, --json, exit codes", () => {
     const t = cli(["score", GOLD, PRED]);
     expect(t.code, t.stderr).toBe(0);

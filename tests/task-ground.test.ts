@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseDomain, parseProblem, PddlError, UserError } from "../src/pddl/index.js";
 import {
-  applyOp, explainAction, explainGoal, findOperator, ground, isApplicable, isGoal, parseGroundAction,
+  applyOp, explainAction, explainGoal, findOperator, ground, GroundingLimit, isApplicable, isGoal, parseGroundAction,
   stateToFacts, SuccessorGenerator, type GroundTask,
 } from "../src/task/index.js";
 
@@ -194,6 +194,50 @@ describe("action costs (roads)", () => {
     const P = parseProblem(text("roads-p1.pddl"), "p", D);
     expect(() => ground(D, P, { maxOps: 5 })).toThrow(UserError);
     expect(() => ground(D, P, { maxOps: 5 })).toThrow(/exceeds 5 operators/);
+  });
+  it("stops at maxFacts, a time limit or a passed deadline with a GroundingLimit saying which", () => {
+    const D = parseDomain(text("roads-domain.pddl"), "d");
+    const P = parseProblem(text("roads-p1.pddl"), "p", D);
+    const full = ground(D, P);
+    const limitOf = (f: () => unknown): GroundingLimit => {
+      try {
+        f();
+      } catch (e) {
+        expect(e).toBeInstanceOf(GroundingLimit);
+        return e as GroundingLimit;
+      }
+      throw new Error("expected a GroundingLimit");
+    };
+    expect(limitOf(() => ground(D, P, { maxFacts: 3 })).limit).toBe("facts");
+    expect(limitOf(() => ground(D, P, { maxFacts: 3 })).message).toMatch(/exceeds 3 facts/);
+    expect(limitOf(() => ground(D, P, { maxOps: 5 })).limit).toBe("operators");
+    expect(limitOf(() => ground(D, P, { deadline: performance.now() - 1 })).limit).toBe("time");
+    expect(limitOf(() => ground(D, P, { timeMs: -1 })).limit).toBe("time");
+    // bounds that hold change nothing
+    const bounded = ground(D, P, { maxFacts: full.numFacts, maxOps: full.numOps, timeMs: 60_000 });
+    expect(bounded.factNames).toEqual(full.factNames);
+    expect(bounded.opNames).toEqual(full.opNames);
+  });
+  it("the time limit stops a grounding that would take long (a clique of 400 nodes: 160,000 operators)", () => {
+    const D = parseDomain(
+      `(define (domain clique) (:requirements :strips :typing) (:types node)
+         (:predicates (at ?n - node) (seen ?n - node))
+         (:action go :parameters (?a ?b - node) :precondition (at ?a) :effect (and (at ?b) (seen ?b) (not (at ?a)))))`,
+      "clique.pddl",
+    );
+    const nodes = Array.from({ length: 400 }, (_, i) => `n${i}`);
+    const P = parseProblem(`(define (problem c) (:domain clique) (:objects ${nodes.join(" ")} - node) (:init (at n0)) (:goal (seen n399)))`, "c.pddl", D);
+    let err: unknown;
+    try {
+      ground(D, P, { timeMs: 20 });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(GroundingLimit);
+    expect((err as GroundingLimit).limit).toBe("time");
+    // stopped on the way, not after building everything
+    const ops = Number(/(\d+) operators/.exec((err as Error).message)![1]);
+    expect(ops).toBeLessThan(160_000);
   });
 });
 

@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
+import type { Command } from "commander";
 import { PddlError, UserError } from "../pddl/errors.js";
+import type { GroundOptions } from "../task/index.js";
 
 /** Exit codes of the CLI contract (DESIGN.md §10). */
 export const EXIT_BAD_INPUT = 1;
@@ -35,13 +37,48 @@ export function readUserFileOrStdin(path: string, what: string): string {
   }
 }
 
-/** Parse a non-negative integer flag value or throw a UsageError naming the flag. */
-export function intFlag(name: string, value: string | undefined, min = 0): number | undefined {
+/** Parse an integer flag value in [min, max] or throw a UsageError naming the flag. */
+export function intFlag(name: string, value: string | undefined, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (value === undefined) return undefined;
   if (!/^-?\d+$/.test(value.trim())) throw new UsageError(`${name} expects an integer, got '${value}'`);
   const n = Number(value);
   if (n < min) throw new UsageError(`${name} must be >= ${min}, got ${n}`);
+  if (n > max) throw new UsageError(`${name} must be <= ${max}, got ${value.trim()}`);
   return n;
+}
+
+/** Parse a positive number of seconds or throw a UsageError naming the flag. */
+export function secondsFlag(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\s*\d+(\.\d*)?\s*$/.test(value) || !(n > 0)) throw new UsageError(`${name} expects a positive number of seconds, got '${value}'`);
+  return n;
+}
+
+/** Flags of the grounding size caps, shared by every command that grounds. */
+export interface GroundCapFlags {
+  maxOps?: string;
+  maxFacts?: string;
+}
+
+/** Add `--max-ops` and `--max-facts` (defaults: none, or the given ones; `then` says what follows). */
+export function groundCapOptions(cmd: Command, defaults: { maxOps?: number; maxFacts?: number; then?: string } = {}): Command {
+  const d = (v: number | undefined): string | undefined => (v === undefined ? undefined : String(v));
+  const then = defaults.then ?? "exit 1";
+  return cmd
+    .option("--max-ops <n>", `stop grounding beyond n ground operators (${then})`, d(defaults.maxOps))
+    .option("--max-facts <n>", `stop grounding beyond n facts (${then})`, d(defaults.maxFacts));
+}
+
+/** The grounding bounds of the cap flags and an absolute deadline (`performance.now()` ms). */
+export function groundLimits(flags: GroundCapFlags, deadline?: number): GroundOptions {
+  const o: GroundOptions = {};
+  const maxOps = intFlag("--max-ops", flags.maxOps, 1);
+  const maxFacts = intFlag("--max-facts", flags.maxFacts, 1);
+  if (maxOps !== undefined) o.maxOps = maxOps;
+  if (maxFacts !== undefined) o.maxFacts = maxFacts;
+  if (deadline !== undefined) o.deadline = deadline;
+  return o;
 }
 
 /**

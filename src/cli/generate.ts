@@ -2,14 +2,16 @@ import type { Command } from "commander";
 import { join } from "node:path";
 import { writeDataset, type WriteOptions, type DatasetSummary } from "../dataset/write.js";
 import { FORMAT_CONSUMERS, FORMATS, isFormat } from "../dataset/formats.js";
-import type { Progress } from "../dataset/pipeline.js";
+import { DEFAULT_MAX_FACTS, DEFAULT_MAX_OPS, RunInterrupted, type Progress } from "../dataset/pipeline.js";
+import { defaultMemoryBudgetMb, MAX_WORKERS, workerBudgetProblem } from "../dataset/resources.js";
+import { BUILTIN_DOMAINS, MAX_PROBLEM_COUNT } from "../generators/index.js";
 import { CATEGORIES } from "../dataset/row.js";
 import { ERROR_DEFS, type ErrorDef } from "../products/chains.js";
 import { isEvalFormat } from "../dataset/eval-job.js";
 import { VERIFIER_STYLES, type VerifierStyle } from "../products/verifier.js";
-import { action, intFlag, UsageError } from "./common.js";
+import { action, groundCapOptions, intFlag, secondsFlag, UsageError, type GroundCapFlags } from "./common.js";
 
-interface GenerateFlags {
+interface GenerateFlags extends GroundCapFlags {
   domain?: string;
   domainFile?: string;
   problems?: string;
@@ -33,6 +35,8 @@ interface GenerateFlags {
   quiet?: boolean;
   timeLimit?: string;
   maxExpansions?: string;
+  maxMemory?: string;
+  genericFallback?: boolean;
   hard?: boolean;
   errorDef?: string;
   chat?: boolean;
@@ -138,8 +142,39 @@ function summaryText(s: DatasetSummary & { format?: string; maxLength?: number; 
   return out.join("\n");
 }
 
+/** Exit codes of a run stopped by a signal (128 + signal number), after its temporary files are removed. */
+const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
+
+/**
+ * Run `fn` with SIGINT/SIGTERM turned into an abort of its signal: the run stops its workers,
+ * removes its temporary files and what it created, and the process exits 130/143. A second
+ * signal exits at once.
+ */
+async function withSignals(fn: (signal: AbortSignal) => Promise<void>): Promise<void> {
+  const stop = new AbortController();
+  const onSignal = (sig: NodeJS.Signals): void => {
+    if (stop.signal.aborted) process.exit(SIGNAL_EXIT[sig] ?? 1);
+    stop.abort(sig);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    await fn(stop.signal);
+  } catch (e) {
+    if (!(e instanceof RunInterrupted)) throw e;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+  if (stop.signal.aborted) {
+    const sig = String(stop.signal.reason);
+    process.stderr.write(`pddl2prm: ${sig}: stopped; temporary files removed\n`);
+    process.exitCode = SIGNAL_EXIT[sig] ?? 1;
+  }
+}
+
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command("generate")
     .description("label problems and write a step-reward dataset (JSONL shards, manifest, dataset card)")
     .option("--domain <names>", "built-in domain(s), comma-separated, or 'all' (see `pddl2prm domains`)")
@@ -150,20 +185,22 @@ export function register(program: Command): void {
     )
     .option("--pairs <file>", "a list of 'DOMAIN PROBLEM' path pairs, one per line (paths relative to the list)")
     .option("--templates <file>", "nl.json templates for --domain-file (default: text from PDDL names)")
-    .option("--count <n>", "make N fresh problems per domain with the built-in generator instead of the default set")
+    .option("--generic-fallback", "with --templates: text from PDDL names for actions and predicates the file leaves out (else an error)")
+    .option("--count <n>", `make N fresh problems per domain with the built-in generator instead of the default set (at most ${MAX_PROBLEM_COUNT})`)
     .option("--samples-per-state <y>", "candidates per state (default: the domain's y, 8 for your own domains)")
     .option("--seed <s>", "run seed; same seed, same bytes", "1")
     .option("--out <dir>", "output folder (default: out/<domain>)")
     .option("--format <f>", `row format: ${FORMATS.join(", ")} (the trainer each is for: below)`, "native")
     .option("--threshold <t>", "reward at or above which a step counts as good for boolean formats", "0.75")
-    .option("--workers <w>", "worker threads (default: number of cores)")
+    .option("--workers <w>", `worker threads (default: number of cores, as many as --max-memory allows; at most ${MAX_WORKERS})`)
+    .option("--max-memory <mb>", "memory budget of the run in MB, shared by the workers as heap limits; a problem over its worker's share is skipped (default: 3/4 of the machine's memory)")
     .option("--rank <r>", "this machine's rank (default: $SLURM_ARRAY_TASK_ID or $JOB_COMPLETION_INDEX, else 0)")
     .option("--world <n>", "number of machines; rank r takes problems i with i mod n = r", "1")
     .option("--balance", "draw candidates toward a balanced category mix")
     .option("--holdout-domain <name>", "put every problem of this domain in the test split")
     .option("--random-optimal", "follow a seeded random optimal action instead of the first one")
     .option("--non-executable <mode>", "non-executable candidates: near-miss (ground operators) or any (type-correct)", "near-miss")
-    .option("--time-limit <s>", "per-problem time limit in seconds; a problem over it is skipped", "60")
+    .option("--time-limit <s>", "per-problem time limit in seconds (parsing, grounding, labelling); a problem over it is skipped", "60")
     .option("--max-expansions <n>", "per-problem search expansion limit", "5000000")
     .option("--hard", "pairs: keep only pairs whose rejected step is suboptimal (reward 0.75, gap 0.25)")
     .option("--error-def <def>", "processbench, verifier: a wrong step has reward-lt-1 (default) or reward-le-0.25")
@@ -172,88 +209,104 @@ export function register(program: Command): void {
     .option("--max-length <n>", "drop rows longer than N tokens in their trainer, so no row loses its last label to truncation (counts in manifest.json)")
     .option("--tokenizer <file>", "a Hugging Face tokenizer.json (read locally) counting tokens for --max-length (default: a conservative estimate)")
     .option("--gzip", "write .jsonl.gz shards")
-    .option("--force", "replace an existing dataset made with other settings")
+    .option("--force", "replace an existing dataset made with other settings (removes only the files pddl2prm wrote)")
     .option("--quiet", "no progress display or summary")
-    .addHelpText("after", `\nFormats and the trainer each is for:\n${FORMATS.map((f) => `  ${f.padEnd(14)}${FORMAT_CONSUMERS[f]}`).join("\n")}`)
-    .action(
-      action(async (flags: GenerateFlags, cmd: Command) => {
-        if (!isFormat(flags.format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, got '${flags.format}'`);
-        if (flags.nonExecutable !== "near-miss" && flags.nonExecutable !== "any") {
-          throw new UsageError(`--non-executable must be near-miss or any, got '${flags.nonExecutable}'`);
+    .addHelpText("after", `\nFormats and the trainer each is for:\n${FORMATS.map((f) => `  ${f.padEnd(14)}${FORMAT_CONSUMERS[f]}`).join("\n")}`);
+  groundCapOptions(cmd, { maxOps: DEFAULT_MAX_OPS, maxFacts: DEFAULT_MAX_FACTS, then: "per problem; a problem over it is skipped" }).action(
+    action(async (flags: GenerateFlags, cmd: Command) => {
+      if (!isFormat(flags.format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, got '${flags.format}'`);
+      if (flags.nonExecutable !== "near-miss" && flags.nonExecutable !== "any") {
+        throw new UsageError(`--non-executable must be near-miss or any, got '${flags.nonExecutable}'`);
+      }
+      if (flags.pairs !== undefined) {
+        if (flags.domain !== undefined || flags.domainFile !== undefined || flags.problems !== undefined || flags.count !== undefined) {
+          throw new UsageError("give --pairs alone, without --domain, --domain-file, --problems or --count");
         }
-        if (flags.pairs !== undefined) {
-          if (flags.domain !== undefined || flags.domainFile !== undefined || flags.problems !== undefined || flags.count !== undefined) {
-            throw new UsageError("give --pairs alone, without --domain, --domain-file, --problems or --count");
-          }
-        } else if (flags.domain === undefined && flags.domainFile === undefined && flags.problems === undefined) {
-          throw new UsageError("give --domain NAME, --domain-file FILE --problems DIR, --problems DIR (domain files beside the problems) or --pairs FILE");
+      } else if (flags.domain === undefined && flags.domainFile === undefined && flags.problems === undefined) {
+        throw new UsageError("give --domain NAME, --domain-file FILE --problems DIR, --problems DIR (domain files beside the problems) or --pairs FILE");
+      }
+      if (flags.domain !== undefined && flags.domainFile !== undefined) throw new UsageError("give --domain or --domain-file, not both");
+      if (flags.domainFile !== undefined && flags.problems === undefined) throw new UsageError("--domain-file needs --problems DIR|GLOB");
+      if (flags.problems !== undefined && flags.count !== undefined) throw new UsageError("give --problems or --count, not both");
+      if (flags.count !== undefined && flags.domain === undefined) throw new UsageError("--count makes problems for built-in domains only");
+      let threshold = Number(flags.threshold);
+      if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new UsageError(`--threshold must be a number in [0, 1], got '${flags.threshold}'`);
+      threshold = evalThreshold(flags, cmd.getOptionValueSource("threshold") !== "default", threshold);
+      if (flags.chat && !["pairs", "trajectories", "verifier"].includes(flags.format)) throw new UsageError("--chat applies to --format pairs, trajectories and verifier only");
+      if (flags.style !== undefined && flags.format !== "verifier") throw new UsageError("--style applies to --format verifier only");
+      if (flags.style !== undefined && !(VERIFIER_STYLES as readonly string[]).includes(flags.style)) {
+        throw new UsageError(`--style must be one of ${VERIFIER_STYLES.join(", ")}, got '${flags.style}'`);
+      }
+      if (flags.tokenizer !== undefined && flags.maxLength === undefined) throw new UsageError("--tokenizer counts tokens for --max-length: give both");
+      const timeLimit = secondsFlag("--time-limit", flags.timeLimit)!;
+      const domains = flags.domain?.split(",").map((d) => d.trim()).filter((d) => d.length > 0);
+      for (const d of domains ?? []) {
+        if (d !== "all" && !BUILTIN_DOMAINS.some((b) => b.name === d.toLowerCase())) {
+          throw new UsageError(`--domain: unknown domain '${d}' (built-in domains: ${BUILTIN_DOMAINS.map((b) => b.name).join(", ")}); for your own domain give --domain-file`);
         }
-        if (flags.domain !== undefined && flags.domainFile !== undefined) throw new UsageError("give --domain or --domain-file, not both");
-        if (flags.domainFile !== undefined && flags.problems === undefined) throw new UsageError("--domain-file needs --problems DIR|GLOB");
-        if (flags.problems !== undefined && flags.count !== undefined) throw new UsageError("give --problems or --count, not both");
-        if (flags.count !== undefined && flags.domain === undefined) throw new UsageError("--count makes problems for built-in domains only");
-        let threshold = Number(flags.threshold);
-        if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new UsageError(`--threshold must be a number in [0, 1], got '${flags.threshold}'`);
-        threshold = evalThreshold(flags, cmd.getOptionValueSource("threshold") !== "default", threshold);
-        if (flags.chat && !["pairs", "trajectories", "verifier"].includes(flags.format)) throw new UsageError("--chat applies to --format pairs, trajectories and verifier only");
-        if (flags.style !== undefined && flags.format !== "verifier") throw new UsageError("--style applies to --format verifier only");
-        if (flags.style !== undefined && !(VERIFIER_STYLES as readonly string[]).includes(flags.style)) {
-          throw new UsageError(`--style must be one of ${VERIFIER_STYLES.join(", ")}, got '${flags.style}'`);
-        }
-        if (flags.tokenizer !== undefined && flags.maxLength === undefined) throw new UsageError("--tokenizer counts tokens for --max-length: give both");
-        const timeLimit = Number(flags.timeLimit);
-        if (!Number.isFinite(timeLimit) || timeLimit <= 0) throw new UsageError(`--time-limit must be a positive number of seconds, got '${flags.timeLimit}'`);
-        const domains = flags.domain?.split(",").map((d) => d.trim()).filter((d) => d.length > 0);
-        const world = intFlag("--world", flags.world, 1)!;
-        const rank = resolveRank(flags.rank);
-        if (rank !== undefined && rank >= world) throw new UsageError(`--rank ${rank} must be smaller than --world ${world}`);
-        const out =
-          flags.out ?? join("out", domains ? (domains.length === 1 ? domains[0]! : "corpus") : "dataset");
-        const quiet = flags.quiet === true;
-        const progress = progressReporter(quiet);
-        const opts: WriteOptions = {
-          out,
-          format: flags.format,
-          threshold,
-          seed: intFlag("--seed", flags.seed, 0)!,
-          world,
-          balance: flags.balance === true,
-          randomOptimal: flags.randomOptimal === true,
-          nonExecutable: flags.nonExecutable,
-          gzip: flags.gzip === true,
-          force: flags.force === true,
-          timeMs: timeLimit * 1000,
-          maxExpansions: intFlag("--max-expansions", flags.maxExpansions, 1)!,
-          onProgress: progress.onProgress,
-        };
-        if (domains !== undefined) opts.domain = domains;
-        if (flags.domainFile !== undefined) opts.domainFile = flags.domainFile;
-        if (flags.problems !== undefined) opts.problems = flags.problems;
-        if (flags.pairs !== undefined) opts.pairs = flags.pairs;
-        if (flags.templates !== undefined) opts.templates = flags.templates;
-        if (rank !== undefined) opts.rank = rank;
-        const count = intFlag("--count", flags.count, 1);
-        if (count !== undefined) opts.count = count;
-        const y = intFlag("--samples-per-state", flags.samplesPerState, 1);
-        if (y !== undefined) opts.samplesPerState = y;
-        const workers = intFlag("--workers", flags.workers, 1);
-        if (workers !== undefined) opts.workers = workers;
-        if (flags.holdoutDomain !== undefined) opts.holdoutDomain = flags.holdoutDomain;
-        if (flags.chat) opts.chat = true;
-        if (flags.style !== undefined) opts.style = flags.style as VerifierStyle;
-        const maxLength = intFlag("--max-length", flags.maxLength, 1);
-        if (maxLength !== undefined) opts.maxLength = maxLength;
-        if (flags.tokenizer !== undefined) opts.tokenizer = flags.tokenizer;
+      }
+      if (flags.genericFallback && flags.templates === undefined) throw new UsageError("--generic-fallback applies to --templates only");
+      const maxMemory = intFlag("--max-memory", flags.maxMemory, 1) ?? defaultMemoryBudgetMb();
+      const workers = intFlag("--workers", flags.workers, 1, MAX_WORKERS);
+      if (workers !== undefined) {
+        const why = workerBudgetProblem(workers, maxMemory);
+        if (why !== null) throw new UsageError(why);
+      }
+      const world = intFlag("--world", flags.world, 1)!;
+      const rank = resolveRank(flags.rank);
+      if (rank !== undefined && rank >= world) throw new UsageError(`--rank ${rank} must be smaller than --world ${world}`);
+      const out =
+        flags.out ?? join("out", domains ? (domains.length === 1 ? domains[0]! : "corpus") : "dataset");
+      const quiet = flags.quiet === true;
+      const progress = progressReporter(quiet);
+      const opts: WriteOptions = {
+        out,
+        format: flags.format,
+        threshold,
+        seed: intFlag("--seed", flags.seed, 0)!,
+        world,
+        balance: flags.balance === true,
+        randomOptimal: flags.randomOptimal === true,
+        nonExecutable: flags.nonExecutable,
+        gzip: flags.gzip === true,
+        force: flags.force === true,
+        timeMs: timeLimit * 1000,
+        maxExpansions: intFlag("--max-expansions", flags.maxExpansions, 1)!,
+        maxOps: intFlag("--max-ops", flags.maxOps, 1)!,
+        maxFacts: intFlag("--max-facts", flags.maxFacts, 1)!,
+        maxMemoryMb: maxMemory,
+        genericFallback: flags.genericFallback === true,
+        onProgress: progress.onProgress,
+      };
+      if (domains !== undefined) opts.domain = domains;
+      if (flags.domainFile !== undefined) opts.domainFile = flags.domainFile;
+      if (flags.problems !== undefined) opts.problems = flags.problems;
+      if (flags.pairs !== undefined) opts.pairs = flags.pairs;
+      if (flags.templates !== undefined) opts.templates = flags.templates;
+      if (rank !== undefined) opts.rank = rank;
+      const count = intFlag("--count", flags.count, 1, MAX_PROBLEM_COUNT);
+      if (count !== undefined) opts.count = count;
+      const y = intFlag("--samples-per-state", flags.samplesPerState, 1);
+      if (y !== undefined) opts.samplesPerState = y;
+      if (workers !== undefined) opts.workers = workers;
+      if (flags.holdoutDomain !== undefined) opts.holdoutDomain = flags.holdoutDomain;
+      if (flags.chat) opts.chat = true;
+      if (flags.style !== undefined) opts.style = flags.style as VerifierStyle;
+      const maxLength = intFlag("--max-length", flags.maxLength, 1);
+      if (maxLength !== undefined) opts.maxLength = maxLength;
+      if (flags.tokenizer !== undefined) opts.tokenizer = flags.tokenizer;
+      await withSignals(async (signal) => {
         let summary: DatasetSummary;
         try {
-          summary = await writeDataset(opts);
+          summary = await writeDataset({ ...opts, signal });
         } finally {
           progress.done();
         }
-        if (!quiet) {
+        if (!quiet && !signal.aborted) {
           const length = maxLength !== undefined ? { maxLength, ...(flags.tokenizer !== undefined ? { tokenizer: flags.tokenizer } : {}) } : {};
           process.stdout.write(summaryText({ ...summary, format: flags.format, ...length }) + "\n");
         }
-      }),
-    );
+      });
+    }),
+  );
 }

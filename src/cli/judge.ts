@@ -9,9 +9,9 @@ import { UserError } from "../pddl/index.js";
 import { LimitError } from "../search/types.js";
 import { planSteps, type Judgement } from "../products/judge.js";
 import { JudgeSession } from "../products/judge-session.js";
-import { action, intFlag, printJson, readUserFileOrStdin, UsageError } from "./common.js";
+import { action, groundCapOptions, groundLimits, intFlag, printJson, readUserFileOrStdin, UsageError, type GroundCapFlags } from "./common.js";
 
-interface JudgeFlags {
+interface JudgeFlags extends GroundCapFlags {
   json?: boolean;
   jsonl?: boolean;
   templates?: string;
@@ -54,7 +54,7 @@ async function streamRequests(session: JudgeSession): Promise<void> {
 }
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command("judge")
     .description("label every step of a plan (PDDL actions or step text) against the state it reaches and the states it visited")
     .argument("[domain]", "domain PDDL file or built-in domain name")
@@ -71,41 +71,42 @@ export function register(program: Command): void {
       "after",
       "\nA rejected step (non-executable, or text naming no action: 'unparseable') leaves the state as it is;" +
         "\nafter a dead end every executable step is a dead end too. Indices in the JSON are 0-based.",
-    )
-    .action(
-      action(async (domain: string | undefined, problem: string | undefined, plan: string | undefined, flags: JudgeFlags) => {
-        const maxStates = intFlag("--max-states", flags.maxStates, 1);
-        const timeMs = intFlag("--time-ms", flags.timeMs, 1);
-        const seed = intFlag("--seed", flags.seed, 0)!;
-        const cache = intFlag("--cache", flags.cache, 1)!;
-        const session = new JudgeSession({
-          ...(domain !== undefined ? { domain } : {}),
-          ...(problem !== undefined ? { problem } : {}),
-          ...(flags.templates !== undefined ? { templatesFile: flags.templates } : {}),
-          ...(maxStates !== undefined ? { maxStates } : {}),
-          ...(timeMs !== undefined ? { timeMs } : {}),
-          cacheSize: cache,
-          seed,
-        });
-        if (flags.jsonl) {
-          if (plan !== undefined) throw new UsageError("--jsonl reads its plans from stdin: give no PLAN");
-          if (flags.json) throw new UsageError("give --json or --jsonl, not both");
-          await streamRequests(session);
-          return;
-        }
-        if (domain === undefined || problem === undefined || plan === undefined) {
-          throw new UsageError("judge needs DOMAIN PROBLEM PLAN (or --jsonl)");
-        }
-        const steps = planSteps(readUserFileOrStdin(plan, "the plan"));
-        let j: Judgement;
-        try {
-          j = session.judge({ steps });
-        } catch (e) {
-          if (e instanceof LimitError) throw new UserError(`limit reached: ${e.message}`);
-          throw e;
-        }
-        if (flags.json) printJson(j);
-        else process.stdout.write(humanText(j));
-      }),
     );
+  groundCapOptions(cmd).action(
+    action(async (domain: string | undefined, problem: string | undefined, plan: string | undefined, flags: JudgeFlags) => {
+      const maxStates = intFlag("--max-states", flags.maxStates, 1);
+      const timeMs = intFlag("--time-ms", flags.timeMs, 1);
+      const seed = intFlag("--seed", flags.seed, 0)!;
+      const cache = intFlag("--cache", flags.cache, 1)!;
+      const session = new JudgeSession({
+        ...(domain !== undefined ? { domain } : {}),
+        ...(problem !== undefined ? { problem } : {}),
+        ...(flags.templates !== undefined ? { templatesFile: flags.templates } : {}),
+        ...(maxStates !== undefined ? { maxStates } : {}),
+        ...(timeMs !== undefined ? { timeMs } : {}),
+        cacheSize: cache,
+        seed,
+        groundCaps: groundLimits(flags),
+      });
+      if (flags.jsonl) {
+        if (plan !== undefined) throw new UsageError("--jsonl reads its plans from stdin: give no PLAN");
+        if (flags.json) throw new UsageError("give --json or --jsonl, not both");
+        await streamRequests(session);
+        return;
+      }
+      if (domain === undefined || problem === undefined || plan === undefined) {
+        throw new UsageError("judge needs DOMAIN PROBLEM PLAN (or --jsonl)");
+      }
+      const steps = planSteps(readUserFileOrStdin(plan, "the plan"));
+      let j: Judgement;
+      try {
+        j = session.judge({ steps });
+      } catch (e) {
+        if (e instanceof LimitError) throw new UserError(`limit reached: ${e.message}`);
+        throw e;
+      }
+      if (flags.json) printJson(j);
+      else process.stdout.write(humanText(j));
+    }),
+  );
 }

@@ -13,9 +13,9 @@ import {
 } from "../task/index.js";
 import { classify, createLabelContext } from "../label/index.js";
 import { candidateFor } from "../products/judge.js";
-import { action, intFlag, printJson, readUserFileOrStdin } from "./common.js";
+import { action, groundCapOptions, groundLimits, intFlag, printJson, readUserFileOrStdin, type GroundCapFlags } from "./common.js";
 
-interface LabelOpts {
+interface LabelOpts extends GroundCapFlags {
   prefix?: string;
   action: string;
   json?: boolean;
@@ -24,7 +24,7 @@ interface LabelOpts {
 }
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command("label")
     .description("the category, reward and evidence of one candidate action after a prefix of steps")
     .argument("<domain>", "domain PDDL file")
@@ -32,105 +32,107 @@ export function register(program: Command): void {
     .requiredOption("--action <action>", 'the candidate ground action, e.g. "(pick-up a)"')
     .option("--prefix <planfile>", "plan file of the steps taken so far ('-' reads stdin); default: none (initial state)")
     .option("--max-states <n>", "state cap of the h* oracle's explicit mode and of label searches")
-    .option("--time-ms <n>", "time limit in milliseconds")
-    .option("--json", "print one JSON object")
-    .action(
-      action((domainPath: string, problemPath: string, opts: LabelOpts) => {
-        const maxStates = intFlag("--max-states", opts.maxStates, 1);
-        const timeMs = intFlag("--time-ms", opts.timeMs, 1);
-        const d = parseDomainFile(domainPath);
-        const p = parseProblemFile(problemPath, d);
-        const task = ground(d, p);
+    .option("--time-ms <n>", "time limit in milliseconds (parsing and grounding included)")
+    .option("--json", "print one JSON object");
+  groundCapOptions(cmd).action(
+    action((domainPath: string, problemPath: string, opts: LabelOpts) => {
+      const start = performance.now();
+      const maxStates = intFlag("--max-states", opts.maxStates, 1);
+      let timeMs = intFlag("--time-ms", opts.timeMs, 1);
+      const d = parseDomainFile(domainPath);
+      const p = parseProblemFile(problemPath, d);
+      const task = ground(d, p, groundLimits(opts, timeMs !== undefined ? start + timeMs : undefined));
+      if (timeMs !== undefined) timeMs = Math.max(1, Math.round(start + timeMs - performance.now()));
 
-        // Replay the prefix, checking every step.
-        let prefix: string[] = [];
-        if (opts.prefix !== undefined) {
-          const where = opts.prefix === "-" ? "<stdin>" : opts.prefix;
-          try {
-            prefix = parsePlan(readUserFileOrStdin(opts.prefix, "the prefix"));
-          } catch (e) {
-            if (e instanceof UserError) throw new UserError(`${where}: ${e.message}`);
-            throw e;
-          }
-          for (const [i, text] of prefix.entries()) {
-            const r = resolveGroundAction(task, text);
-            if ("error" in r) throw new UserError(`${where}: step ${i + 1} ${text}: ${r.error}`);
-          }
-        }
-        const visited: Uint32Array[] = [task.init];
-        const prefixNames: string[] = [];
-        for (const [i, text] of prefix.entries()) {
-          const r = resolveGroundAction(task, text) as { schema: number; args: number[] };
-          const s = visited[visited.length - 1]!;
-          const op = findOperator(task, r.schema, r.args).find((o) => isApplicable(task, s, o));
-          if (op === undefined) {
-            const failed = explainAction(task, s, r.schema, r.args).failed;
-            throw new UserError(
-              `${opts.prefix === "-" ? "<stdin>" : opts.prefix}: step ${i + 1} ${text} is not executable: unsatisfied ${failed.join(" ")}`,
-            );
-          }
-          visited.push(applyOp(task, s, op));
-          prefixNames.push(task.opNames[op]!);
-        }
-
-        const r = resolveGroundAction(task, opts.action);
-        if ("error" in r) throw new UserError(`--action: ${r.error}`);
-        const ctx = createLabelContext(task, {
-          ...(maxStates !== undefined ? { oracleMaxStates: maxStates } : {}),
-          limits: { ...(maxStates !== undefined ? { maxStates } : {}), ...(timeMs !== undefined ? { timeMs } : {}) },
-        });
-        const candidate = candidateFor(ctx, r.schema, r.args);
-        const state = visited[visited.length - 1]!;
-        let l;
+      // Replay the prefix, checking every step.
+      let prefix: string[] = [];
+      if (opts.prefix !== undefined) {
+        const where = opts.prefix === "-" ? "<stdin>" : opts.prefix;
         try {
-          l = classify(ctx, state, visited, candidate);
+          prefix = parsePlan(readUserFileOrStdin(opts.prefix, "the prefix"));
         } catch (e) {
-          if (e instanceof LimitError) throw new UserError(`limit reached: ${e.message}`);
+          if (e instanceof UserError) throw new UserError(`${where}: ${e.message}`);
           throw e;
         }
-        const ev = l.evidence;
-        if (opts.json) {
-          printJson({
-            action: candidate.name,
-            prefix_length: prefixNames.length,
-            category: l.category,
-            reward: l.reward,
-            h_before: ev.hBefore,
-            h_after: ev.hAfter,
-            cost: ev.cost,
-            extra_cost: ev.extraCost,
-            failed_preconditions: ev.failedPreconditions,
-            backtrack_to: ev.backtrackTo,
-            dead_end_proof: ev.deadEnd,
-            evidence: ev,
-          });
-          return;
+        for (const [i, text] of prefix.entries()) {
+          const r = resolveGroundAction(task, text);
+          if ("error" in r) throw new UserError(`${where}: step ${i + 1} ${text}: ${r.error}`);
         }
-        const lines = [
-          `action: ${candidate.name} after ${prefixNames.length} step${prefixNames.length === 1 ? "" : "s"}`,
-          `category: ${l.category} (reward ${l.reward.toFixed(2)})`,
-        ];
-        if (l.category === "non-executable") {
-          lines.push(`unsatisfied: ${ev.failedPreconditions.join(" ")}`);
-          lines.push(`h*(s) = ${fmt(ev.hBefore)}`);
-        } else if (l.category === "dead-end") {
-          const proof = ev.deadEnd!;
-          lines.push(
-            `h*(s) = ${fmt(ev.hBefore)}, h*(s') = infinity, cost ${ev.cost}; proof: ` +
-              (proof.kind === "relaxed-unreachable"
-                ? "goal unreachable in the delete relaxation"
-                : `exhaustive search of ${proof.states} states`),
+      }
+      const visited: Uint32Array[] = [task.init];
+      const prefixNames: string[] = [];
+      for (const [i, text] of prefix.entries()) {
+        const r = resolveGroundAction(task, text) as { schema: number; args: number[] };
+        const s = visited[visited.length - 1]!;
+        const op = findOperator(task, r.schema, r.args).find((o) => isApplicable(task, s, o));
+        if (op === undefined) {
+          const failed = explainAction(task, s, r.schema, r.args).failed;
+          throw new UserError(
+            `${opts.prefix === "-" ? "<stdin>" : opts.prefix}: step ${i + 1} ${text} is not executable: unsatisfied ${failed.join(" ")}`,
           );
-        } else {
-          lines.push(`h*(s) = ${fmt(ev.hBefore)}, h*(s') = ${fmt(ev.hAfter)}, cost ${ev.cost}, extra cost ${ev.extraCost}`);
         }
-        if (ev.backtrackTo !== null) {
-          const j = ev.backtrackTo;
-          lines.push(`returns to: state ${j}` + (j === 0 ? " (the initial state)" : ` (after step ${j}: ${prefixNames[j - 1]})`));
-        }
-        process.stdout.write(lines.join("\n") + "\n");
-      }),
-    );
+        visited.push(applyOp(task, s, op));
+        prefixNames.push(task.opNames[op]!);
+      }
+
+      const r = resolveGroundAction(task, opts.action);
+      if ("error" in r) throw new UserError(`--action: ${r.error}`);
+      const ctx = createLabelContext(task, {
+        ...(maxStates !== undefined ? { oracleMaxStates: maxStates } : {}),
+        limits: { ...(maxStates !== undefined ? { maxStates } : {}), ...(timeMs !== undefined ? { timeMs } : {}) },
+      });
+      const candidate = candidateFor(ctx, r.schema, r.args);
+      const state = visited[visited.length - 1]!;
+      let l;
+      try {
+        l = classify(ctx, state, visited, candidate);
+      } catch (e) {
+        if (e instanceof LimitError) throw new UserError(`limit reached: ${e.message}`);
+        throw e;
+      }
+      const ev = l.evidence;
+      if (opts.json) {
+        printJson({
+          action: candidate.name,
+          prefix_length: prefixNames.length,
+          category: l.category,
+          reward: l.reward,
+          h_before: ev.hBefore,
+          h_after: ev.hAfter,
+          cost: ev.cost,
+          extra_cost: ev.extraCost,
+          failed_preconditions: ev.failedPreconditions,
+          backtrack_to: ev.backtrackTo,
+          dead_end_proof: ev.deadEnd,
+          evidence: ev,
+        });
+        return;
+      }
+      const lines = [
+        `action: ${candidate.name} after ${prefixNames.length} step${prefixNames.length === 1 ? "" : "s"}`,
+        `category: ${l.category} (reward ${l.reward.toFixed(2)})`,
+      ];
+      if (l.category === "non-executable") {
+        lines.push(`unsatisfied: ${ev.failedPreconditions.join(" ")}`);
+        lines.push(`h*(s) = ${fmt(ev.hBefore)}`);
+      } else if (l.category === "dead-end") {
+        const proof = ev.deadEnd!;
+        lines.push(
+          `h*(s) = ${fmt(ev.hBefore)}, h*(s') = infinity, cost ${ev.cost}; proof: ` +
+            (proof.kind === "relaxed-unreachable"
+              ? "goal unreachable in the delete relaxation"
+              : `exhaustive search of ${proof.states} states`),
+        );
+      } else {
+        lines.push(`h*(s) = ${fmt(ev.hBefore)}, h*(s') = ${fmt(ev.hAfter)}, cost ${ev.cost}, extra cost ${ev.extraCost}`);
+      }
+      if (ev.backtrackTo !== null) {
+        const j = ev.backtrackTo;
+        lines.push(`returns to: state ${j}` + (j === 0 ? " (the initial state)" : ` (after step ${j}: ${prefixNames[j - 1]})`));
+      }
+      process.stdout.write(lines.join("\n") + "\n");
+    }),
+  );
 }
 
 function fmt(h: number | null): string {

@@ -1,7 +1,8 @@
 import type { Command } from "commander";
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
+import { writeFileAtomic } from "../util/atomic-write.js";
 import { join } from "node:path";
-import { BUILTIN_DOMAINS, checkSizes, generateProblems, getBuiltinDomain, type Sizes } from "../generators/index.js";
+import { BUILTIN_DOMAINS, checkSizes, generateProblems, getBuiltinDomain, MAX_PROBLEM_COUNT, type Sizes } from "../generators/index.js";
 import { UserError } from "../pddl/errors.js";
 import { action, intFlag, printJson, UsageError } from "./common.js";
 
@@ -60,7 +61,7 @@ export function register(program: Command): void {
           throw new UsageError(`--domain: ${(e as Error).message}`);
         }
       })();
-      const count = intFlag("--count", opts["count"] as string, 1)!;
+      const count = intFlag("--count", opts["count"] as string, 1, MAX_PROBLEM_COUNT)!;
       const seed = intFlag("--seed", opts["seed"] as string, 0)!;
       const sizes: Record<string, number> = {};
       for (const flag of flags.keys()) {
@@ -83,10 +84,7 @@ export function register(program: Command): void {
       try {
         mkdirSync(out, { recursive: true });
         for (const p of probs) {
-          const file = join(out, `${p.name}.pddl`);
-          const tmp = `${file}.tmp-${process.pid}`;
-          writeFileSync(tmp, p.text);
-          renameSync(tmp, file);
+          writeFileAtomic(join(out, `${p.name}.pddl`), p.text);
         }
       } catch (e) {
         throw new UserError(`--out ${out}: cannot write (${(e as NodeJS.ErrnoException).code ?? String(e)})`);

@@ -36,6 +36,11 @@ export function register(program: Command): void {
         }
         if (flags.split !== undefined) opts.split = flags.split;
         const report = score(gold, pred, opts);
+        const u = report.unmatched_predictions;
+        if (u.count > 0) {
+          const where = flags.split !== undefined ? ` (split ${flags.split})` : "";
+          process.stderr.write(`pddl2prm: warning: ${pred}: ${u.count} prediction id${u.count === 1 ? " is" : "s are"} not in the gold rows${where}, ignored (first: ${u.first.map((x) => `'${x}'`).join(", ")})\n`);
+        }
         if (flags.json) printJson(report);
         else process.stdout.write(formatReport(report) + "\n");
       }),

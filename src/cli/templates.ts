@@ -3,13 +3,14 @@
  * editable nl.json for a user domain, with the generic translator's guesses filled in.
  */
 import type { Command } from "commander";
-import { existsSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { compileTemplates } from "../nl/index.js";
 import { checkTask } from "../nl/readability.js";
 import { scaffoldTemplates } from "../nl/scaffold.js";
 import { parseDomainFile, parseProblemFile } from "../pddl/index.js";
 import { UserError } from "../pddl/errors.js";
 import { ground } from "../task/index.js";
+import { writeFileAtomic } from "../util/atomic-write.js";
 import { action, UsageError } from "./common.js";
 
 interface InitFlags {
@@ -48,9 +49,7 @@ export function register(program: Command): void {
           return;
         }
         if (existsSync(flags.out) && !flags.force) throw new UserError(`${flags.out} exists (use --force to overwrite it)`);
-        const tmp = `${flags.out}.tmp-${process.pid}`;
-        writeFileSync(tmp, text);
-        renameSync(tmp, flags.out);
+        writeFileAtomic(flags.out, text);
         process.stderr.write(`wrote ${flags.out}: ${Object.keys(json.predicates).length} predicates, ${Object.keys(json.actions).length} actions; edit it, then run generate --templates ${flags.out}\n`);
       }),
     );

@@ -1,7 +1,7 @@
 import { parseDomain, parseProblem } from "../pddl/index.js";
 import { UserError } from "../pddl/errors.js";
 import type { Domain } from "../pddl/ast.js";
-import { ground } from "../task/index.js";
+import { ground, GroundingLimit } from "../task/index.js";
 import { applyOp, isApplicable } from "../task/state.js";
 import type { GroundTask } from "../task/types.js";
 import { labelProblem, ProblemSkipped } from "../label/index.js";
@@ -48,13 +48,14 @@ function cachedDomain(job: ProblemJob): Domain {
   return d;
 }
 
-function cachedTemplates(job: ProblemJob, domain: Domain): NlTemplates | null {
+function cachedTemplates(job: ProblemJob, domain: Domain, genericFallback: boolean): NlTemplates | null {
   // A templates file is compiled against each domain it is used with (per-problem domain files).
-  const key = job.builtinTemplates !== null ? `builtin:${job.builtinTemplates}` : `file:${job.templatesFile ?? ""}\0${domainKey(job)}`;
+  const key =
+    job.builtinTemplates !== null ? `builtin:${job.builtinTemplates}` : `file:${job.templatesFile ?? ""}\0${genericFallback}\0${domainKey(job)}`;
   if (templateCache.has(key)) return templateCache.get(key)!;
   let t: NlTemplates | null = null;
   if (job.builtinTemplates !== null) t = loadTemplates(job.builtinTemplates);
-  else if (job.templatesFile !== null) t = loadTemplatesFile(job.templatesFile, domain);
+  else if (job.templatesFile !== null) t = loadTemplatesFile(job.templatesFile, domain, { genericFallback });
   templateCache.set(key, t);
   return t;
 }
@@ -109,15 +110,18 @@ function rowTokens(format: Format, row: NativeRow, line: string, counter: TokenC
   return stepwiseTokens(counter, trainerPrompt(row.prompt), row.completions.map(oneLine));
 }
 
-/** Label one problem and render its rows. Never throws for a problem that hits a limit. */
-export function runJob(job: ProblemJob, config: JobConfig): JobResult {
+/**
+ * Label one problem and render its rows. Never throws for a problem that hits a limit: the time
+ * limit covers parsing, grounding and labelling; grounding also stops at the size caps.
+ */
+export function runJob(job: ProblemJob, jobConfig: JobConfig): JobResult {
   const result: JobResult = {
     index: job.index,
     domainName: job.domainName,
     problemId: job.problemId,
     split: job.split,
     lines: [],
-    rows: config.keepRows ? [] : null,
+    rows: jobConfig.keepRows ? [] : null,
     counts: emptyCounts(),
     planLength: 0,
     states: 0,
@@ -126,12 +130,23 @@ export function runJob(job: ProblemJob, config: JobConfig): JobResult {
     ms: { grounding: 0, labelling: 0, translation: 0 },
   };
   let t0 = performance.now();
+  const deadline = t0 + jobConfig.timeMs;
   const domain = cachedDomain(job);
   const problem = parseProblem(job.problemText, job.problemFile, domain);
-  const task = ground(domain, problem);
-  const templates = cachedTemplates(job, domain);
+  const templates = cachedTemplates(job, domain, jobConfig.genericFallback);
+  let task: GroundTask;
+  try {
+    task = ground(domain, problem, { maxOps: jobConfig.maxOps, maxFacts: jobConfig.maxFacts, deadline });
+  } catch (e) {
+    if (!(e instanceof GroundingLimit)) throw e;
+    result.skipped = e.message;
+    result.ms.grounding = performance.now() - t0;
+    return result;
+  }
   let t1 = performance.now();
   result.ms.grounding = t1 - t0;
+  // labelling gets what is left of the problem's time
+  const config: JobConfig = { ...jobConfig, timeMs: Math.max(1, deadline - t1) };
   // Pairs, trajectories and processbench are not one row per labelled step.
   if (isEvalFormat(config.format)) return runEvalJob(job, config, task, templates, result);
 

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { createReadStream, existsSync, readdirSync, statSync } from "node:fs";
+import { writeFileAtomic } from "../util/atomic-write.js";
 import { join } from "node:path";
 import { UserError } from "../pddl/errors.js";
 import { packageVersion } from "../util/paths.js";
@@ -12,12 +13,6 @@ import { statsTable, writeStatsCsv } from "./stats.js";
 import { writePlots } from "./plots.js";
 
 export type { Manifest };
-
-function writeAtomic(path: string, text: string): void {
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
-}
 
 /** The ranks' completion records, or the list of missing ranks. */
 export function readRanks(out: string): { config: Record<string, unknown>; configHash: string; world: number; ranks: RankRecord[]; missing: number[] } {
@@ -120,9 +115,9 @@ export async function mergeDataset(out: string, opts: { quietIfIncomplete?: bool
   };
   const table = statsTable(problems);
   manifest.counts.by_domain_split_category = table.byDomainSplitCategory;
-  writeAtomic(join(out, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+  writeFileAtomic(join(out, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
   await writePlots(out, problems);
-  writeAtomic(join(out, "README.md"), datasetCard(manifest));
+  writeFileAtomic(join(out, "README.md"), datasetCard(manifest));
   await writeStatsCsv(join(out, "stats.csv"), table);
   return manifest;
 }

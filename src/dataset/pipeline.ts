@@ -1,4 +1,3 @@
-import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { Piscina } from "piscina";
 import { PddlError, UserError } from "../pddl/errors.js";
@@ -8,10 +7,11 @@ import { type Format } from "./formats.js";
 import { isEvalFormat } from "./eval-job.js";
 import { VERIFIER_STYLES, type VerifierStyle } from "../products/verifier.js";
 import { openRlhfTokenProblem, tokenCounter } from "./length.js";
-import type { JobConfig, JobResult, ProblemJob } from "./records.js";
+import { emptyCounts, type JobConfig, type JobResult, type ProblemJob } from "./records.js";
 import { type NativeRow } from "./row.js";
 import { resolveProblems, splitOf, type ProblemSelection, type ProblemSource } from "./problems.js";
 import { runJobSafe, type WorkerReply } from "./worker.js";
+import { defaultMemoryBudgetMb, defaultWorkers, workerBudgetProblem, workerHeapMb } from "./resources.js";
 
 /** Options of `generate()` and `writeDataset()` (the CLI's flags, see `pddl2prm generate --help`). */
 export interface GenerateOptions {
@@ -43,8 +43,14 @@ export interface GenerateOptions {
   format?: Format;
   /** Reward threshold for boolean labels (trl, math-shepherd); default 0.75. */
   threshold?: number;
-  /** Worker threads (default: number of cores). */
+  /** Worker threads (default: number of cores, as many as `maxMemoryMb` allows; at most 256). */
   workers?: number;
+  /**
+   * Memory budget of the run in MB (default: 3/4 of the machine's memory). The workers share it
+   * as heap limits; a problem whose worker runs out of heap is skipped and recorded. Given, the
+   * problems always run in worker threads, even with one worker.
+   */
+  maxMemoryMb?: number;
   /** This machine's rank and the number of machines: rank R takes problems i with i mod N = R. */
   rank?: number;
   world?: number;
@@ -52,7 +58,11 @@ export interface GenerateOptions {
   holdoutDomain?: string;
   randomOptimal?: boolean;
   nonExecutable?: "near-miss" | "any";
-  /** Per-problem limits; a problem that hits one is skipped and recorded. */
+  /**
+   * Per-problem limits; a problem that hits one is skipped and recorded. `timeMs` (default 60 s)
+   * covers parsing, grounding and labelling; `maxOps`/`maxFacts` (default 1,000,000 each) cap
+   * grounding.
+   */
   timeMs?: number;
   maxExpansions?: number;
   maxStates?: number;
@@ -67,6 +77,12 @@ export interface GenerateOptions {
   maxLength?: number;
   /** A Hugging Face tokenizer.json (read locally) that counts tokens for `maxLength`. */
   tokenizer?: string;
+  maxOps?: number;
+  maxFacts?: number;
+  /** Generic text for actions and predicates that `templates` leaves out (else an error). */
+  genericFallback?: boolean;
+  /** Stops the run (e.g. on Ctrl-C): workers are stopped and `runJobs` throws `RunInterrupted`. */
+  signal?: AbortSignal;
   /** Called after every problem. */
   onProgress?: (p: Progress) => void;
 }
@@ -87,11 +103,24 @@ export interface RunPlan {
   rank: number;
   world: number;
   workers: number;
+  /** Heap limit of each worker thread in MB, or null to run in this thread (one worker, no budget). */
+  workerHeapMb: number | null;
   domains: string[];
   options: GenerateOptions;
 }
 
 const DEFAULT_Y_USER = 8;
+/** Default grounding caps of `generate` (per problem). */
+export const DEFAULT_MAX_OPS = 1_000_000;
+export const DEFAULT_MAX_FACTS = 1_000_000;
+
+/** The run was stopped through `GenerateOptions.signal`; `reason` is what the signal carried. */
+export class RunInterrupted extends Error {
+  constructor(readonly reason: unknown) {
+    super(`interrupted${typeof reason === "string" ? ` (${reason})` : ""}`);
+    this.name = "RunInterrupted";
+  }
+}
 
 function checkInt(name: string, v: number | undefined, min: number): void {
   if (v !== undefined && (!Number.isInteger(v) || v < min)) throw new UserError(`${name} must be an integer >= ${min}, got ${v}`);
@@ -104,6 +133,14 @@ export function planRun(options: GenerateOptions, keepRows: boolean): RunPlan {
   checkInt("count", options.count, 1);
   checkInt("samples-per-state", options.samplesPerState, 1);
   checkInt("workers", options.workers, 1);
+  checkInt("max-memory", options.maxMemoryMb, 1);
+  checkInt("max-ops", options.maxOps, 1);
+  checkInt("max-facts", options.maxFacts, 1);
+  const budgetMb = options.maxMemoryMb ?? defaultMemoryBudgetMb();
+  if (options.workers !== undefined) {
+    const why = workerBudgetProblem(options.workers, budgetMb, { workers: "workers", memory: "maxMemoryMb" });
+    if (why !== null) throw new UserError(why);
+  }
   const world = options.world ?? 1;
   const rank = options.rank ?? 0;
   checkInt("world", world, 1);
@@ -130,6 +167,7 @@ export function planRun(options: GenerateOptions, keepRows: boolean): RunPlan {
   if (options.problems !== undefined) sel.problems = options.problems;
   if (options.pairs !== undefined) sel.pairs = options.pairs;
   if (options.templates !== undefined) sel.templatesFile = options.templates;
+  if (options.genericFallback !== undefined) sel.genericFallback = options.genericFallback;
   if (options.count !== undefined) sel.count = options.count;
   const all = resolveProblems(sel);
   if (options.holdoutDomain !== undefined && !all.some((p) => p.domainName === options.holdoutDomain)) {
@@ -156,6 +194,9 @@ export function planRun(options: GenerateOptions, keepRows: boolean): RunPlan {
     style,
     maxLength: options.maxLength ?? null,
     tokenizer: options.tokenizer !== undefined ? resolve(options.tokenizer) : null,
+    maxOps: options.maxOps ?? DEFAULT_MAX_OPS,
+    maxFacts: options.maxFacts ?? DEFAULT_MAX_FACTS,
+    genericFallback: options.genericFallback ?? false,
     keepRows,
   };
   const jobs: ProblemJob[] = [];
@@ -163,8 +204,11 @@ export function planRun(options: GenerateOptions, keepRows: boolean): RunPlan {
     if (index % world !== rank) return;
     jobs.push({ index, ...p, split: splitOf(p.domainName, p.problemId, options.holdoutDomain) });
   });
-  const workers = options.workers ?? Math.max(1, availableParallelism());
-  return { jobs, allProblems: all, config, rank, world, workers, domains: domainNames, options };
+  const workers = options.workers ?? defaultWorkers(budgetMb);
+  // No thread is started for one worker without a budget (library use); a budget needs threads.
+  const inProcess = workers <= 1 && options.maxMemoryMb === undefined;
+  const heap = inProcess ? null : workerHeapMb(Math.min(workers, Math.max(1, jobs.length)), budgetMb);
+  return { jobs, allProblems: all, config, rank, world, workers, workerHeapMb: heap, domains: domainNames, options };
 }
 
 /** y for a job: the explicit flag, else the built-in domain's default, else 8. */
@@ -180,38 +224,101 @@ function unwrap(reply: WorkerReply): JobResult {
   throw new UserError(reply.message);
 }
 
+/** The result of a problem that was stopped from outside (memory, hard time limit): skipped. */
+function skippedResult(job: ProblemJob, reason: string): JobResult {
+  return {
+    index: job.index, domainName: job.domainName, problemId: job.problemId, split: job.split, lines: [], rows: null,
+    counts: emptyCounts(), planLength: 0, states: 0, skipped: reason, dropped: 0, ms: { grounding: 0, labelling: 0, translation: 0 },
+  };
+}
+
+/**
+ * Wall-clock time after which a worker still busy with one problem is stopped. The limits inside
+ * the worker (grounding, labelling) normally stop it first with an exact reason; this bounds what
+ * they cannot interrupt, such as parsing a huge file.
+ */
+export function hardTimeMs(timeMs: number): number {
+  return timeMs + Math.max(5000, timeMs / 2);
+}
+
+function interrupted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new RunInterrupted(signal.reason);
+}
+
 /**
  * Run the jobs and yield their results in job order, whatever order the workers finish in, so
- * output bytes never depend on scheduling. At most a few jobs per worker are in flight.
+ * output bytes never depend on scheduling. A problem starts only when a worker is free (so its
+ * clock starts with it), at most a few problems ahead of the oldest unfinished one. A worker that
+ * runs out of heap or past the hard time limit is stopped and its problem skipped; the run goes on.
  */
 export async function* runJobs(plan: RunPlan): AsyncGenerator<JobResult> {
+  const signal = plan.options.signal;
   const input = (job: ProblemJob) => ({ job, config: { ...plan.config, samplesPerState: samplesFor(job, plan.config) } });
-  if (plan.workers <= 1 || plan.jobs.length <= 1) {
+  interrupted(signal);
+  if (plan.workerHeapMb === null) {
     for (const job of plan.jobs) {
       yield unwrap(runJobSafe(input(job)));
-      await new Promise((r) => setImmediate(r)); // let progress timers run
+      await new Promise((r) => setImmediate(r)); // let progress timers and signals run
+      interrupted(signal);
     }
     return;
   }
+  if (plan.jobs.length === 0) return;
+  const heapMb = plan.workerHeapMb;
+  const threads = Math.min(plan.workers, plan.jobs.length);
   const pool = new Piscina({
     filename: join(packageRoot(), "dist", "src", "dataset", "worker.js"),
-    minThreads: plan.workers,
-    maxThreads: plan.workers,
+    minThreads: threads,
+    maxThreads: threads,
     idleTimeout: 1000,
+    resourceLimits: { maxOldGenerationSizeMb: heapMb },
   });
-  const window = plan.workers * 4;
-  const pending: Promise<WorkerReply>[] = [];
+  const hardMs = hardTimeMs(plan.config.timeMs);
+  const runOne = async (job: ProblemJob): Promise<JobResult> => {
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort("time"), hardMs);
+    const onSignal = (): void => stop.abort("interrupted");
+    signal?.addEventListener("abort", onSignal);
+    try {
+      return unwrap(await pool.run(input(job), { signal: stop.signal }));
+    } catch (e) {
+      interrupted(signal);
+      if ((e as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY") {
+        return skippedResult(job, `memory limit: the worker ran out of its ${heapMb} MB heap`);
+      }
+      if (stop.signal.aborted) return skippedResult(job, `time limit: still running after ${(hardMs / 1000).toFixed(0)} s, worker stopped`);
+      throw e;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onSignal);
+    }
+  };
+  const window = threads * 4;
+  const results: Array<Promise<JobResult> | undefined> = [];
+  let running = 0;
   let next = 0;
+  let head = 0;
+  let closed = false;
+  const launch = (): void => {
+    while (!closed && running < threads && next < plan.jobs.length && next < head + window) {
+      running++;
+      const p = runOne(plan.jobs[next]!).finally(() => {
+        running--;
+        launch();
+      });
+      p.catch(() => undefined); // awaited in order below; the first error wins
+      results[next++] = p;
+    }
+  };
   try {
-    while (next < plan.jobs.length && pending.length < window) pending.push(pool.run(input(plan.jobs[next++]!)));
-    while (pending.length > 0) {
-      const reply = await pending.shift()!;
-      if (next < plan.jobs.length) pending.push(pool.run(input(plan.jobs[next++]!)));
-      yield unwrap(reply);
+    for (; head < plan.jobs.length; head++) {
+      launch();
+      const r = await results[head]!;
+      results[head] = undefined;
+      yield r;
     }
   } finally {
-    // Unawaited tasks may still reject after an error: swallow, the first error wins.
-    for (const p of pending) p.catch(() => undefined);
+    closed = true;
     await pool.destroy();
   }
 }

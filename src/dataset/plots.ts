@@ -3,8 +3,9 @@
  * domain and the distribution of optimal plan lengths, as SVG. Drawn with Vega-Lite, which
  * renders SVG in Node without a browser or canvas; loaded only when plots are drawn.
  */
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { writeFileAtomic } from "../util/atomic-write.js";
 import type { ProblemRecord } from "./records.js";
 import { CATEGORIES } from "./row.js";
 
@@ -111,10 +112,7 @@ export async function writePlots(out: string, problems: readonly ProblemRecord[]
     [PLOT_FILES.planLengths, planLengthsSvg(problems)],
   ];
   for (const [rel, svg] of files) {
-    const path = join(out, rel);
-    const tmp = `${path}.tmp-${process.pid}`;
-    writeFileSync(tmp, (await svg) + "\n");
-    renameSync(tmp, path);
+    writeFileAtomic(join(out, rel), (await svg) + "\n");
   }
   return files.map(([rel]) => rel);
 }

@@ -4,6 +4,7 @@ import { parseDomain, parseProblem, type Domain } from "../pddl/index.js";
 import { UserError } from "../pddl/errors.js";
 import { domainFileFor, isDomainFileName } from "../pddl/files.js";
 import { BUILTIN_DOMAINS, builtinDomainFile, builtinProblemsDir, generateProblems, getBuiltinDomain } from "../generators/index.js";
+import { loadTemplatesFile } from "../nl/index.js";
 import { hashString } from "../util/prng.js";
 import { readFileSync } from "node:fs";
 import type { Split } from "./row.js";
@@ -41,6 +42,8 @@ export interface ProblemSelection {
   pairs?: string;
   /** nl.json templates for a user domain. */
   templatesFile?: string;
+  /** Generic text for what the templates leave out (else an error, found before labelling). */
+  genericFallback?: boolean;
   /** Make this many fresh problems per domain with the built-in generator instead of the default set. */
   count?: number;
   seed: number;
@@ -113,22 +116,33 @@ export function readPairsFile(file: string): Array<{ domain: string; problem: st
 }
 
 /**
- * Problem sources of user domains from (domain file, problem file) pairs: each distinct domain
- * file is read and parsed once; problem ids must be unique per domain name.
+ * Problem files up to this many characters are parsed before the run starts, so that bad PDDL
+ * stops it before anything is written. Larger ones are parsed only by the worker that labels
+ * them, under its memory limit (the parser needs some 70 bytes per character): bad PDDL there
+ * still fails the run, which then removes what it wrote.
  */
-function userSources(pairs: Array<{ domain: string; problem: string }>, templatesFile: string | undefined): ProblemSource[] {
+export const UPFRONT_PARSE_MAX_CHARS = 2_000_000;
+
+/**
+ * Problem sources of user domains from (domain file, problem file) pairs: each distinct domain
+ * file is read and parsed once (and the templates compiled against it); problem ids must be
+ * unique per domain name.
+ */
+function userSources(pairs: Array<{ domain: string; problem: string }>, sel: ProblemSelection): ProblemSource[] {
   const domains = new Map<string, { domain: Domain; text: string }>();
   const seen = new Set<string>();
+  const templatesFile = sel.templatesFile;
   return pairs.map(({ domain: domainFile, problem: file }) => {
     let d = domains.get(domainFile);
     if (!d) {
       const text = readText(domainFile);
       d = { domain: parseDomain(text, domainFile), text };
       domains.set(domainFile, d);
+      if (templatesFile !== undefined) loadTemplatesFile(templatesFile, d.domain, { genericFallback: sel.genericFallback ?? false });
     }
     // Parse now: a bad problem file stops the run before anything is written.
     const problemText = readText(file);
-    parseProblem(problemText, file, d.domain);
+    if (problemText.length <= UPFRONT_PARSE_MAX_CHARS) parseProblem(problemText, file, d.domain);
     const problemId = basename(file).replace(/\.pddl$/i, "");
     const name = d.domain.name;
     if (seen.has(`${name}/${problemId}`)) throw new UserError(`${file}: duplicate problem id '${problemId}' in domain '${name}'`);
@@ -167,13 +181,13 @@ export function resolveProblems(sel: ProblemSelection): ProblemSource[] {
     if (builtin || sel.domainFile !== undefined || sel.problems !== undefined) {
       throw new UserError("give --pairs alone, without --domain, --domain-file or --problems");
     }
-    return userSources(readPairsFile(sel.pairs), sel.templatesFile);
+    return userSources(readPairsFile(sel.pairs), sel);
   }
   if (sel.domainFile !== undefined) {
     if (builtin) throw new UserError("give either --domain or --domain-file, not both");
     if (sel.problems === undefined) throw new UserError("--domain-file needs --problems DIR|GLOB");
     const domainFile = sel.domainFile;
-    return userSources(listProblemFiles(sel.problems).map((problem) => ({ domain: domainFile, problem })), sel.templatesFile);
+    return userSources(listProblemFiles(sel.problems).map((problem) => ({ domain: domainFile, problem })), sel);
   }
   if (!builtin && sel.problems !== undefined) {
     // Each problem with the domain file beside it (per-problem files as in IPC trucks, airport).
@@ -185,7 +199,7 @@ export function resolveProblems(sel: ProblemSelection): ProblemSource[] {
         }
         return { domain, problem };
       }),
-      sel.templatesFile,
+      sel,
     );
   }
   const names = sel.domains ?? [];

@@ -27,6 +27,7 @@ export interface JobConfig {
   randomOptimal: boolean;
   balance: boolean;
   nonExecutable: "near-miss" | "any";
+  /** Per problem: parsing, grounding and labelling together. */
   timeMs: number;
   maxExpansions: number;
   maxStates: number;
@@ -38,6 +39,11 @@ export interface JobConfig {
   maxLength: number | null;
   /** The tokenizer.json that counts tokens for maxLength (null: the estimate of src/dataset/length.ts). */
   tokenizer: string | null;
+  /** Grounding caps: a problem over one is skipped. */
+  maxOps: number;
+  maxFacts: number;
+  /** Generic text for actions and predicates a templates file leaves out (else an error). */
+  genericFallback: boolean;
   /** Also return the row objects (library `generate()`); the CLI needs only the lines. */
   keepRows: boolean;
 }

@@ -214,6 +214,8 @@ export interface ScoreReport {
   tuned_f1?: number;
   chains: ChainReport | null;
   pairs: PairReport | null;
+  /** Prediction ids that no gold row has (a wrong file or split?): how many, and the first few. */
+  unmatched_predictions: { count: number; first: string[] };
 }
 
 const pct = (k: number, n: number) => (n === 0 ? null : (100 * k) / n);
@@ -446,7 +448,7 @@ export interface ScoreOptions {
   split?: string;
 }
 
-function load(goldPath: string, predPath: string, split: string | undefined): { gold: GoldItem[]; preds: Prediction[] } {
+function load(goldPath: string, predPath: string, split: string | undefined): { gold: GoldItem[]; preds: Prediction[]; unmatched: string[] } {
   const gold: GoldItem[] = [];
   const seen = new Map<string, string>();
   for (const { file, text } of readJsonlSource(goldPath, split)) {
@@ -459,7 +461,8 @@ function load(goldPath: string, predPath: string, split: string | undefined): { 
   if (gold.length === 0) throw new UserError(`${goldPath}: no gold rows`);
   const predMap = new Map<string, Prediction>();
   for (const { file, text } of readJsonlSource(predPath)) parsePredictions(file, text, predMap);
-  return { gold, preds: matchPredictions(gold, predMap, predPath) };
+  const unmatched = [...predMap.keys()].filter((id) => !seen.has(id));
+  return { gold, preds: matchPredictions(gold, predMap, predPath), unmatched };
 }
 
 /** Score prediction file(s) against gold file(s) or a dataset folder (the `pddl2prm score` command). */
@@ -474,9 +477,15 @@ export function score(goldPath: string, predPath: string, options: ScoreOptions 
     tunedF1 = t.f1;
     source = "tuned";
   }
-  const { gold, preds } = load(goldPath, predPath, options.split);
+  const { gold, preds, unmatched } = load(goldPath, predPath, options.split);
   const r = scoreAll(gold, preds, threshold);
-  const report: ScoreReport = { threshold, threshold_source: source, chains: r.chains, pairs: r.pairs };
+  const report: ScoreReport = {
+    threshold,
+    threshold_source: source,
+    chains: r.chains,
+    pairs: r.pairs,
+    unmatched_predictions: { count: unmatched.length, first: unmatched.slice(0, 3) },
+  };
   if (tunedF1 !== undefined) report.tuned_f1 = tunedF1;
   return report;
 }

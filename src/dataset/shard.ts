@@ -74,10 +74,17 @@ export class ShardWriter {
     return { path: this.relPath, rows: this.rows, bytes: this.bytes, sha256: this.hash.digest("hex") };
   }
 
-  /** Drop the temporary file (after an error). */
-  abort(): void {
+  /**
+   * Drop the temporary file (after an error). Waits for the stream to close first: a stream
+   * destroyed before its file is open still creates the file.
+   */
+  async abort(): Promise<void> {
     this.gzip?.destroy();
-    this.file.destroy();
+    if (!this.file.closed) {
+      const closed = once(this.file, "close").catch(() => undefined);
+      this.file.destroy();
+      await closed;
+    }
     rmSync(this.tmpPath, { force: true });
   }
 }

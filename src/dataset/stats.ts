@@ -1,4 +1,5 @@
-import { createReadStream, renameSync, writeFileSync } from "node:fs";
+import { createReadStream } from "node:fs";
+import { writeFileAtomic } from "../util/atomic-write.js";
 import { createInterface } from "node:readline";
 import { createGunzip } from "node:zlib";
 import { writeToString } from "fast-csv";
@@ -77,9 +78,7 @@ export async function writeStatsCsv(path: string, table: StatsTable): Promise<vo
     ...Object.fromEntries(CATEGORIES.map((k) => [k, r.counts[k]])),
   }));
   const text = await writeToString(records, { headers: true });
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, text + "\n");
-  renameSync(tmp, path);
+  writeFileAtomic(path, text + "\n");
 }
 
 /** A plain-text table of the totals per domain (split "all") for the terminal. */

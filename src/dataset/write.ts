@@ -1,8 +1,11 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { UserError } from "../pddl/errors.js";
 import { packageVersion } from "../util/paths.js";
+import { tempName, writeFileAtomic } from "../util/atomic-write.js";
+import { acquireLock, LOCK_NAME, otherLiveRanks, type Lock } from "./lock.js";
+import { refuseLinks, removeOwnFiles, removeTempFiles, undoCreated } from "./output-folder.js";
 import { emptyCounts, type CategoryCounts, type ProblemRecord, type RankRecord } from "./records.js";
 
 export type { ProblemRecord, RankRecord };
@@ -76,7 +79,9 @@ export function runConfig(options: WriteOptions, plan: ReturnType<typeof planRun
       ? { domain_of_problem_sha256: createHash("sha256").update(plan.allProblems.map((p) => `${p.problemId}\0${sha(p.domainText)}`).join("\0")).digest("hex") }
       : {}),
     // the text a run writes depends on its templates
-    ...(options.templates !== undefined ? { templates_sha256: sha(readFileSync(options.templates, "utf8")) } : {}),
+    ...(options.templates !== undefined
+      ? { templates: basename(options.templates), templates_sha256: sha(readFileSync(options.templates, "utf8")), generic_fallback: plan.config.genericFallback }
+      : {}),
     count: options.count ?? null,
     seed: plan.config.seed,
     samples_per_state: plan.config.samplesPerState > 0 ? plan.config.samplesPerState : "domain default",
@@ -88,7 +93,13 @@ export function runConfig(options: WriteOptions, plan: ReturnType<typeof planRun
     holdout_domain: options.holdoutDomain ?? null,
     gzip: options.gzip ?? false,
     world: plan.world,
-    limits: { time_ms: plan.config.timeMs, max_expansions: plan.config.maxExpansions, max_states: plan.config.maxStates },
+    limits: {
+      time_ms: plan.config.timeMs,
+      max_expansions: plan.config.maxExpansions,
+      max_states: plan.config.maxStates,
+      max_ops: plan.config.maxOps,
+      max_facts: plan.config.maxFacts,
+    },
     // length control and the chat layout change which rows are written and how
     ...(plan.config.chat ? { chat: true } : {}),
     ...(plan.config.style !== undefined && plan.config.style !== "plain" ? { style: plan.config.style } : {}),
@@ -113,12 +124,6 @@ export function domainsWithSeveralFiles(all: readonly ProblemSource[]): Set<stri
     else if (t !== p.domainText) out.add(p.domainName);
   }
   return out;
-}
-
-function writeAtomic(path: string, text: string): void {
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
 }
 
 /**
@@ -148,68 +153,40 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
     merged: false,
   };
 
-  // What this run creates, so that a run that fails (bad input found by a worker) leaves the
-  // folder as it found it.
+  // What this run creates, so that a run that fails (bad input found by a worker, Ctrl-C) leaves
+  // the folder as it found it.
   const created: string[] = [];
+  let lock: Lock | null = null;
   try {
+    lock = await openFolder(out, plan.rank, created);
     await prepareAndRun(plan, options, config, configHash, summary, created);
+    summary.merged = (await mergeDataset(out, { quietIfIncomplete: true })) !== null;
   } catch (e) {
+    lock?.release();
+    lock = null;
     undoCreated(created);
     throw e;
+  } finally {
+    lock?.release();
   }
-  summary.merged = (await mergeDataset(out, { quietIfIncomplete: true })) !== null;
   summary.wallMs = performance.now() - t0;
   return summary;
 }
 
 /**
- * Remove what a failed run created, newest first: folders only when empty (another rank may be
- * writing into the same dataset), config.json only when no rank's data or marker remains.
+ * Make sure `out` is a folder without links inside, create it if needed, take this rank's lock
+ * and remove temporary files that killed runs left behind.
  */
-function undoCreated(created: string[]): void {
-  for (const p of created.slice().reverse()) {
-    try {
-      if (!existsSync(p)) continue;
-      if (statSync(p).isDirectory()) {
-        if (readdirSync(p).length === 0) rmdirSync(p);
-      } else {
-        const dir = join(p, "..");
-        const busy = ["data", "completions"].some((d) => existsSync(join(dir, d)) && readdirSync(join(dir, d)).length > 0);
-        if (!busy) rmSync(p, { force: true });
-      }
-    } catch {
-      // best effort: the original error is what the user needs to see
-    }
+async function openFolder(out: string, rank: number, created: string[]): Promise<Lock> {
+  if (existsSync(out) && !statSync(out).isDirectory()) throw new UserError(`--out ${out}: is a file, not a folder`);
+  if (!existsSync(out)) {
+    mkdirSync(out, { recursive: true });
+    created.push(out);
   }
-}
-
-/**
- * What `--force` removes: only what pddl2prm writes in a dataset folder (config.json, shards and
- * their temporary files, completion markers, the PDDL copies, manifest, card and stats.csv),
- * then the folders it made if they are empty. Anything else stays where it is.
- */
-function removeOwnFiles(out: string): void {
-  const own = (dir: string, re: RegExp): void => {
-    const d = join(out, dir);
-    if (!existsSync(d) || !statSync(d).isDirectory()) return;
-    for (const n of readdirSync(d)) if (re.test(n)) rmSync(join(d, n), { recursive: true, force: true });
-    if (readdirSync(d).length === 0) rmdirSync(d);
-  };
-  own("data", /^(train|validation|test)-\d{5}-of-\d{5}\.jsonl(\.gz)?(\.tmp-\d+)?$/);
-  own("completions", /^\d{5}(\.tmp-\d+)?$/);
-  own("plots", /^[a-z-]+\.svg(\.tmp-\d+)?$/);
-  const pddl = join(out, "pddl");
-  if (existsSync(pddl) && statSync(pddl).isDirectory()) {
-    for (const d of readdirSync(pddl)) own(join("pddl", d), /\.pddl(\.tmp-\d+)?$/);
-    if (readdirSync(pddl).length === 0) rmdirSync(pddl);
-  }
-  // README.md is the dataset card only where a manifest says this is a dataset
-  const card = existsSync(join(out, "manifest.json"));
-  for (const n of readdirSync(out)) {
-    if (/^(config\.json|manifest\.json|stats\.csv)(\.tmp-\d+)?$/.test(n) || (card && /^README\.md(\.tmp-\d+)?$/.test(n))) {
-      rmSync(join(out, n), { force: true });
-    }
-  }
+  refuseLinks(out);
+  const lock = await acquireLock(out, rank);
+  removeTempFiles(out, rank, otherLiveRanks(out, rank).length === 0);
+  return lock;
 }
 
 /** The config hash of a config.json, or null where the file is unreadable. */
@@ -237,7 +214,6 @@ async function prepareAndRun(
     if (!existsSync(dir)) created.push(dir);
     mkdirSync(dir, { recursive: true });
   };
-  if (existsSync(out) && !statSync(out).isDirectory()) throw new UserError(`--out ${out}: is a file, not a folder`);
   if (existsSync(configPath)) {
     // a corrupt config.json is an error unless --force replaces the dataset anyway
     const old = options.force ? safeConfigHash(configPath) : readConfigFile(configPath).config_hash;
@@ -245,11 +221,13 @@ async function prepareAndRun(
       if (!options.force) {
         throw new UserError(`${out} holds a dataset made with other settings; use another --out, or --force to replace it`);
       }
+      const busy = otherLiveRanks(out, plan.rank);
+      if (busy.length > 0) throw new UserError(`--force: ${out} is being written by other runs (ranks ${busy.join(", ")}); wait for them to finish`);
       removeOwnFiles(out);
     }
   } else if (existsSync(out) && !options.force) {
     // Other ranks may be creating the same folder right now: only foreign files are a problem.
-    const foreign = readdirSync(out).filter((n) => !/^(data|completions|config\.json.*|\.keep)$/.test(n));
+    const foreign = readdirSync(out).filter((n) => !/^(data|completions|config\.json.*|\.keep)$/.test(n) && !LOCK_NAME.test(n));
     if (foreign.length > 0) {
       throw new UserError(`${out} exists and is not a pddl2prm dataset folder; use another --out, or --force to replace it`);
     }
@@ -257,7 +235,7 @@ async function prepareAndRun(
   make(out);
   if (!existsSync(configPath)) {
     created.push(configPath);
-    writeAtomic(configPath, JSON.stringify({ config_hash: configHash, config }, null, 2) + "\n");
+    writeFileAtomic(configPath, JSON.stringify({ config_hash: configHash, config }, null, 2) + "\n");
   }
   make(join(out, "data"));
   make(join(out, "completions"));
@@ -283,14 +261,10 @@ async function runRank(
   summary: DatasetSummary,
 ): Promise<void> {
   const dataDir = join(out, "data");
-  // Leftovers of a killed run of this rank are never complete: drop them.
-  for (const name of readdirSync(dataDir)) {
-    if (name.includes(`-${pad5(plan.rank)}-of-`) && name.includes(".tmp")) rmSync(join(dataDir, name), { force: true });
-  }
   const writers = new Map<Split, ShardWriter>();
   for (const split of SPLITS) {
     const name = shardName(split, plan.rank, plan.world, gzip);
-    writers.set(split, new ShardWriter(join(dataDir, name), join(dataDir, `${name}.tmp-${process.pid}`), `data/${name}`, gzip));
+    writers.set(split, new ShardWriter(join(dataDir, name), tempName(join(dataDir, name)), `data/${name}`, gzip));
   }
   const problems: ProblemRecord[] = [];
   const pddlFiles = new Map<string, string>();
@@ -338,7 +312,7 @@ async function runRank(
       options.onProgress?.(progress);
     }
   } catch (e) {
-    for (const w of writers.values()) w.abort();
+    await Promise.all([...writers.values()].map((w) => w.abort()));
     throw e;
   }
   const tw = performance.now();
@@ -347,9 +321,9 @@ async function runRank(
   for (const [rel, text] of pddlFiles) {
     const path = join(out, rel);
     mkdirSync(join(path, ".."), { recursive: true });
-    writeAtomic(path, text);
+    writeFileAtomic(path, text);
   }
   const rec: RankRecord = { rank: plan.rank, world: plan.world, config_hash: configHash, shards, problems, counts: summary.counts };
-  writeAtomic(join(out, "completions", pad5(plan.rank)), JSON.stringify(rec) + "\n");
+  writeFileAtomic(join(out, "completions", pad5(plan.rank)), JSON.stringify(rec) + "\n");
   summary.ms.writing += performance.now() - tw;
 }

@@ -123,6 +123,11 @@ export interface GeneratedProblem {
 
 /** Attempts per problem before giving up (sizes too small for that many distinct problems). */
 const MAX_ATTEMPTS = 200;
+/**
+ * Most problems one domain's generator is asked for (`--count`): above the paper's largest set
+ * (3,563) by far, and checked up front so an absurd count fails at once, not after hours.
+ */
+export const MAX_PROBLEM_COUNT = 100_000;
 /** Draws of one problem that may hit the planner's limits before generation fails. */
 const MAX_LIMIT_HITS = 3;
 
@@ -151,6 +156,9 @@ export function problemName(i: number): string {
  */
 export function generateProblems(name: string, opts: GenerateProblemsOptions): GeneratedProblem[] {
   const d = getBuiltinDomain(name);
+  if (!Number.isSafeInteger(opts.count) || opts.count > MAX_PROBLEM_COUNT) {
+    throw new UserError(`count must be at most ${MAX_PROBLEM_COUNT}, got ${opts.count}`);
+  }
   const sizes = opts.sizes ?? {};
   checkSizes(d.name, sizes);
   const check = opts.check ?? true;

@@ -65,24 +65,45 @@ function zodMessage(file: string, issue: ZodIssue): string {
   return `${file}: ${path}: ${issue.message}`;
 }
 
+/** Options of `compileTemplates` and `loadTemplatesFile`. */
+export interface TemplateOptions {
+  /**
+   * Let actions and predicates without an entry get generic text from their PDDL names;
+   * otherwise a missing entry is an error (default), so no text is generic by accident.
+   */
+  genericFallback?: boolean;
+}
+
 /**
  * Validate raw JSON against the schema and the domain, and compile it. Throws a UserError naming
- * the file, the key path and the bad placeholder/key.
+ * the file, the key path and the bad placeholder/key. Every template must use the placeholders
+ * that carry its meaning (`{goal}`, each parameter of a predicate or action, an object's name),
+ * and every action and predicate of the domain needs an entry unless `genericFallback`.
  */
-export function compileTemplates(raw: unknown, domain: Domain, file: string): NlTemplates {
+export function compileTemplates(raw: unknown, domain: Domain, file: string, options: TemplateOptions = {}): NlTemplates {
   const parsed = NlJsonSchema.safeParse(raw);
   if (!parsed.success) throw new UserError(zodMessage(file, parsed.error.issues[0]!));
   const json: NlJson = parsed.data;
   const fail = (path: string, msg: string): never => {
     throw new UserError(`${file}: ${path}: ${msg}`);
   };
-  const comp = (src: string, names: readonly string[], path: string): Compiled => {
+  const comp = (src: string, names: readonly string[], path: string, required: readonly string[] = []): Compiled => {
+    let c: Compiled;
     try {
-      return compile(src, names);
+      c = compile(src, names);
     } catch (e) {
       if (e instanceof TemplateSyntaxError) return fail(path, e.message);
       throw e;
     }
+    // a placeholder left out loses what the text is about (the goal, an argument)
+    for (const r of required) if (!c.slots.includes(names.indexOf(r))) fail(path, `placeholder {${r}} is missing`);
+    return c;
+  };
+  /** A template that must name one of `any` (e.g. an object's name or a group of `match`). */
+  const compAny = (src: string, names: readonly string[], path: string, any: readonly string[]): Compiled => {
+    const c = comp(src, names, path);
+    if (!any.some((n) => c.slots.includes(names.indexOf(n)))) fail(path, `needs one of the placeholders ${any.map((n) => `{${n}}`).join(", ")} (else every object reads the same)`);
+    return c;
   };
   if (json.domain !== undefined && json.domain.toLowerCase() !== domain.name) {
     fail("domain", `written for domain '${json.domain}', but the domain is '${domain.name}'`);
@@ -111,8 +132,8 @@ export function compileTemplates(raw: unknown, domain: Domain, file: string): Nl
       plural: normalizeSpace(e.plural ?? pluralOf(noun)),
       single: e.single !== undefined ? normalizeSpace(e.single) : null,
       match,
-      fallback: e.fallback !== undefined ? comp(e.fallback, ["name"], `${path}.fallback`) : null,
-      phrase: comp(e.phrase ?? `${noun} {name}`, names, `${path}.phrase`),
+      fallback: e.fallback !== undefined ? comp(e.fallback, ["name"], `${path}.fallback`, ["name"]) : null,
+      phrase: compAny(e.phrase ?? `${noun} {name}`, names, `${path}.phrase`, names),
       phraseNames: names,
     });
   }
@@ -140,14 +161,21 @@ export function compileTemplates(raw: unknown, domain: Domain, file: string): Nl
         });
       }
       if (groupOver.length === 0) fail(`${path}.static`, `${name} has no parameters to group over`);
-      if (e.static.item !== undefined) item = e.static.item.map((s, i) => comp(s, params, `${path}.static.item[${i}]`));
+      const overNames = groupOver.map((i) => params[i]!);
+      const fixed = params.filter((_, i) => !groupOver.includes(i));
+      if (e.static.item !== undefined) item = e.static.item.map((s, i) => comp(s, params, `${path}.static.item[${i}]`, overNames));
       else if (groupOver.length > 1) fail(`${path}.static.item`, "needed when grouping over several parameters");
-      grouped = e.static.text.map((s, i) => comp(s, [...params, "items"], `${path}.static.text[${i}]`));
+      grouped = e.static.text.map((s, i) => {
+        const at = `${path}.static.text[${i}]`;
+        const names = [...params, "items"];
+        comp(s, names, at, fixed);
+        return compAny(s, names, at, ["items", ...overNames]);
+      });
     }
     predicates.set(name, {
       params,
-      pos: e.true.map((s, i) => comp(s, params, `${path}.true[${i}]`)),
-      neg: e.false.map((s, i) => comp(s, params, `${path}.false[${i}]`)),
+      pos: e.true.map((s, i) => comp(s, params, `${path}.true[${i}]`, params)),
+      neg: e.false.map((s, i) => comp(s, params, `${path}.false[${i}]`, params)),
       groupOver,
       item,
       grouped,
@@ -181,6 +209,11 @@ export function compileTemplates(raw: unknown, domain: Domain, file: string): Nl
     });
     actions.set(name, { params, text });
   }
+  if (!options.genericFallback) {
+    const how = "add one, or pass --generic-fallback for text derived from PDDL names";
+    for (const a of domain.actions) if (!actions.has(a.name)) fail("actions", `no template for action '${a.name}' (${how})`);
+    for (const p of domain.predicates) if (!predicates.has(p.name)) fail("predicates", `no template for predicate '${p.name}' (${how})`);
+  }
 
   return {
     domainName: domain.name,
@@ -191,7 +224,7 @@ export function compileTemplates(raw: unknown, domain: Domain, file: string): Nl
     types,
     predicates,
     actions,
-    goal: json.goal.map((s, i) => comp(s, ["goal"], `goal[${i}]`)),
+    goal: json.goal.map((s, i) => comp(s, ["goal"], `goal[${i}]`, ["goal"])),
     instruction: json.instruction.map(normalizeSpace),
   };
 }
@@ -200,7 +233,7 @@ export function compileTemplates(raw: unknown, domain: Domain, file: string): Nl
  * Load and validate an nl.json for `domain`. Unknown keys, predicates, actions, types or
  * placeholders give a UserError naming the file, the key path and the bad name.
  */
-export function loadTemplatesFile(path: string, domain: Domain): NlTemplates {
+export function loadTemplatesFile(path: string, domain: Domain, options: TemplateOptions = {}): NlTemplates {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -214,7 +247,7 @@ export function loadTemplatesFile(path: string, domain: Domain): NlTemplates {
   } catch (e) {
     throw new UserError(`${path}: invalid JSON (${(e as Error).message})`);
   }
-  return compileTemplates(raw, domain, path);
+  return compileTemplates(raw, domain, path, options);
 }
 
 const builtinCache = new Map<string, NlTemplates | null>();

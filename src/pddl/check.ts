@@ -13,7 +13,13 @@ interface Scope {
   /** Names usable as constants: domain constants (+ problem objects in a problem). */
   constants: Set<string>;
   constKind: string;
+  /** Checks the argument types of an atom (after its name and arity), when set. */
+  typeCheck?: AtomTypeCheck;
 }
+
+/** Variables in scope and their declared types (empty: `object`). */
+type Vars = Map<string, string[]>;
+type AtomTypeCheck = (a: Atom, vars: Vars) => void;
 
 function checkTypes(types: string[], declared: Set<string>, loc: Loc): void {
   for (const t of types) if (t !== "object" && !declared.has(t)) throw new PddlError(`undeclared type '${t}'`, loc);
@@ -32,7 +38,7 @@ function checkTypedList(list: TypedName[], types: Set<string>, what: string, see
   }
 }
 
-function checkTerm(t: Term, vars: Set<string>, scope: Scope): void {
+function checkTerm(t: Term, vars: Vars, scope: Scope): void {
   if (t.kind === "var") {
     if (!vars.has(t.name)) throw new PddlError(`undeclared variable '${t.name}'`, t.loc);
   } else if (!scope.constants.has(t.name)) {
@@ -40,16 +46,17 @@ function checkTerm(t: Term, vars: Set<string>, scope: Scope): void {
   }
 }
 
-function checkAtom(a: Atom, vars: Set<string>, scope: Scope): void {
+function checkAtom(a: Atom, vars: Vars, scope: Scope): void {
   const arity = scope.predicates.get(a.predicate);
   if (arity === undefined) throw new PddlError(`undeclared predicate '${a.predicate}'`, a.loc);
   if (arity !== a.args.length) {
     throw new PddlError(`wrong arity for predicate '${a.predicate}': expected ${arity} argument${arity === 1 ? "" : "s"}, got ${a.args.length}`, a.loc);
   }
   for (const t of a.args) checkTerm(t, vars, scope);
+  scope.typeCheck?.(a, vars);
 }
 
-function checkFn(f: FunctionTerm, vars: Set<string>, scope: Scope): void {
+function checkFn(f: FunctionTerm, vars: Vars, scope: Scope): void {
   const arity = scope.functions.get(f.name);
   if (arity === undefined) throw new PddlError(`undeclared function '${f.name}'`, f.loc);
   if (arity !== f.args.length) {
@@ -58,15 +65,15 @@ function checkFn(f: FunctionTerm, vars: Set<string>, scope: Scope): void {
   for (const t of f.args) checkTerm(t, vars, scope);
 }
 
-function bind(vars: Set<string>, params: TypedName[], types: Set<string>): Set<string> {
-  const inner = new Set(vars);
+function bind(vars: Vars, params: TypedName[], types: Set<string>): Vars {
+  const inner = new Map(vars);
   const seen = new Map<string, TypedName>();
   checkTypedList(params, types, "variable", seen);
-  for (const p of params) inner.add(p.name);
+  for (const p of params) inner.set(p.name, p.types);
   return inner;
 }
 
-function checkFormula(f: Formula, vars: Set<string>, scope: Scope, types: Set<string>): void {
+function checkFormula(f: Formula, vars: Vars, scope: Scope, types: Set<string>): void {
   switch (f.kind) {
     case "atom": return checkAtom(f.atom, vars, scope);
     case "eq": checkTerm(f.left, vars, scope); checkTerm(f.right, vars, scope); return;
@@ -79,7 +86,7 @@ function checkFormula(f: Formula, vars: Set<string>, scope: Scope, types: Set<st
   }
 }
 
-function checkEffect(e: Effect, vars: Set<string>, scope: Scope, types: Set<string>): void {
+function checkEffect(e: Effect, vars: Vars, scope: Scope, types: Set<string>): void {
   switch (e.kind) {
     case "add":
     case "del": return checkAtom(e.atom, vars, scope);
@@ -132,14 +139,15 @@ export function checkDomain(d: Domain): void {
     if (f.type !== null && f.type !== "number") throw new PddlError(`unsupported function type '${f.type}' (only 'number')`, f.loc);
     functions.set(f.name, f.params.length);
   }
-  const scope: Scope = { predicates, functions, constants: new Set(d.constants.map((c) => c.name)), constKind: "constant" };
+  const typeCheck = atomTypeChecker(d, []);
+  const scope: Scope = { predicates, functions, constants: new Set(d.constants.map((c) => c.name)), constKind: "constant", typeCheck };
 
   const seenA = new Map<string, Loc>();
   for (const a of d.actions) {
     const prev = seenA.get(a.name);
     if (prev) throw new PddlError(`duplicate action '${a.name}' (first declared at ${prev.line}:${prev.column})`, a.loc);
     seenA.set(a.name, a.loc);
-    const vars = bind(new Set(), a.params, types);
+    const vars = bind(new Map(), a.params, types);
     if (a.precondition) checkFormula(a.precondition, vars, scope, types);
     if (a.effect) checkEffect(a.effect, vars, scope, types);
   }
@@ -149,16 +157,21 @@ export function checkDomain(d: Domain): void {
     if (arity !== dr.params.length) {
       throw new PddlError(`wrong arity for derived predicate '${dr.predicate}': expected ${arity}, got ${dr.params.length}`, dr.loc);
     }
-    checkFormula(dr.body, bind(new Set(), dr.params, types), scope, types);
+    const vars = bind(new Map(), dr.params, types);
+    // the head's parameters must fit the predicate's declaration, like an atom's arguments
+    typeCheck({ predicate: dr.predicate, args: dr.params.map((p) => ({ kind: "var", name: p.name, loc: p.loc })), loc: dr.loc }, vars);
+    checkFormula(dr.body, vars, scope, types);
   }
 }
 
 /**
- * Argument types of ground atoms: an object fits a parameter if one of its types is (a subtype
- * of) one of the parameter's types. Only objects and constants are checked: a variable's type
- * merely restricts grounding, and IPC domains rely on that.
+ * Argument types of atoms, as Fast Downward's translator reads them. An object or constant fits
+ * a parameter if one of its types is (a subtype of) one of the parameter's types. A variable
+ * fits unless no object could be of its type and of the parameter's type at once: its type only
+ * restricts grounding, so a subtype, a supertype (IPC domains pass `?x - object` freely) or an
+ * `either` with one fitting member is fine, and only disjoint types are an error.
  */
-function groundTypeChecker(d: Domain, p: Problem): (a: Atom) => void {
+function atomTypeChecker(d: Domain, objects: TypedName[]): AtomTypeCheck {
   const parents = typeParents(d);
   const ancestors = new Map<string, Set<string>>();
   const anc = (t: string): Set<string> => {
@@ -175,52 +188,32 @@ function groundTypeChecker(d: Domain, p: Problem): (a: Atom) => void {
     ancestors.set(t, set);
     return set;
   };
+  const allTypes = [...new Set(d.types.map((t) => t.name))];
+  // Two types overlap when one is an ancestor of the other or they share a subtype.
+  const overlap = (a: string, b: string): boolean =>
+    a === "object" || b === "object" || anc(a).has(b) || anc(b).has(a) || allTypes.some((u) => anc(u).has(a) && anc(u).has(b));
   const objTypes = new Map<string, string[]>();
   for (const c of d.constants) objTypes.set(c.name, c.types);
-  for (const o of p.objects) objTypes.set(o.name, o.types);
+  for (const o of objects) objTypes.set(o.name, o.types);
   const params = new Map(d.predicates.map((x) => [x.name, x.params]));
-  return (a: Atom): void => {
+  const show = (ts: string[]): string => (ts.length === 0 ? "object" : ts.length === 1 ? ts[0]! : `(either ${ts.join(" ")})`);
+  return (a: Atom, vars: Vars): void => {
     const ps = params.get(a.predicate);
     if (!ps) return;
     a.args.forEach((t, i) => {
-      if (t.kind === "var") return;
       const want = ps[i]?.types ?? [];
       if (want.length === 0 || want.includes("object")) return;
-      const have = objTypes.get(t.name) ?? [];
-      if (have.some((h) => want.some((w) => anc(h).has(w)))) return;
-      const show = (ts: string[]): string => (ts.length === 0 ? "object" : ts.length === 1 ? ts[0]! : `(either ${ts.join(" ")})`);
-      throw new PddlError(
-        `'${t.name}' of type '${show(have)}' cannot be argument ${i + 1} of '${a.predicate}' (expects '${show(want)}')`,
-        t.loc,
-      );
+      let have: string[];
+      if (t.kind === "var") {
+        have = vars.get(t.name) ?? [];
+        if (have.length === 0 || have.some((h) => want.some((w) => overlap(h, w)))) return;
+      } else {
+        have = objTypes.get(t.name) ?? [];
+        if (have.some((h) => want.some((w) => anc(h).has(w)))) return;
+      }
+      throw new PddlError(`'${t.name}' of type '${show(have)}' cannot be argument ${i + 1} of '${a.predicate}' (expects '${show(want)}')`, t.loc);
     });
   };
-}
-
-function formulaAtoms(f: Formula, out: Atom[]): Atom[] {
-  switch (f.kind) {
-    case "atom":
-      out.push(f.atom);
-      break;
-    case "not":
-      formulaAtoms(f.arg, out);
-      break;
-    case "and":
-    case "or":
-      for (const g of f.args) formulaAtoms(g, out);
-      break;
-    case "imply":
-      formulaAtoms(f.left, out);
-      formulaAtoms(f.right, out);
-      break;
-    case "forall":
-    case "exists":
-      formulaAtoms(f.body, out);
-      break;
-    default:
-      break;
-  }
-  return out;
 }
 
 /** Problem checks against its domain (names, declarations, arity); throws the first PddlError. */
@@ -245,7 +238,7 @@ export function checkProblem(p: Problem, d: Domain): void {
     constants: new Set([...d.constants.map((c) => c.name), ...p.objects.map((o) => o.name)]),
     constKind: "object",
   };
-  const none = new Set<string>();
+  const none: Vars = new Map();
   for (const el of p.init) {
     const args = el.kind === "atom" ? el.atom.args : el.fn.args;
     for (const t of args) if (t.kind === "var") throw new PddlError(`variable '${t.name}' not allowed in :init`, t.loc);
@@ -254,7 +247,8 @@ export function checkProblem(p: Problem, d: Domain): void {
   }
   checkFormula(p.goal, none, scope, types);
   if (p.metric) checkFn(p.metric.fn, none, scope);
-  const typeCheck = groundTypeChecker(d, p);
-  for (const el of p.init) if (el.kind === "atom") typeCheck(el.atom);
-  for (const a of formulaAtoms(p.goal, [])) typeCheck(a);
+  // Types last, so that an undeclared name anywhere is reported first.
+  const typeCheck = atomTypeChecker(d, p.objects);
+  for (const el of p.init) if (el.kind === "atom") typeCheck(el.atom, none);
+  checkFormula(p.goal, none, { ...scope, typeCheck }, types);
 }

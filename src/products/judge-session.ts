@@ -38,6 +38,8 @@ export interface JudgeSessionOptions {
   templatesFile?: string;
   /** Explicit-space cap of the h* oracle (`--max-states`). */
   maxStates?: number;
+  /** Grounding caps (`--max-ops`, `--max-facts`). */
+  groundCaps?: JudgeTaskOptions["groundCaps"];
   /** Time limit per request, ms. */
   timeMs?: number;
   /** Seed of requests that give none (default 0). */
@@ -185,6 +187,7 @@ export class JudgeSession {
     jt = createJudgeTask(entry.domain, problem, {
       templates: entry.templates,
       ...(this.options.maxStates !== undefined ? { maxStates: this.options.maxStates } : {}),
+      ...(this.options.groundCaps !== undefined ? { groundCaps: this.options.groundCaps } : {}),
     });
     if (this.tasks.size >= (this.options.cacheSize ?? 64)) this.tasks.delete(this.tasks.keys().next().value!);
     this.tasks.set(key, jt);

@@ -15,7 +15,7 @@
  *   is a detour or worse).
  */
 import type { Domain, Problem } from "../pddl/ast.js";
-import { findOperator, ground, isGoal, resolveGroundAction } from "../task/index.js";
+import { findOperator, ground, isGoal, resolveGroundAction, type GroundOptions } from "../task/index.js";
 import type { GroundTask } from "../task/types.js";
 import { classify, type Label } from "../label/classify.js";
 import { applicableVariant, createLabelContext, hstar, successor, type LabelContext, type LabelLimits } from "../label/context.js";
@@ -188,11 +188,13 @@ export interface JudgeTaskOptions {
   maxStates?: number;
   /** Per-query limits of the oracle (no whole-context deadline: the task is reused). */
   limits?: Omit<LabelLimits, "timeMs">;
+  /** Grounding caps (`--max-ops`, `--max-facts`); over one, a GroundingLimit (a UserError). */
+  groundCaps?: Pick<GroundOptions, "maxOps" | "maxFacts">;
 }
 
 /** Ground a problem and build what judging its plans needs; reuse it across plans (warm h*). */
 export function createJudgeTask(domain: Domain, problem: Problem, options: JudgeTaskOptions = {}): JudgeTask {
-  const task = ground(domain, problem);
+  const task = ground(domain, problem, options.groundCaps ?? {});
   const ms = options.maxStates;
   const ctx = createLabelContext(task, {
     ...(ms !== undefined ? { oracleMaxStates: ms } : {}),

@@ -13,10 +13,30 @@ import {
 import type { GroundTask } from "./types.js";
 import { evaluateAxioms } from "./state.js";
 
-/** Options of `ground`. */
+/** Options of `ground`: bounds on size and time; exceeding one throws `GroundingLimit`. */
 export interface GroundOptions {
-  /** Abort with a UserError when more than this many ground operators are reached. */
+  /** Stop when more than this many ground operators are reached. */
   maxOps?: number;
+  /** Stop when more than this many facts are reached. */
+  maxFacts?: number;
+  /** Stop after this many milliseconds from the call. */
+  timeMs?: number;
+  /** Stop when `performance.now()` passes this (a deadline shared with earlier stages). */
+  deadline?: number;
+}
+
+/**
+ * Grounding stopped at a bound of `GroundOptions`: the task is too large for the limits given,
+ * not malformed. A UserError, so a command reports it in one line; `generate` skips the problem.
+ */
+export class GroundingLimit extends UserError {
+  constructor(
+    message: string,
+    readonly limit: "time" | "operators" | "facts",
+  ) {
+    super(message);
+    this.name = "GroundingLimit";
+  }
 }
 
 const DNF_CAP = 4096;
@@ -168,8 +188,21 @@ function cmpStr(a: string, b: string): number {
  * operators sorted by name). Throws PddlError/UserError for unsupported or bad input.
  */
 export function ground(domain: Domain, problem: Problem, options: GroundOptions = {}): GroundTask {
-  const c = compile(domain, problem);
+  const deadline = Math.min(options.deadline ?? Infinity, options.timeMs !== undefined ? performance.now() + options.timeMs : Infinity);
   const maxOps = options.maxOps ?? Infinity;
+  const maxFacts = options.maxFacts ?? Infinity;
+  const what = `grounding ${domain.name}/${problem.name}`;
+  // The clock is read every 4,096 steps (bindings tried, facts reached): cheap, and fine-grained
+  // enough, since one step is small.
+  let steps = 0;
+  const tick = (): void => {
+    if ((++steps & 4095) === 0 && performance.now() > deadline) {
+      throw new GroundingLimit(`${what} exceeds the time limit (${reachedCount} facts, ${fired.length} operators so far)`, "time");
+    }
+  };
+  if (performance.now() > deadline) throw new GroundingLimit(`${what}: no time left for grounding`, "time");
+  const c = compile(domain, problem);
+  let reachedCount = 0;
   const atoms = new AtomTable(c);
   const nObj = c.objects.length;
 
@@ -203,6 +236,8 @@ export function ground(domain: Domain, problem: Problem, options: GroundOptions 
       reached = r;
     }
     if (reached[atom]) return;
+    if (++reachedCount > maxFacts) throw new GroundingLimit(`${what} exceeds ${maxFacts} facts`, "facts");
+    tick();
     reached[atom] = 1;
     addTuple(atoms.pred[atom]!, atoms.args[atom]!);
   };
@@ -270,7 +305,7 @@ export function ground(domain: Domain, problem: Problem, options: GroundOptions 
       reach(head);
       return;
     }
-    if (fired.length >= maxOps) throw new UserError(`grounding ${domain.name}/${problem.name} exceeds ${maxOps} operators`);
+    if (fired.length >= maxOps) throw new GroundingLimit(`${what} exceeds ${maxOps} operators`, "operators");
     const s = c.schemas[rule.index]!;
     const op: FiredOp = { schema: rule.index, args: env.slice(0, rule.arity), pre: gf, effects: [], cost: costOf(rule, env) };
     for (const e of s.effects) {
@@ -304,6 +339,7 @@ export function ground(domain: Domain, problem: Problem, options: GroundOptions 
   };
 
   const processBinding = (rule: Rule, env: Int32Array): void => {
+    tick();
     const key = atomKey(c, 0, env.subarray(0, rule.arity));
     if (rule.seen.has(key)) return;
     rule.seen.add(key);
@@ -365,6 +401,7 @@ export function ground(domain: Domain, problem: Problem, options: GroundOptions 
     for (let k = 0; k < n; k++) {
       const tid = list ? list[k]! : k;
       if (seqs[tid]! > current) break; // ids ascend with seq
+      tick();
       const tuple = tuples[tid]!;
       if (unify(rule, a, tuple, env, undo)) join(rule, order, d + 1, env);
       for (const s of undo) env[s] = -1;
@@ -397,6 +434,7 @@ export function ground(domain: Domain, problem: Problem, options: GroundOptions 
     // Bindings and conditional effects that waited for facts outside the join core.
     let progress = false;
     for (let i = 0; i < pendingRules.length; i++) {
+      tick();
       const pr = pendingRules[i]!;
       if (relaxedSat(pr.gf, reached)) {
         pendingRules[i] = pendingRules[pendingRules.length - 1]!;
@@ -422,6 +460,7 @@ export function ground(domain: Domain, problem: Problem, options: GroundOptions 
     if (!progress && queue.length === 0) break;
   }
 
+  if (performance.now() > deadline) throw new GroundingLimit(`${what} exceeds the time limit (${reachedCount} facts, ${fired.length} operators reached)`, "time");
   return finish(c, domain, problem, atoms, reached, fired, firedAx);
 }
 

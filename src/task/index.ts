@@ -1,6 +1,6 @@
 /** Ground tasks: normalisation and grounding, packed states, successor generation, validation. */
 export type { GroundTask } from "./types.js";
-export { ground, type GroundOptions } from "./ground.js";
+export { ground, GroundingLimit, type GroundOptions } from "./ground.js";
 export {
   hasFact, setFact, emptyState, isApplicable, applyOp, evaluateAxioms, isGoal, stateToFacts, stateKey,
 } from "./state.js";
