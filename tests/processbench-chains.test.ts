@@ -3,7 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { lengthBucket, type ProcessBenchRow } from "../src/dataset/processbench.js";
+import type { ProcessBenchRow } from "../src/dataset/processbench.js";
+import { lengthBucket } from "../src/products/chains.js";
 import { CASES, freshContext, relabel, ROOT, rowsOf } from "./pairs-helpers.js";
 
 const CLI = join(ROOT, "dist", "src", "cli", "main.js");

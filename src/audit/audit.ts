@@ -5,6 +5,7 @@
  * baseline here reads only such a surface feature; the checks fail when one predicts the
  * label clearly better than chance (DESIGN.md §13, docs/audit.md).
  */
+import { UserError } from "../pddl/errors.js";
 import { hashString } from "../util/prng.js";
 import { repeatsObject, sameObjects, StepTextParser, type Act } from "./actions.js";
 import { accuracy, auc, bestDirection, clusterBootstrapSe, macroF1, LogisticRegression, pickAccuracy, type Scored } from "./measures.js";
@@ -212,6 +213,7 @@ function inSample(line: string, rate: number): boolean {
 export async function runAudit(dir: string, options: AuditOptions = {}): Promise<AuditReport> {
   const info = openDataset(dir);
   const kind = unitKind(info.format);
+  if (kind === null) throw new UserError(`${dir}: the audit does not read --format ${info.format} rows yet`);
   const rows = info.rowsBySplit ?? (await countRows(info));
   const bySplits = rows.train > 0 && rows.test > 0;
   // Units counted per role for the classifiers: pairs give two examples each.

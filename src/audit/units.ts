@@ -73,8 +73,9 @@ export interface PairUnit {
 
 export type Unit = StepUnit | ChainUnit | PairUnit;
 
-/** The kind of unit a format's rows are. */
-export function unitKind(format: Format): Unit["kind"] {
+/** The kind of unit a format's rows are; null for the formats the audit does not read yet. */
+export function unitKind(format: Format): Unit["kind"] | null {
+  if (format === "feedback" || format === "verifier") return null;
   return format === "processbench" ? "chain" : format === "pairs" || format === "trajectories" ? "pair" : "step";
 }
 

@@ -137,6 +137,23 @@ export function preferenceTokens(c: TokenCounter, row: { prompt: string; chosen:
   return 2 + Math.max(side(row.chosen), side(row.rejected));
 }
 
+/**
+ * Tokens of a conversation in TRL's SFTTrainer (conversational language modelling): BOS, every
+ * message's content plus CHAT_MESSAGE_TOKENS for its chat-template framing.
+ */
+export function feedbackTokens(c: TokenCounter, messages: readonly { content: string }[]): number {
+  let n = 1;
+  for (const m of messages) n += c.count(m.content) + CHAT_MESSAGE_TOKENS;
+  return n;
+}
+
+/** Tokens of a prompt-completion row in TRL's SFTTrainer: BOS, prompt + completion, EOS (as messages with --chat). */
+export function promptCompletionTokens(c: TokenCounter, prompt: string | readonly { content: string }[], completion: string | readonly { content: string }[]): number {
+  if (typeof prompt === "string" && typeof completion === "string") return 2 + c.count(prompt + completion);
+  const all = [...(typeof prompt === "string" ? [{ content: prompt }] : prompt), ...(typeof completion === "string" ? [{ content: completion }] : completion)];
+  return 1 + feedbackTokens(c, all);
+}
+
 /** What keeps a real tokenizer from OpenRLHF's PRM layout (placeholder and reward tokens of one token each), or null. */
 export function openRlhfTokenProblem(c: TokenCounter): string | null {
   for (const t of [STEP_TAG, "+", "-"]) {

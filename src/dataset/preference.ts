@@ -3,7 +3,7 @@
  * conversational layout.
  */
 import { STEP_SEPARATOR } from "./formats.js";
-import { jsonWithFloats } from "./processbench.js";
+import { jsonWithFloats } from "../products/layout.js";
 
 /** What both preference rows have: TRL's explicit-prompt preference columns. */
 export interface PreferenceColumns {

@@ -11,7 +11,9 @@ import type { Renderer } from "../nl/index.js";
 import { isGoal } from "../task/index.js";
 import type { GroundTask } from "../task/types.js";
 import { Prng } from "../util/prng.js";
-import { formatFloat, type Split } from "./row.js";
+import type { Split } from "./row.js";
+import { jsonWithFloats } from "../products/layout.js";
+import { ERROR_DEFS, errorDefName, firstBelow, lengthBucket, type ErrorDef } from "../products/chains.js";
 
 /** Everything the evaluation formats need about one labelled problem. */
 export interface EvalInput {
@@ -33,43 +35,6 @@ export interface EvalInput {
    * rejected side may have (0 = any, 0.75 = `--hard`). trajectories: unused.
    */
   threshold: number;
-}
-
-/** Error definitions of `--error-def` and the threshold each stands for (error iff reward < threshold). */
-export const ERROR_DEFS = { "reward-lt-1": 1.0, "reward-le-0.25": 0.5 } as const;
-export type ErrorDef = keyof typeof ERROR_DEFS;
-
-/** Name of the error definition a threshold stands for. */
-export function errorDefName(threshold: number): string {
-  for (const [k, v] of Object.entries(ERROR_DEFS)) if (v === threshold) return k;
-  return `reward-lt-${formatFloat(threshold)}`;
-}
-
-/** Length buckets (number of steps) used in meta and in `score` breakdowns. */
-export function lengthBucket(steps: number): string {
-  if (steps <= 4) return "1-4";
-  if (steps <= 8) return "5-8";
-  if (steps <= 16) return "9-16";
-  if (steps <= 32) return "17-32";
-  return "33+";
-}
-
-/**
- * JSON text in which every number under a key of `floatKeys` (at any depth, also inside
- * arrays) prints with a decimal point (1 -> 1.0), so loaders read float64. Key order is kept.
- */
-export function jsonWithFloats(value: unknown, floatKeys: ReadonlySet<string>, float = false): string {
-  if (typeof value === "number") return float && Number.isFinite(value) ? formatFloat(value) : JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((v) => jsonWithFloats(v, floatKeys, float)).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const parts: string[] = [];
-    for (const [k, v] of Object.entries(value)) {
-      if (v === undefined) continue;
-      parts.push(`${JSON.stringify(k)}:${jsonWithFloats(v, floatKeys, floatKeys.has(k))}`);
-    }
-    return `{${parts.join(",")}}`;
-  }
-  return JSON.stringify(value);
 }
 
 /** The labels of a chain of steps replayed from s0 against the true state. */
@@ -121,12 +86,6 @@ export function replayChain(ctx: LabelContext, candidates: readonly Candidate[])
 export function stateBeforeStep(task: GroundTask, replay: Replay, i: number): Uint32Array | undefined {
   if (replay.firstNonExecutable >= 0 && i > replay.firstNonExecutable) return undefined;
   return i === 0 ? task.init : replay.states[i - 1];
-}
-
-/** Index of the first reward under `threshold`, or -1. */
-export function firstBelow(rewards: readonly number[], threshold: number): number {
-  for (let i = 0; i < rewards.length; i++) if (rewards[i]! < threshold) return i;
-  return -1;
 }
 
 /** The candidate for a ground operator. */

@@ -11,7 +11,8 @@ import type { GroundTask } from "../task/types.js";
 import { Prng } from "../util/prng.js";
 import { oneLine, STEP_SEPARATOR, trainerPrompt } from "./formats.js";
 import { preferenceLine } from "./preference.js";
-import { candidateOf, firstBelow, replayChain, stateBeforeStep, type EvalInput } from "./processbench.js";
+import { candidateOf, replayChain, stateBeforeStep, type EvalInput } from "./processbench.js";
+import { firstBelow } from "../products/chains.js";
 
 /**
  * The perturbations of the optimal plan, in the order rows are emitted. (A plan cut short is
