@@ -1,8 +1,8 @@
 /**
  * pddl2prm public API. The pipeline runs left to right:
  * pddl (parse) -> task (ground) -> search (solve, h*) -> label (classify, walk) -> nl (render)
- * -> products (judge, feedback dialogues, verifier data) -> dataset (rows, shards). Each stage
- * is usable on its own.
+ * -> products (judge, pairs, trajectories, processbench, feedback dialogues, verifier data)
+ * -> dataset (rows, shards) -> audit (shortcut baselines). Each stage is usable on its own.
  */
 export {
   parseDomain,

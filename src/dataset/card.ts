@@ -51,7 +51,7 @@ export function features(format: string, chat: boolean): string {
   }
 }
 
-/** Features of the evaluation formats (src/dataset/pairs.ts, trajectories.ts, processbench.ts). */
+/** Features of the evaluation formats (src/products/pairs.ts, trajectories.ts, processbench.ts). */
 function evalFeatures(format: string, chat: boolean): string {
   const head = [s("id"), s("level"), s("domain"), s("problem"), s("split")];
   const pref = chat ? [messages("prompt"), messages("chosen"), messages("rejected")] : [s("prompt"), s("chosen"), s("rejected")];

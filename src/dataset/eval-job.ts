@@ -1,7 +1,7 @@
 /**
  * The entry point that runs one problem for the formats written per problem rather than per
- * labelled step: pairs, trajectories, processbench (src/dataset) and the products of
- * src/products (feedback, verifier).
+ * labelled step: the products of src/products (pairs, trajectories, processbench, feedback,
+ * verifier), their rows measured for `--max-length`.
  */
 import type { GroundTask } from "../task/types.js";
 import { createLabelContext, type LabelContext } from "../label/context.js";
@@ -13,10 +13,12 @@ import { Prng } from "../util/prng.js";
 import { buildFeedback, feedbackLine } from "../products/feedback.js";
 import { buildVerifier, verifierLine } from "../products/verifier.js";
 import { emptyCounts, type JobConfig, type JobResult, type ProblemJob } from "./records.js";
-import { buildProcessBench, processBenchLine, type EvalInput } from "./processbench.js";
-import { buildTrajectoryPairs, trajectoryLine } from "./trajectories.js";
-import { buildStepPairs, stepPairLine } from "./pairs.js";
-import { EVAL_FORMATS, isEvalFormat, trainerPrompt, type EvalFormat } from "./formats.js";
+import type { ProductInput } from "../products/chains.js";
+import { buildProcessBench, processBenchLine } from "../products/processbench.js";
+import { buildTrajectoryPairs, trajectoryLine } from "../products/trajectories.js";
+import { buildStepPairs, stepPairLine } from "../products/pairs.js";
+import { EVAL_FORMATS, isEvalFormat, type EvalFormat } from "./formats.js";
+import { trainerPrompt } from "../products/layout.js";
 import { feedbackTokens, preferenceTokens, promptCompletionTokens, stepwiseTokens, tokenCounter } from "./length.js";
 
 export { EVAL_FORMATS, isEvalFormat, type EvalFormat };
@@ -42,7 +44,7 @@ export function runEvalJob(
   const format = config.format as string;
   const key = `${job.domainName}/${job.problemId}`;
   const t0 = performance.now();
-  let input: EvalInput;
+  let input: ProductInput;
   try {
     const ctx = createLabelContext(task, {
       limits: { timeMs: config.timeMs, maxExpansions: config.maxExpansions, maxStates: config.maxStates },

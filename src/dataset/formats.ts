@@ -1,10 +1,8 @@
 import { UserError } from "../pddl/errors.js";
 import type { NativeRow } from "./row.js";
 import { stringifyWithFloats } from "./row.js";
-import { oneLine, STEP_SEPARATOR, trainerPrompt } from "../products/layout.js";
-
 // the text layout of rows is the products' (src/products/layout.ts)
-export { oneLine, STEP_SEPARATOR, trainerPrompt };
+import { oneLine, trainerPrompt } from "../products/layout.js";
 
 /** Output formats of `generate --format` (DESIGN.md §9). */
 export const FORMATS = ["native", "trl", "openrlhf", "math-shepherd", "pairs", "trajectories", "processbench", "feedback", "verifier"] as const;

@@ -9,9 +9,10 @@ import type { Candidate, LabeledStep } from "../label/types.js";
 import { createRenderer, loadTemplates, loadTemplatesFile } from "../nl/index.js";
 import type { NlTemplates } from "../nl/index.js";
 import { Prng } from "../util/prng.js";
-import { formatRow, oneLine, trainerPrompt, type Format } from "./formats.js";
+import { formatRow, type Format } from "./formats.js";
+import { formatFloat, oneLine, trainerPrompt } from "../products/layout.js";
 import { placeholderProblem, stepwiseTokens, tokenCounter, type TokenCounter } from "./length.js";
-import { formatFloat, type NativeRow } from "./row.js";
+import type { NativeRow } from "./row.js";
 import { isEvalFormat, runEvalJob } from "./eval-job.js";
 import { emptyCounts, type CategoryCounts, type JobConfig, type JobResult, type ProblemJob } from "./records.js";
 

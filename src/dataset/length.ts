@@ -7,7 +7,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { UserError } from "../pddl/errors.js";
-import { STEP_SEPARATOR, STEP_TAG } from "./formats.js";
+import { STEP_TAG } from "./formats.js";
+import { STEP_SEPARATOR } from "../products/layout.js";
 
 /** Counts tokens of a text (no special tokens). */
 export interface TokenCounter {

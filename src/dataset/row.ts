@@ -47,8 +47,6 @@ export const NativeRowSchema = z
 export type NativeRow = z.infer<typeof NativeRowSchema>;
 export type RowMeta = z.infer<typeof RowMetaSchema>;
 
-export { formatFloat };
-
 /**
  * JSON text of `obj` in which the listed top-level keys (float arrays or numbers) print with
  * `formatFloat`. Key order is the object's own order, so output is byte-stable. One

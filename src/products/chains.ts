@@ -1,6 +1,6 @@
 /**
- * What the chain products (processbench, verifier, feedback) share: their input (one labelled
- * problem), the definitions of a wrong step, and length buckets.
+ * What the products built per problem (pairs, trajectories, processbench, verifier, feedback)
+ * share: their input (one labelled problem), the definitions of a wrong step, length buckets.
  */
 import type { LabelContext } from "../label/context.js";
 import type { Category, LabeledStep } from "../label/types.js";
@@ -15,6 +15,7 @@ export interface ProductInput {
   renderer: Renderer;
   domain: string;
   problem: string;
+  /** The problem's split (train, validation, test), as the dataset stage assigned it. */
   split: string;
   seed: number;
   /** The labelled candidates of the main walk (branch 0), as `labelProblem` returned them. */
@@ -22,7 +23,11 @@ export interface ProductInput {
   /** The optimal plan the walk follows: operator ids and the states s0..sL. */
   planOps: number[];
   planStates: Uint32Array[];
-  /** The run's `--threshold`: for the chain products a step is wrong iff its reward < threshold. */
+  /**
+   * The run's `--threshold`. processbench, verifier: a step is wrong iff its reward < threshold
+   * (1.0 = `--error-def reward-lt-1`, 0.5 = `reward-le-0.25`). pairs: the lowest reward the
+   * rejected side may have (0 = any, 0.75 = `--hard`). trajectories, feedback: unused.
+   */
   threshold: number;
 }
 

@@ -6,10 +6,11 @@ import { classify, labelExecutable, type Label } from "../label/classify.js";
 import { optimalActions } from "../label/context.js";
 import type { Candidate, Category } from "../label/types.js";
 import { Prng } from "../util/prng.js";
-import { candidateOf, type EvalInput } from "./processbench.js";
+import { candidateOf } from "./processbench.js";
+import type { ProductInput } from "./chains.js";
 import { groundingCandidate, paramPool } from "./trajectories.js";
-import { oneLine, STEP_SEPARATOR, trainerPrompt } from "./formats.js";
-import { preferenceLine } from "./preference.js";
+import { oneLine, STEP_SEPARATOR, trainerPrompt } from "./layout.js";
+import { preferenceLine, type PreferenceRow } from "./preference.js";
 
 /** How the rejected action differs from the chosen one. */
 export type EditKind = "argument" | "operator" | "other";
@@ -19,20 +20,12 @@ const EDIT_RANK: Record<EditKind, number> = { argument: 0, operator: 1, other: 2
  * A step-level preference pair in TRL's preference layout with an explicit prompt: `prompt` is
  * the problem text and the steps before this state, each line ended by a newline, so that
  * `prompt + chosen` and `prompt + rejected` (what TRL's trainers tokenize) read as one chain of
- * steps. `--chat` writes the same strings as messages (`preferenceLine`).
+ * steps; `chosen` and `rejected` are the candidate next steps ("Step k: ..."), on one line
+ * each; `margin` = chosen_reward - rejected_reward. `--chat` writes the same strings as
+ * messages (`preferenceLine`).
  */
-export interface StepPairRow {
-  id: string;
+export interface StepPairRow extends PreferenceRow {
   level: "step";
-  domain: string;
-  problem: string;
-  split: string;
-  prompt: string;
-  /** The candidate next steps ("Step k: ..."), on one line each. */
-  chosen: string;
-  rejected: string;
-  /** chosen_reward - rejected_reward: TRL RewardTrainer's `margin`. */
-  margin: number;
   /** PDDL ground actions, categories and rewards of the two sides. */
   chosen_action: string;
   chosen_category: Category;
@@ -132,7 +125,7 @@ interface Labelled {
  * state: each takes a category not used yet at this state (seeded order), and within it the
  * most minimal edit (argument, then operator, then other), seeded among equals.
  */
-export function buildStepPairs(input: EvalInput): StepPairRow[] {
+export function buildStepPairs(input: ProductInput): StepPairRow[] {
   const { task, ctx, renderer } = input;
   const base = `${input.domain}/${input.problem}`;
   const rows: StepPairRow[] = [];
