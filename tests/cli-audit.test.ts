@@ -32,7 +32,7 @@ const outs: Record<string, string> = {};
 const errors: Record<string, string> = {};
 
 beforeAll(async () => {
-  for (const f of AUDITED) {
+  for (const f of FORMATS) {
     const dir = join(tmp, f);
     const r = await cli([...BASE, "--format", f, "--out", dir]);
     if (r.code === 0) outs[f] = dir;
@@ -46,11 +46,8 @@ function need(f: string): string {
   return d;
 }
 
-/** Formats the audit reads (feedback and verifier: not yet). */
-const AUDITED = FORMATS.filter((f) => f !== "feedback" && f !== "verifier");
-
 describe("pddl2prm audit", () => {
-  it.each(AUDITED.map((f) => [f]))("%s: the default output passes; the card reports the headline", async (f) => {
+  it.each(FORMATS.map((f) => [f]))("%s: the default output passes; the card reports the headline", async (f) => {
     const dir = need(f);
     const r = await cli(["audit", dir, "--json"]);
     const report = JSON.parse(r.stdout) as { pass: boolean; format: string; checks: { name: string; pass: boolean }[]; actions_parsed: { asked: number; failed: number } | null };

@@ -87,7 +87,7 @@ describe("--format feedback", () => {
     }
   });
 
-  it("mixes error types, recovers from them, and ends in a dead end only after the last mistake", () => {
+  it("mixes error types, recovers from them, and ends in a dead end only after the last mistake; a retry may be wrong too", () => {
     const rows = readRows<FeedbackRow>(dirs["feedback"]!);
     const kinds = new Set(rows.flatMap((r) => r.meta.mistakes));
     expect(kinds.size).toBeGreaterThanOrEqual(3);
@@ -96,6 +96,9 @@ describe("--format feedback", () => {
       if (r.meta.outcome === "dead-end") expect(r.meta.categories.at(-1)).toBe("dead-end");
       expect(r.meta.categories.slice(0, -1)).not.toContain("dead-end");
     }
+    // every turn may be a mistake, the one after a mistake too (else "after a mistake" would tell the label)
+    const wrongAfterWrong = rows.filter((r) => r.meta.categories.some((c, i) => i > 0 && c !== "optimal" && r.meta.categories[i - 1] !== "optimal"));
+    expect(wrongAfterWrong.length).toBeGreaterThan(0);
   });
 });
 

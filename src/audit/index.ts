@@ -2,8 +2,6 @@
 import type { DatasetAuditor } from "../dataset/records.js";
 import { runAudit } from "./audit.js";
 import { auditHeadline } from "./report.js";
-import { openDataset } from "./read.js";
-import { unitKind } from "./units.js";
 
 export { runAudit, AUDIT_THRESHOLDS, type AuditOptions, type AuditReport, type RuleResult, type Check, type ClassifierResult } from "./audit.js";
 export { formatAuditTable, auditHeadline } from "./report.js";
@@ -12,5 +10,4 @@ export { formatAuditTable, auditHeadline } from "./report.js";
 export const CARD_AUDIT_ROWS = 100_000;
 
 /** An auditor for `writeDataset` / `mergeDataset`: the audit's headline for the card, default thresholds. */
-export const datasetAuditor: DatasetAuditor = async (out) =>
-  unitKind(openDataset(out).format) === null ? null : auditHeadline(await runAudit(out, { maxRows: CARD_AUDIT_ROWS }));
+export const datasetAuditor: DatasetAuditor = async (out) => auditHeadline(await runAudit(out, { maxRows: CARD_AUDIT_ROWS }));

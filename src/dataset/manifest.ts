@@ -115,8 +115,7 @@ export async function mergeDataset(out: string, opts: { quietIfIncomplete?: bool
   };
   const table = statsTable(problems);
   manifest.counts.by_domain_split_category = table.byDomainSplitCategory;
-  const headline = opts.audit ? await opts.audit(out) : null;
-  if (headline) manifest.audit = headline;
+  if (opts.audit) manifest.audit = await opts.audit(out);
   writeFileAtomic(join(out, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
   await writePlots(out, problems);
   writeFileAtomic(join(out, "README.md"), datasetCard(manifest));

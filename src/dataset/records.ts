@@ -130,7 +130,6 @@ export interface AuditHeadline {
 
 /**
  * Runs the shortcut audit on a finished dataset folder. The dataset stage cannot import the
- * audit (it is a product built on datasets), so the CLI hands it in. Null: a format the audit
- * does not read.
+ * audit (it is a product built on datasets), so the CLI hands it in.
  */
-export type DatasetAuditor = (out: string) => Promise<AuditHeadline | null>;
+export type DatasetAuditor = (out: string) => Promise<AuditHeadline>;

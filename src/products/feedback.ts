@@ -4,11 +4,13 @@
  * the agent recovers from its mistakes. Rows are TRL's conversational language-modelling layout
  * (`messages`); every assistant turn carries its reward.
  *
- * The walk: from s0, follow an optimal plan; at 1-3 seeded turns make a mistake of a category
- * drawn evenly among the wrong ones the sampler offers there (balanced draw: every executable
- * action labelled, plus near misses). The environment rejects a non-executable step (the state
- * stays put, the agent tries again); after a detour or a backtracking step the agent follows an
- * optimal plan from where it is; a dead end is only ever the last mistake and ends the episode.
+ * The walk: from s0, follow an optimal plan; every turn, a retry and a recovery step too, is a
+ * mistake with probability MISTAKE_RATE, of a category drawn evenly among the wrong ones the
+ * sampler offers there (balanced draw: every executable action labelled, plus near misses).
+ * The environment rejects a non-executable step (the state stays put, the agent tries again);
+ * after a detour or a backtracking step the agent follows an optimal plan from where it is; a
+ * dead end ends the episode. Where a turn is, or what came before it, says nothing about
+ * whether it is a mistake (`pddl2prm audit` checks: depth, attempt, the step before).
  * Labels and critiques come from replaying the proposed steps (src/products/judge.ts), so a
  * dialogue re-derives from its PDDL with `judge`.
  */
@@ -73,13 +75,20 @@ export interface FeedbackOptions {
   nonExecutable: "near-miss" | "any";
 }
 
-/** The steps the agent proposes: an optimal plan with mistakes at seeded turns, and recovery. */
+/**
+ * The chance that a turn is a mistake: the same for every turn (first try, retry, recovery,
+ * early or late), so that neither a turn's depth nor its attempt nor the step before it tells
+ * its label. About 2 mistakes in a plan of 10 steps; a dialogue may have none.
+ */
+export const MISTAKE_RATE = 0.2;
+
+/** The steps the agent proposes: an optimal plan with mistakes at random turns, and recovery. */
 function proposeSteps(input: ProductInput, options: FeedbackOptions, prng: Prng): { cands: Candidate[]; mistakes: Category[] } | null {
   const { ctx, task } = input;
   const L = input.planOps.length;
   if (L === 0) return null;
-  const wanted = 1 + prng.int(Math.min(3, L));
-  const turns = new Set(prng.shuffle(Array.from({ length: L }, (_, i) => i)).slice(0, wanted));
+  // a guard, never reached in practice: each mistake costs a few turns at most
+  const maxTurns = 4 * L + 16;
   let s = task.init;
   let visited: Uint32Array[] = [s];
   let plan = input.planOps.slice();
@@ -87,14 +96,14 @@ function proposeSteps(input: ProductInput, options: FeedbackOptions, prng: Prng)
   const cands: Candidate[] = [];
   const mistakes: Category[] = [];
   while (!isGoal(task, s)) {
-    const k = visited.length - 1; // executed steps so far
-    if (turns.delete(k)) {
-      const drawn = drawCandidates(ctx, s, options.samplesPerState, prng.fork(`draw${k}`), { visited, balance: true, nonExecutable: options.nonExecutable });
+    const t = cands.length;
+    if (t >= maxTurns) return null;
+    if (prng.next() < MISTAKE_RATE) {
+      const drawn = drawCandidates(ctx, s, options.samplesPerState, prng.fork(`draw${t}`), { visited, balance: true, nonExecutable: options.nonExecutable });
       const labels = labelDrawn(ctx, s, visited, drawn);
-      const last = mistakes.length + 1 === wanted;
       const wrong = new Map<Category, Candidate[]>();
       labels.forEach((l, i) => {
-        if (l.category === "optimal" || (l.category === "dead-end" && !last)) return;
+        if (l.category === "optimal") return;
         const list = wrong.get(l.category) ?? [];
         list.push(drawn[i]!.candidate);
         wrong.set(l.category, list);
@@ -119,12 +128,12 @@ function proposeSteps(input: ProductInput, options: FeedbackOptions, prng: Prng)
     s = successor(ctx, s, op);
     visited = [...visited, s];
   }
-  return mistakes.length > 0 ? { cands, mistakes } : null;
+  return { cands, mistakes };
 }
 
 /**
- * The feedback dialogue of one problem (none when the plan is empty or no wrong step was on
- * offer at the chosen turns). Deterministic in (seed, domain, problem).
+ * The feedback dialogue of one problem (none when the plan is empty). Deterministic in (seed,
+ * domain, problem).
  */
 export function buildFeedback(input: ProductInput, options: FeedbackOptions): FeedbackRow[] {
   const { task, ctx, renderer } = input;
