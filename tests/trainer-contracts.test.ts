@@ -229,8 +229,10 @@ describe("TRL SFTTrainer (feedback: conversational language modelling)", () => {
         expect(m.content.length).toBeGreaterThan(40);
         expect(words.has(m.content.trim().toLowerCase().replace(/[.!]$/, ""))).toBe(false);
       }
-      expect(meta.mistakes.length).toBeGreaterThan(0);
+      // a dialogue may have no mistake (every turn is one with the same probability)
+      expect(meta.mistakes).toEqual(meta.categories.filter((c) => c !== "optimal"));
     }
+    expect(rs.filter((r) => (r["meta"] as { mistakes: string[] }).mistakes.length > 0).length).toBeGreaterThan(rs.length / 2);
   });
 });
 
