@@ -1,7 +1,8 @@
 /**
  * pddl2prm public API. The pipeline runs left to right:
  * pddl (parse) -> task (ground) -> search (solve, h*) -> label (classify, walk) -> nl (render)
- * -> dataset (rows, shards). Each stage is usable on its own.
+ * -> products (judge, pairs, trajectories, processbench, feedback dialogues, verifier data)
+ * -> dataset (rows, shards) -> audit (shortcut baselines). Each stage is usable on its own.
  */
 export {
   parseDomain,
@@ -40,6 +41,11 @@ export { createRenderer, loadTemplates, loadTemplatesFile } from "./nl/index.js"
 export type { Renderer, NlTemplates } from "./nl/index.js";
 
 export { BUILTIN_DOMAINS, getBuiltinDomain, builtinDomainFile, builtinProblemsDir, generateProblems } from "./generators/index.js";
+
+export { judgePlan, JudgeSession, JudgeRequestSchema, type JudgeRequest, type JudgeSessionOptions } from "./products/judge-session.js";
+export { createJudgeTask, judgeSteps, planSteps, type Judgement, type JudgedStep, type JudgeCategory, type JudgeTask, type JudgeOptions } from "./products/judge.js";
+export { buildFeedback, type FeedbackRow } from "./products/feedback.js";
+export { buildVerifier, VERIFIER_STYLES, type VerifierRow, type VerifierStyle } from "./products/verifier.js";
 
 export { generate, type GenerateOptions, type Progress } from "./dataset/pipeline.js";
 export { writeDataset, type WriteOptions, type DatasetSummary } from "./dataset/write.js";

@@ -44,6 +44,14 @@ describe("public API (the README's library examples)", () => {
     api.NativeRowSchema.parse(first.value);
   });
 
+  it("judgePlan labels any plan step by step (the README's judge example)", () => {
+    const d = readFileSync(join(ROOT, "domains", "ferry", "domain.pddl"), "utf8");
+    const p = readFileSync(join(ROOT, "problems", "ferry", "p0001.pddl"), "utf8");
+    const j = api.judgePlan(d, p, ["(board car1 loc3)", "(sail loc3 loc4)", "(sail loc4 loc3)"]);
+    expect(j.steps.map((s) => s.category)).toEqual(["optimal", "optimal", "backtracking"]);
+    expect(j).toMatchObject({ first_error: 2, goal_reached: false, cost: 3, optimal_cost: 7 });
+  });
+
   it("turns bad PDDL into a PddlError with a position", () => {
     try {
       api.parseDomain("(define (domain d)\n  (:predicates (p ?x))\n  (:action a :parameters (?x) :precondition (q ?x) :effect (p ?x)))", "d.pddl");

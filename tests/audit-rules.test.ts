@@ -131,6 +131,68 @@ function chainRows(leak: ChainLeaks = {}): Row[] {
   return rows;
 }
 
+/** The verifier rows of `chainRows`: the chain inside the prompt, the verdict in the completion (the target, never read). */
+function verifierRows(leak: ChainLeaks = {}, chat = false): Row[] {
+  return chainRows(leak).map((r) => {
+    const steps = r["steps"] as string[];
+    const label = r["label"] as number;
+    const prompt = `A blocks world.\n\nProposed solution:\n${steps.join("\n")}\n\nCheck this solution step by step.\n`;
+    const completion = label >= 0 ? `Step ${label + 1} is wrong.\nVerdict: step ${label + 1} is the first wrong step.` : "Verdict: all steps are correct.";
+    const meta = r["meta"] as Record<string, unknown>;
+    return {
+      id: (r["id"] as string).replace(/k(\d+)$/, "v$1"),
+      domain: "blocksworld",
+      problem: meta["problem_id"],
+      split: r.split,
+      prompt: chat ? [{ role: "user", content: prompt }] : prompt,
+      completion: chat ? [{ role: "assistant", content: completion }] : completion,
+      label,
+      score: label >= 0 ? 0.5 : 1.0,
+      meta: { style: "plain", actions: meta["actions"], length: steps.length },
+    };
+  });
+}
+
+interface DialogueLeaks {
+  /** A retry after a rejected step is never wrong. */
+  retry?: boolean;
+  /** Mistakes only in the first three turns. */
+  early?: boolean;
+  /** Wrong turns say "perhaps". */
+  word?: boolean;
+}
+
+/** Feedback dialogues: 300 problems, every turn a mistake with probability 0.3 unless leaked. */
+function feedbackRows(leak: DialogueLeaks = {}): Row[] {
+  const prng = new Prng(10, "audit-dialogues");
+  const rows: Row[] = [];
+  for (let p = 0; p < 300; p++) {
+    const L = 4 + prng.int(8);
+    const messages: Record<string, unknown>[] = [{ role: "user", content: "A blocks world. Give one step per message." }];
+    const actions: string[] = [];
+    const categories: string[] = [];
+    let done = 0;
+    let retry = false;
+    while (done < L) {
+      const t = categories.length;
+      let wrong = prng.next() < 0.3;
+      if (leak.retry && retry) wrong = false;
+      if (leak.early) wrong = t < 3 && prng.next() < 0.6;
+      const cat = wrong ? (prng.next() < 0.5 ? "non-executable" : "suboptimal") : "optimal";
+      const type = TYPES[prng.int(3)]!;
+      const args = type === "stack" ? ["b1", "b2"] : [obj(prng)];
+      messages.push({ role: "assistant", content: text(done + 1, type, args, wrong && leak.word ? ", perhaps" : ""), reward: cat === "optimal" ? 1.0 : cat === "suboptimal" ? 0.75 : 0.0 });
+      messages.push({ role: "user", content: cat === "non-executable" ? "Wrong step. Nothing has changed." : "Good step." });
+      actions.push(act(type, args));
+      categories.push(cat);
+      retry = cat === "non-executable";
+      if (!retry) done++;
+    }
+    rows.push({ id: `blocksworld/p${p}/f0`, domain: "blocksworld", problem: `p${p}`, split: splitOf(p), messages, meta: { actions, categories } });
+  }
+  return rows;
+}
+
 interface PairLeaks {
   longer?: boolean;
   position?: boolean;
@@ -182,6 +244,25 @@ describe("audit measures", () => {
     expect(auc([4, 5], [1, 2]).value).toBe(1);
     expect(auc([1], [2]).value).toBe(0);
     expect(auc(Array(100).fill(1), Array(100).fill(0)).se).toBeLessThan(auc([1], [0]).se);
+  });
+
+  it("AUC of clustered items: copies of a problem's rows add no information, pairs within problems count once", () => {
+    const prng = new Prng(3, "clustered-auc");
+    const pos = Array.from({ length: 60 }, () => prng.next());
+    const neg = Array.from({ length: 60 }, () => prng.next() - 0.2);
+    const ids = (xs: number[], k: number): string[] => xs.flatMap((_, i) => Array(k).fill(`p${i}`) as string[]);
+    const copies = (xs: number[], k: number): number[] => xs.flatMap((x) => Array(k).fill(x) as number[]);
+    const once = auc(pos, neg, { pos: ids(pos, 1), neg: ids(neg, 1) });
+    const tenfold = auc(copies(pos, 10), copies(neg, 10), { pos: ids(pos, 10), neg: ids(neg, 10) });
+    expect(tenfold.value).toBeCloseTo(once.value, 10);
+    expect(tenfold.se).toBeCloseTo(once.se, 2);
+    expect(auc(copies(pos, 10), copies(neg, 10)).se).toBeLessThan(once.se / 2);
+    // one error chain and one correct chain per problem, a binary feature: the binomial error of 220 problems
+    const first = Array.from({ length: 220 }, (_, i) => (i < 128 ? 1 : 0));
+    const problems = first.map((_, i) => `p${i}`);
+    const paired = auc(first, first.map((x) => 1 - x), { pos: problems, neg: problems });
+    expect(paired.value).toBeCloseTo(128 / 220, 10);
+    expect(paired.se).toBeCloseTo(Math.sqrt(((128 / 220) * (92 / 220)) / 220), 2);
   });
 
   it("side picking, macro-F1, a logistic regression that learns a word, a bootstrap over groups", () => {
@@ -276,6 +357,76 @@ describe("audit: chains (processbench)", () => {
     const rep = await runAudit(dataset("chains-repeated", "processbench", chainRows({ repeated: true })));
     expect(failed(rep)).toContain("repeated object (paired)");
     expect(rep.best_rule!.score).toBe(1);
+  });
+});
+
+describe("audit: chains (verifier)", () => {
+  it("a fixture without leaks passes; the chain is read from the prompt, never the completion (its verdict is the target)", async () => {
+    const r = await runAudit(dataset("verifier-clean", "verifier", verifierRows()));
+    expect(r.unit).toBe("chain");
+    expect(r.units).toBe(160);
+    expect(failed(r)).toEqual([]);
+    expect(ruleOf(r, "length: steps", "all", "paired").value).toBe(0.5);
+    expect(r.classifiers.gap).toBeLessThan(0.1);
+    const chat = await runAudit(dataset("verifier-chat", "verifier", verifierRows({}, true)));
+    expect(chat.rules).toEqual(r.rules);
+  });
+
+  it("error chains longer, always second, or with a first wrong step naming an object twice", async () => {
+    const longer = await runAudit(dataset("verifier-longer", "verifier", verifierRows({ longer: true })));
+    expect(failed(longer)).toContain("length: steps (paired)");
+    const pos = await runAudit(dataset("verifier-position", "verifier", verifierRows({ position: true })));
+    expect(failed(pos)).toContain("position (auc)");
+    const rep = await runAudit(dataset("verifier-repeated", "verifier", verifierRows({ repeated: true })));
+    expect(failed(rep)).toContain("repeated object (paired)");
+    // the first wrong step stands out from the steps before it
+    expect(ruleOf(rep, "first error: repeated object").value).toBe(1);
+    expect(failed(rep)).toContain("first error: repeated object (rank)");
+  });
+
+  it("a longer first wrong step: reported (its action type says as much), gated with --max-rule", async () => {
+    const r = await runAudit(dataset("verifier-chars", "verifier", verifierRows({ chars: true })), { maxRule: 0.6 });
+    expect(ruleOf(r, "first error: characters").value).toBeGreaterThan(0.9);
+    expect(failed(r)).not.toContain("first error: characters (rank)");
+    expect(failed(r)).toContain("first error: characters (rank), --max-rule");
+  });
+
+  it("a prompt without its chain is a clear error", async () => {
+    const rows = verifierRows().slice(0, 2).map((r) => ({ ...r, prompt: "A blocks world.\n" }));
+    await expect(runAudit(dataset("verifier-bad", "verifier", rows))).rejects.toThrow(/:1: not a verifier row \(no 'Proposed solution:' chain/);
+  });
+});
+
+describe("audit: assistant turns (feedback)", () => {
+  it("a fixture without leaks passes: one step unit per assistant turn", async () => {
+    const rows = feedbackRows();
+    const r = await runAudit(dataset("feedback-clean", "feedback", rows));
+    expect(r.unit).toBe("step");
+    expect(r.units).toBe(rows.reduce((a, x) => a + (x["meta"] as { categories: string[] }).categories.length, 0));
+    expect(failed(r)).toEqual([]);
+    expect(r.majority.label).toBe("optimal");
+  });
+
+  it("a retry after a rejected step is never wrong: the attempt position gives it away", async () => {
+    const r = await runAudit(dataset("feedback-retry", "feedback", feedbackRows({ retry: true })));
+    expect(ruleOf(r, "candidate position").value).toBeGreaterThan(0.55);
+    expect(failed(r)).toEqual(["candidate position (auc)"]);
+  });
+
+  it("mistakes only early in the dialogue: the turn's depth gives it away", async () => {
+    const r = await runAudit(dataset("feedback-early", "feedback", feedbackRows({ early: true })));
+    expect(ruleOf(r, "length: steps").value).toBeGreaterThan(0.7);
+    expect(failed(r)).toContain("length: steps (auc)");
+  });
+
+  it("a word in the wrong turns: the text classifier beats the action type", async () => {
+    const r = await runAudit(dataset("feedback-word", "feedback", feedbackRows({ word: true })));
+    expect(failed(r)).toEqual(["text-minus-action gap (macro-F1)"]);
+  });
+
+  it("a dialogue whose turns and categories disagree is a clear error", async () => {
+    const rows = feedbackRows().slice(0, 1).map((r) => ({ ...r, meta: { actions: [], categories: ["optimal"] } }));
+    await expect(runAudit(dataset("feedback-bad", "feedback", rows))).rejects.toThrow(/not a feedback row \(\d+ assistant turns but 1 categories\)/);
   });
 });
 

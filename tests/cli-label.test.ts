@@ -1,8 +1,8 @@
-import { Command, CommanderError } from "commander";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { runCommands, type CliResult } from "./cli-helpers.js";
 import { register } from "../src/cli/label.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -18,29 +18,8 @@ function planFile(name: string, text: string): string {
   return f;
 }
 
-/** Run `pddl2prm label ...args` in process; returns stdout, stderr and the exit code. */
-async function run(...args: string[]): Promise<{ out: string; err: string; code: number }> {
-  const program = new Command().exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} });
-  register(program);
-  let out = "";
-  let err = "";
-  const o = vi.spyOn(process.stdout, "write").mockImplementation((s) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((err += String(s)), true));
-  process.exitCode = 0;
-  let code = 0;
-  try {
-    await program.parseAsync(["node", "pddl2prm", "label", ...args]);
-    code = Number(process.exitCode ?? 0);
-  } catch (x) {
-    if (x instanceof CommanderError) code = 2; // main.ts maps commander errors to exit 2
-    else throw x;
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-    process.exitCode = 0;
-  }
-  return { out, err, code };
-}
+/** Run `pddl2prm label ...args` in process. */
+const run = (...args: string[]): Promise<CliResult> => runCommands([register], ["label", ...args]);
 
 afterEach(() => {
   process.exitCode = 0;

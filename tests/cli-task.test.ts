@@ -1,8 +1,8 @@
-import { Command, CommanderError } from "commander";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { runCommands, type CliResult } from "./cli-helpers.js";
 import { register as registerGround } from "../src/cli/ground.js";
 import { register as registerValidate } from "../src/cli/validate.js";
 
@@ -17,29 +17,8 @@ const file = (name: string, text: string): string => {
 };
 const GOOD = "(unstack c b)\n(put-down c)\n(unstack b a)\n(stack b c)\n(pick-up a)\n(stack a b)\n; cost = 6 (unit cost)\n";
 
-async function run(...args: string[]): Promise<{ out: string; err: string; code: number }> {
-  const program = new Command().exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} });
-  registerGround(program);
-  registerValidate(program);
-  let out = "";
-  let err = "";
-  const o = vi.spyOn(process.stdout, "write").mockImplementation((s) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((err += String(s)), true));
-  process.exitCode = 0;
-  let code = 0;
-  try {
-    await program.parseAsync(["node", "pddl2prm", ...args]);
-    code = Number(process.exitCode ?? 0);
-  } catch (x) {
-    if (x instanceof CommanderError) code = 2;
-    else throw x;
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-    process.exitCode = 0;
-  }
-  return { out, err, code };
-}
+/** Run `pddl2prm ...args` in process. */
+const run = (...args: string[]): Promise<CliResult> => runCommands([registerGround, registerValidate], args);
 
 afterEach(() => {
   process.exitCode = 0;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { formatFloat, stringifyWithFloats } from "../src/dataset/row.js";
+import { stringifyWithFloats } from "../src/dataset/row.js";
+import { formatFloat } from "../src/products/layout.js";
 import { splitOf } from "../src/dataset/problems.js";
 
 describe("float formatting", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { editKind, type StepPairRow } from "../src/dataset/pairs.js";
+import { editKind, type StepPairRow } from "../src/products/pairs.js";
 import { classify, REWARD } from "../src/label/index.js";
 import { cand, CASES, freshContext, rowsOf, statesOf } from "./pairs-helpers.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PERTURBATIONS, trajectoryReward, type TrajectoryPairRow, type TrajectorySide } from "../src/dataset/trajectories.js";
+import { PERTURBATIONS, trajectoryReward, type TrajectoryPairRow, type TrajectorySide } from "../src/products/trajectories.js";
 import { solve } from "../src/search/index.js";
 import { validatePlan } from "../src/task/index.js";
 import { CASES, freshContext, relabel, rowsOf } from "./pairs-helpers.js";

@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { lengthBucket, type ProcessBenchRow } from "../src/dataset/processbench.js";
+import type { ProcessBenchRow } from "../src/products/processbench.js";
+import { lengthBucket } from "../src/products/chains.js";
 import { CASES, freshContext, relabel, rowsOf } from "./pairs-helpers.js";
 import { cliRunner } from "./cli-run.js";
 

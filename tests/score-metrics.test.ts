@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { f1Score, parseGold, parsePredictions, predictedFirstError, score, scoreAll, tuneThreshold, matchPredictions } from "../src/dataset/score.js";
+import { f1Score, parseGold, parsePredictions, predictedFirstError, score, scoreAll, tuneThreshold, matchPredictions } from "../src/products/score.js";
 import { UserError } from "../src/pddl/errors.js";
-import type { ProcessBenchRow } from "../src/dataset/processbench.js";
+import type { ProcessBenchRow } from "../src/products/processbench.js";
 import { rowsOf } from "./pairs-helpers.js";
 
 const ROOT = resolve(__dirname, "..");

@@ -23,6 +23,7 @@ import {
   trlMathShepherd,
   trlPrmTokenizeRow,
   trlRewardTokenize,
+  trlSftTokenize,
   unify,
   type ArrowType,
 } from "./trainer-replays.js";
@@ -92,15 +93,21 @@ const out: Record<string, string> = {};
 const limited: Record<string, string> = {};
 let limitedSummary = "";
 const LIMIT = 1024;
-const LIMITED = ["native", "trl", "openrlhf", "math-shepherd", "pairs", "trajectories"] as const;
+/** A dialogue holds a whole episode: feedback rows get a longer limit (at 1024 tokens none is left). */
+const limitOf = (f: string): number => (f === "feedback" ? 4096 : LIMIT);
+const LIMITED = ["native", "trl", "openrlhf", "math-shepherd", "pairs", "trajectories", "feedback", "verifier"] as const;
+/** Runs besides one per format: the conversational and Agent-RRM layouts. */
+const VARIANTS = ["pairs-chat", "trajectories-chat", "verifier-chat", "verifier-rrm"];
 
 beforeAll(async () => {
   for (const f of FORMATS) await twoRanks(f, ["--format", f]);
   await twoRanks("pairs-chat", ["--format", "pairs", "--chat"]);
   await twoRanks("trajectories-chat", ["--format", "trajectories", "--chat"]);
+  await twoRanks("verifier-chat", ["--format", "verifier", "--chat"]);
+  await twoRanks("verifier-rrm", ["--format", "verifier", "--style", "rrm"]);
   for (const f of LIMITED) {
     const dir = join(tmp, `${f}-limited`);
-    const r = await cliAsync([...BASE, "--format", f, "--tokenizer", TOKENIZER, "--max-length", String(LIMIT), "--out", dir]);
+    const r = await cliAsync([...BASE, "--format", f, "--tokenizer", TOKENIZER, "--max-length", String(limitOf(f)), "--out", dir]);
     if (r.code !== 0) {
       failed[`${f}-limited`] = r.stderr;
       continue;
@@ -203,6 +210,58 @@ describe("TRL RewardTrainer and DPOTrainer (pairs, trajectories)", () => {
   }
 });
 
+describe("TRL SFTTrainer (feedback: conversational language modelling)", () => {
+  it("every dialogue tokenizes with assistant_only_loss; assistant turns are steps with their reward, the others critiques", () => {
+    const rs = rows(need(out, "feedback"));
+    expect(rs.length).toBeGreaterThan(2);
+    expect(new Set(rs.map((r) => r["id"])).size).toBe(rs.length);
+    const words = new Set<string>(["non-executable", "dead-end", "backtracking", "suboptimal", "optimal"]);
+    for (const r of rs) {
+      expect(isConversational(r)).toBe(true);
+      const t = trlSftTokenize(r, true);
+      expect(t.assistant_masks!.filter((m) => m === 1).length).toBeGreaterThan(0);
+      const msgs = r["messages"] as { role: string; content: string; reward?: number }[];
+      const meta = r["meta"] as { categories: string[]; mistakes: string[] };
+      const turns = msgs.filter((m) => m.role === "assistant");
+      expect(turns.map((m) => m.reward)).toEqual(meta.categories.map((c) => ({ "non-executable": 0, "dead-end": 0.25, backtracking: 0.5, suboptimal: 0.75, optimal: 1 })[c]));
+      expect(turns.every((m) => /^Step \d+: /.test(m.content))).toBe(true);
+      for (const m of msgs.slice(1).filter((x) => x.role === "user")) {
+        expect(m.content.length).toBeGreaterThan(40);
+        expect(words.has(m.content.trim().toLowerCase().replace(/[.!]$/, ""))).toBe(false);
+      }
+      // a dialogue may have no mistake (every turn is one with the same probability)
+      expect(meta.mistakes).toEqual(meta.categories.filter((c) => c !== "optimal"));
+    }
+    expect(rs.filter((r) => (r["meta"] as { mistakes: string[] }).mistakes.length > 0).length).toBeGreaterThan(rs.length / 2);
+  });
+});
+
+describe("TRL SFTTrainer (verifier: prompt-completion)", () => {
+  for (const name of ["verifier", "verifier-rrm", "verifier-chat"]) {
+    it(`${name}: the prompt is a prefix of prompt + completion, the completion is what is trained on`, () => {
+      const rs = rows(need(out, name));
+      expect(rs.length).toBeGreaterThan(2);
+      for (const r of rs) {
+        expect(isConversational(r)).toBe(name === "verifier-chat");
+        const t = trlSftTokenize(r);
+        expect(t.prefixMismatch, String(r["id"])).toBe(false);
+        expect(t.completion_mask!.filter((m) => m === 1).length).toBeGreaterThan(5);
+        const completion = name === "verifier-chat" ? (r["completion"] as { content: string }[])[0]!.content : (r["completion"] as string);
+        if (name === "verifier-rrm") expect(completion).toMatch(/^<think>\n[\s\S]+\n<\/think>\n<critique>[^\n]+<\/critique>\n<score>[01]\.\d\d<\/score>$/);
+        else expect(completion).toMatch(/\nVerdict: [^\n]+$/);
+      }
+      // one correct and one wrong chain per problem, of one length
+      const byProblem = new Map<string, Row[]>();
+      for (const r of rs) byProblem.set(`${r["domain"]}/${r["problem"]}`, [...(byProblem.get(`${r["domain"]}/${r["problem"]}`) ?? []), r]);
+      for (const pair of byProblem.values()) {
+        expect(pair.map((r) => (r["label"] as number) >= 0).sort()).toEqual([false, true]);
+        const lengths = pair.map((r) => (r["meta"] as { length: number }).length);
+        expect(lengths[0]).toBe(lengths[1]);
+      }
+    });
+  }
+});
+
 /** `dataset_info.features` of a dataset card, as Arrow types. */
 function cardTypes(out: string): Record<string, ArrowType> {
   const card = readFileSync(join(out, "README.md"), "utf8");
@@ -247,7 +306,7 @@ function fitsFeature(t: ArrowType, f: ArrowType, path: string): void {
 
 describe("Hugging Face datasets (pyarrow JSON inference)", () => {
   it("every format: one type per column across all rows of all shards, and the card's features match", () => {
-    const names = [...FORMATS, "pairs-chat", "trajectories-chat"];
+    const names = [...FORMATS, ...VARIANTS];
     const dirs: [string, string][] = [...names.map((n): [string, string] => [n, need(out, n)]), ...LIMITED.map((f): [string, string] => [`${f}-limited`, need(limited, f)])];
     for (const [name, dir] of dirs) {
       const ls = lines(dir);
@@ -278,6 +337,10 @@ describe(`--tokenizer and --max-length ${LIMIT}`, () => {
     for (const r of rows(need(limited, "openrlhf"))) {
       expect(openRlhfItem(r, LIMIT).labels.filter((l) => l !== -100).length).toBe((r["value"] as unknown[]).length);
     }
+    for (const f of ["feedback", "verifier"]) {
+      // SFTTrainer cuts at max_length: the last assistant turn (or the verdict) would be lost
+      for (const r of rows(need(limited, f))) expect(trlSftTokenize(r).input_ids.length).toBeLessThanOrEqual(limitOf(f));
+    }
     for (const f of ["pairs", "trajectories"]) {
       for (const r of rows(need(limited, f))) {
         const rw = trlRewardTokenize(r);
@@ -292,7 +355,7 @@ describe(`--tokenizer and --max-length ${LIMIT}`, () => {
   it("counts the dropped rows in the manifest and the summary, and drops only rows that are too long", () => {
     for (const f of LIMITED) {
       const m = JSON.parse(readFileSync(join(need(limited, f), "manifest.json"), "utf8")) as { rows: number; dropped: { rows: number; max_length: number; counted_with: string } };
-      expect(m.dropped.max_length).toBe(LIMIT);
+      expect(m.dropped.max_length).toBe(limitOf(f));
       expect(m.dropped.counted_with).toBe("tokenizer.json");
       expect(m.rows + m.dropped.rows, f).toBe(lines(need(out, f)).length);
     }
@@ -312,18 +375,20 @@ describe(`--tokenizer and --max-length ${LIMIT}`, () => {
 });
 
 describe("length and layout flags: bad input", () => {
-  it("exit 2 for bad usage, 1 for a bad tokenizer file, one line naming the flag, no output left", () => {
+  it("exit 2 for bad usage, 1 for a bad tokenizer file, one line naming the flag, no output left", async () => {
     const dir = join(tmp, "bad");
     const cases: [string[], number, RegExp][] = [
       [["--tokenizer", TOKENIZER], 2, /--tokenizer .*--max-length/],
-      [["--format", "trl", "--chat"], 2, /--chat applies to --format pairs and trajectories/],
+      [["--format", "trl", "--chat"], 2, /--chat applies to --format pairs, trajectories and verifier/],
+      [["--format", "pairs", "--style", "rrm"], 2, /--style applies to --format verifier only/],
+      [["--format", "verifier", "--style", "fancy"], 2, /--style must be one of plain, rrm/],
       [["--max-length", "0"], 2, /--max-length must be >= 1/],
       [["--max-length", "many"], 2, /--max-length expects an integer/],
       [["--tokenizer", join(tmp, "none.json"), "--max-length", "100"], 1, /--tokenizer .*none\.json: cannot read a tokenizer\.json \(no such file\)/],
       [["--tokenizer", join(ROOT, "package.json"), "--max-length", "100"], 1, /--tokenizer .*package\.json: not a Hugging Face tokenizer\.json/],
     ];
     for (const [flags, code, re] of cases) {
-      const r = cli([...BASE, ...flags, "--out", dir]);
+      const r = await cliAsync([...BASE, ...flags, "--out", dir]);
       expect(r.code, flags.join(" ")).toBe(code);
       expect(r.stderr).toMatch(re);
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
@@ -333,9 +398,9 @@ describe("length and layout flags: bad input", () => {
 });
 
 describe("every format's output folder", () => {
-  it("stats re-reads its shards without a warning (pairs: by the rejected step's category)", () => {
-    for (const name of [...FORMATS, "pairs-chat", "trajectories-chat"]) {
-      const r = cli(["stats", need(out, name), "--json"]);
+  it("stats re-reads its shards without a warning (pairs: by the rejected step's category)", async () => {
+    for (const name of [...FORMATS, ...VARIANTS]) {
+      const r = await cliAsync(["stats", need(out, name), "--json"]);
       expect(r.code, `${name}: ${r.stderr}`).toBe(0);
       expect((JSON.parse(r.stdout) as { mismatches: string[] }).mismatches).toEqual([]);
     }

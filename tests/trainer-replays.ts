@@ -133,6 +133,67 @@ export function trlDpoTokenize(ex: Record<string, unknown>): { prompt_ids: numbe
 }
 
 /**
+ * The chat-template stand-in as token ids, with the mask of the assistant contents (what a
+ * template's `{% generation %}` block marks for `return_assistant_tokens_mask`).
+ */
+function chatTokens(messages: unknown, addGenerationPrompt: boolean): { ids: number[]; assistant: number[] } {
+  chatTemplate(messages); // the role checks
+  const ids = [BOS_ID];
+  const assistant = [0];
+  for (const m of messages as { role: string; content: string }[]) {
+    const head = enc(`<${m.role}>\n`);
+    const body = enc(`${m.content}\n`);
+    ids.push(...head, ...body);
+    assistant.push(...head.map(() => 0), ...body.map(() => (m.role === "assistant" ? 1 : 0)));
+  }
+  if (addGenerationPrompt) {
+    const head = enc("<assistant>\n");
+    ids.push(...head);
+    assistant.push(...head.map(() => 0));
+  }
+  return { ids, assistant };
+}
+
+/** trl/data_utils.py `remove_none_values` (applied by SFTTrainer: Arrow fills missing nested keys with None). */
+function removeNoneValues(x: unknown): unknown {
+  if (Array.isArray(x)) return x.map(removeNoneValues);
+  if (x !== null && typeof x === "object") return Object.fromEntries(Object.entries(x).filter(([, v]) => v !== null).map(([k, v]) => [k, removeNoneValues(v)]));
+  return x;
+}
+
+/**
+ * trl/trainer/sft_trainer.py `_prepare_dataset` (TRL 0.24-1.x): `remove_none_values`, EOS added
+ * to a standard completion, then `tokenize_fn`: prompt-completion (standard or conversational,
+ * the prompt with `add_generation_prompt`, `completion_mask`) or conversational language
+ * modelling (`messages`, `assistant_masks` with `assistant_only_loss`, which raises when a row
+ * has no assistant token).
+ */
+export function trlSftTokenize(
+  ex: Record<string, unknown>,
+  assistantOnlyLoss = false,
+): { input_ids: number[]; completion_mask: number[] | null; assistant_masks: number[] | null; prefixMismatch: boolean } {
+  const e = removeNoneValues(ex) as Record<string, unknown>;
+  const conv = isConversational(e);
+  if (assistantOnlyLoss && !conv) throw new PyError("ValueError: You set `assistant_only_loss=True`, but the dataset is not conversational.");
+  if (!conv && "completion" in e && !pyEndswith(e["completion"], EOS)) e["completion"] = pyAdd(e["completion"], EOS);
+  if ("prompt" in e) {
+    const promptIds = conv ? chatTokens(e["prompt"], true).ids : tokenize(e["prompt"], false);
+    const full = conv ? chatTokens(pyAdd(e["prompt"], e["completion"]), false) : { ids: tokenize(pyAdd(e["prompt"], e["completion"]), false), assistant: [] };
+    const mismatch = !promptIds.every((t, i) => full.ids[i] === t);
+    return {
+      input_ids: full.ids,
+      completion_mask: [...promptIds.map(() => 0), ...full.ids.slice(promptIds.length).map(() => 1)],
+      assistant_masks: conv && assistantOnlyLoss ? full.assistant : null,
+      prefixMismatch: mismatch,
+    };
+  }
+  if (!conv) throw new PyError("KeyError: 'text'");
+  const t = chatTokens(e["messages"], false);
+  if (assistantOnlyLoss && !t.assistant.includes(1)) throw new PyError("RuntimeError: You're using `assistant_only_loss=True`, but at least one example has no assistant tokens.");
+  return { input_ids: t.ids, completion_mask: null, assistant_masks: assistantOnlyLoss ? t.assistant : null, prefixMismatch: false };
+}
+
+/**
  * examples/datasets/math_shepherd.py `process_example` (TRL's conversion of the Math-Shepherd
  * layout to stepwise supervision), after `map(remove_columns=["input", "label", "task"])`
  * checked the columns exist. The annotation-error special cases do not apply to our text.

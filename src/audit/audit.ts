@@ -7,15 +7,15 @@
  */
 import { hashString } from "../util/prng.js";
 import { repeatsObject, sameObjects, StepTextParser, type Act } from "./actions.js";
-import { accuracy, auc, bestDirection, clusterBootstrapSe, macroF1, LogisticRegression, pickAccuracy, type Scored } from "./measures.js";
+import { accuracy, auc, bestDirection, clusterBootstrapSe, macroF1, LogisticRegression, meanShare, pickAccuracy, type Scored } from "./measures.js";
 import { countRows, openDataset, readRows } from "./read.js";
-import { toUnit, unitKind, type ChainUnit, type Side, type Unit } from "./units.js";
+import { toUnits, unitKind, type ChainUnit, type Side, type Unit } from "./units.js";
 
 /** The documented thresholds of the checks (docs/audit.md). */
 export const AUDIT_THRESHOLDS = {
   /** Text-only minus action-only classifier, macro-F1 on the test split (`--max-gap`). */
   maxGap: 0.02,
-  /** A length rule (steps, characters) on chains and pairs: best-direction accuracy or AUC. */
+  /** A length rule (steps, characters) on chains and pairs, and the depth of a dialogue's turns: best-direction accuracy or AUC. */
   lengthRule: 0.55,
   /** Candidate position on step rows: |AUC - 0.5|. */
   positionAuc: 0.03,
@@ -48,9 +48,11 @@ export interface RuleResult {
    * How `value` is measured: `auc` (P(feature of a positive > of a negative), positives =
    * executable steps or error chains), `pick` (share of pairs whose chosen side has the higher
    * feature), `paired` (chains: share of a problem's error/correct chain pairs where the error
-   * chain has the higher feature). Ties count half; 0.5 = no information either way.
+   * chain has the higher feature), `rank` (chains with an error: the share of the steps before
+   * the first wrong step that it exceeds, averaged over chains). Ties count half; 0.5 = no
+   * information either way.
    */
-  measure: "auc" | "pick" | "paired";
+  measure: "auc" | "pick" | "paired" | "rank";
   n: number;
   value: number;
   se: number;
@@ -235,8 +237,7 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
 
   const sampleRate = options.maxRows !== undefined && total > options.maxRows ? options.maxRows / total : 1;
   const keep = sampleRate < 1 ? (line: string): boolean => inSample(line, sampleRate) : undefined;
-  for await (const row of readRows(info, keep)) {
-    const u = toUnit(info.format, row, parser);
+  for await (const row of readRows(info, keep)) for (const u of toUnits(info.format, row, parser)) {
     units++;
     const r = role(u);
     if (u.kind === "pair") {
@@ -255,9 +256,9 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
       cls.trained++;
     } else if (r === "test") cls.test.push({ action: at, text: u.words, label, problem: u.problem });
     if (u.kind === "step") {
-      steps.push({ executable: u.category !== "non-executable", steps: u.steps, chars: u.chars, position: u.position, repeats: repeatsObject(u.act), same: sameObjects(u.prev, u.act) });
+      steps.push({ problem: u.problem, executable: u.category !== "non-executable", steps: u.steps, chars: u.chars, position: u.position, repeats: repeatsObject(u.act), same: sameObjects(u.prev, u.act) });
     } else {
-      chains.push({ problem: u.problem, error: u.error, values: CHAIN_FEATURES.map(([, get]) => get(u)) });
+      chains.push({ problem: u.problem, error: u.error, values: CHAIN_FEATURES.map(([, get]) => get(u)), firstError: firstErrorShares(u) });
     }
   }
 
@@ -324,6 +325,7 @@ function scorePairs(cls: Classifiers, tests: PairTest[]): Pick<AuditReport, "maj
 
 /** What the rules need of a step row. */
 interface StepFeatures {
+  problem: string;
   executable: boolean;
   steps: number;
   chars: number;
@@ -332,11 +334,13 @@ interface StepFeatures {
   same: boolean;
 }
 
-/** What the rules need of a chain: its problem, label and the values of CHAIN_FEATURES. */
+/** What the rules need of a chain: its problem, label, the values of CHAIN_FEATURES and of FIRST_ERROR_FEATURES. */
 interface ChainFeatures {
   problem: string;
   error: boolean;
   values: number[];
+  /** Per FIRST_ERROR_FEATURES: the share of the steps before the first wrong step it exceeds (null: no error, or it is step 1). */
+  firstError: (number | null)[];
 }
 
 /** What the rules need of a pair: the values of PAIR_FEATURES on each side. */
@@ -350,8 +354,9 @@ interface PairFeatures {
 function stepRules(units: StepFeatures[]): RuleResult[] {
   const exec = units.filter((u) => u.executable);
   const non = units.filter((u) => !u.executable);
+  const clusters = { pos: exec.map((u) => u.problem), neg: non.map((u) => u.problem) };
   const f = (name: string, get: (u: StepFeatures) => number, extra: Partial<RuleResult> = {}): RuleResult =>
-    rule(name, "all", "auc", auc(exec.map(get), non.map(get)), extra);
+    rule(name, "all", "auc", auc(exec.map(get), non.map(get), clusters), extra);
   const binary = (name: string, test: (u: StepFeatures) => boolean): RuleResult => {
     const fired = units.filter(test);
     const n = fired.filter((u) => !u.executable).length;
@@ -375,15 +380,43 @@ const CHAIN_FEATURES: [string, (u: ChainUnit) => number][] = [
   ["same objects as previous step", (u) => countSame({ steps: u.steps, chars: u.chars, acts: u.acts, prev: null, words: [] })],
 ];
 
+/** Features of one step of a chain, for "can the surface tell the first wrong step from the steps before it?". */
+const FIRST_ERROR_FEATURES: [string, (u: ChainUnit, i: number) => number][] = [
+  ["characters", (u, i) => u.stepChars[i] ?? 0],
+  ["repeated object", (u, i) => (repeatsObject(u.acts[i] ?? null) ? 1 : 0)],
+  ["same objects as previous step", (u, i) => (i > 0 && sameObjects(u.acts[i - 1] ?? null, u.acts[i] ?? null) ? 1 : 0)],
+];
+
+function firstErrorShares(u: ChainUnit): (number | null)[] {
+  const d = u.firstError;
+  return FIRST_ERROR_FEATURES.map(([, get]) => {
+    if (d <= 0) return null;
+    const x = get(u, d);
+    let s = 0;
+    for (let i = 0; i < d; i++) {
+      const y = get(u, i);
+      s += x > y ? 1 : x === y ? 0.5 : 0;
+    }
+    return s / d;
+  });
+}
+
 function chainRules(units: ChainFeatures[]): RuleResult[] {
   const byProblem = new Map<string, ChainFeatures[]>();
   for (const u of units) byProblem.set(u.problem, [...(byProblem.get(u.problem) ?? []), u]);
+  const errors = units.filter((u) => u.error);
+  const correct = units.filter((u) => !u.error);
+  const clusters = { pos: errors.map((u) => u.problem), neg: correct.map((u) => u.problem) };
   const out: RuleResult[] = [];
   CHAIN_FEATURES.forEach(([name], k) => {
-    out.push(rule(name, "all", "auc", auc(units.filter((u) => u.error).map((u) => u.values[k]!), units.filter((u) => !u.error).map((u) => u.values[k]!))));
+    out.push(rule(name, "all", "auc", auc(errors.map((u) => u.values[k]!), correct.map((u) => u.values[k]!), clusters)));
     const pairs: [number, number][] = [];
     for (const us of byProblem.values()) for (const e of us) if (e.error) for (const c of us) if (!c.error) pairs.push([e.values[k]!, c.values[k]!]);
     out.push(rule(name, "all", "paired", pickAccuracy(pairs)));
+  });
+  FIRST_ERROR_FEATURES.forEach(([name], k) => {
+    const shares = units.map((u) => u.firstError[k]).filter((x): x is number => x != null);
+    out.push(rule(`first error: ${name}`, "all", "rank", meanShare(shares)));
   });
   return out;
 }
@@ -448,17 +481,21 @@ function makeChecks(kind: Unit["kind"], format: string, rules: RuleResult[], c: 
       if (r.name === "candidate position") {
         pending.push({ name, group: r.group, value: r.value, limit: `0.5 +- ${T.positionAuc}`, excess: Math.abs(r.value - 0.5) - T.positionAuc, distance: Math.abs(r.value - 0.5), se: r.se });
       }
+      // a dialogue's turns: mistakes must not gather early or late (its turns share one walk)
+      if (r.name === "length: steps" && format === "feedback") pending.push(ruleCheck(r, name, T.lengthRule));
       if (r.name === "repeated object") {
         const leak = (r.fires ?? 0) >= T.repeatedObjectRows && (r.share ?? 0) >= T.repeatedObjectShare;
         // a count and a share, not an estimate of chance: no noise test
         pending.push({ name: `${r.name} (rows of one label)`, group: r.group, value: r.share ?? 0, limit: `< ${T.repeatedObjectShare} (or < ${T.repeatedObjectRows} rows)`, excess: leak ? 1 : -1, distance: leak ? 1 : 0, se: 0 });
       }
     } else {
-      // One step per side (step pairs): its characters say what its action type says; the
-      // classifier gap measures that. Whole chains and plans are gated on length.
-      const lim = r.name.startsWith("length")
-        ? format === "pairs" ? null : T.lengthRule
-        : r.name === "same objects as previous step" ? null : T.pairChainRule;
+      // One step (a step pair's side, a chain's first wrong step): its characters say what its
+      // action type says; the classifier gap measures that. Whole chains and plans are gated on
+      // length. Acting on the objects of the step before is planning knowledge (see docs/audit.md).
+      const oneStep = format === "pairs" || r.name.startsWith("first error");
+      const lim = r.name.startsWith("length") || r.name.endsWith("characters")
+        ? oneStep ? null : T.lengthRule
+        : r.name.endsWith("same objects as previous step") ? null : T.pairChainRule;
       if (lim !== null) pending.push(ruleCheck(r, name, lim));
     }
     if (o.maxRule != null) pending.push(ruleCheck(r, `${name}, --max-rule`, o.maxRule));

@@ -19,11 +19,83 @@ export interface Scored {
 /**
  * P(feature of a random positive > feature of a random negative), ties counting half (the
  * Mann-Whitney AUC), with the Hanley-McNeil standard error. 0.5 (se 0.5) when a class is empty.
+ * Given each item's cluster (its problem: the rows of one problem share a walk), the standard
+ * error is the larger of Hanley-McNeil's and the cluster-robust one (`clusteredAucSe`).
  */
-export function auc(pos: readonly number[], neg: readonly number[]): Scored {
+export function auc(pos: readonly number[], neg: readonly number[], clusters?: { pos: readonly string[]; neg: readonly string[] }): Scored {
   const n1 = pos.length;
   const n2 = neg.length;
   if (n1 === 0 || n2 === 0) return { value: 0.5, se: 0.5, n: n1 + n2 };
+  const s = hanleyMcNeilAuc(pos, neg);
+  return clusters === undefined ? s : { ...s, se: Math.max(s.se, clusteredAucSe(pos, neg, clusters.pos, clusters.neg, s.value)) };
+}
+
+/** Items of `sorted` below `x`, and equal to it. */
+function countBelow(sorted: readonly number[], x: number): { below: number; equal: number } {
+  const bound = (strict: boolean): number => {
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid]! < x || (!strict && sorted[mid] === x)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const below = bound(true);
+  return { below, equal: bound(false) - below };
+}
+
+/**
+ * The standard error of the AUC `a` when items come in clusters (Obuchowski 1997: DeLong's
+ * placement values summed per cluster), so that many rows of one problem count as what they
+ * are, not as independent draws. Infinity with fewer than two clusters.
+ */
+export function clusteredAucSe(pos: readonly number[], neg: readonly number[], posCluster: readonly string[], negCluster: readonly string[], a: number): number {
+  const M = pos.length;
+  const N = neg.length;
+  const sp = [...pos].sort((x, y) => x - y);
+  const sn = [...neg].sort((x, y) => x - y);
+  const c10 = new Map<string, { v: number; m: number }>();
+  const c01 = new Map<string, { v: number; m: number }>();
+  const add = (map: Map<string, { v: number; m: number }>, c: string, v: number): void => {
+    const e = map.get(c) ?? { v: 0, m: 0 };
+    e.v += v;
+    e.m++;
+    map.set(c, e);
+  };
+  pos.forEach((x, i) => {
+    const { below, equal } = countBelow(sn, x);
+    add(c10, posCluster[i]!, (below + equal / 2) / N);
+  });
+  neg.forEach((y, j) => {
+    const { below, equal } = countBelow(sp, y);
+    add(c01, negCluster[j]!, (M - below - equal + equal / 2) / M);
+  });
+  const clusters = new Set([...c10.keys(), ...c01.keys()]);
+  const I = clusters.size;
+  if (I < 2) return Infinity;
+  let s10 = 0;
+  let s01 = 0;
+  let s11 = 0;
+  for (const c of clusters) {
+    const p = c10.get(c) ?? { v: 0, m: 0 };
+    const q = c01.get(c) ?? { v: 0, m: 0 };
+    const d10 = p.v - p.m * a;
+    const d01 = q.v - q.m * a;
+    s10 += d10 * d10;
+    s01 += d01 * d01;
+    s11 += d10 * d01;
+  }
+  const k = I / (I - 1);
+  const v = (k * s10) / (M * M) + (k * s01) / (N * N) + (2 * k * s11) / (M * N);
+  return Math.sqrt(Math.max(v, 0));
+}
+
+/** The AUC with the Hanley-McNeil standard error (independent items). */
+function hanleyMcNeilAuc(pos: readonly number[], neg: readonly number[]): Scored {
+  const n1 = pos.length;
+  const n2 = neg.length;
   const all = [...pos.map((v) => [v, 1] as const), ...neg.map((v) => [v, 0] as const)].sort((a, b) => a[0] - b[0]);
   // Sum of the positives' mid-ranks (1-based).
   let rankSum = 0;
@@ -52,6 +124,18 @@ export function pickAccuracy(pairs: readonly (readonly [number, number])[]): Sco
   for (const [a, b] of pairs) s += a > b ? 1 : a === b ? 0.5 : 0;
   const p = s / n;
   return { value: p, se: Math.sqrt(Math.max(p * (1 - p), 0.25 / n) / n), n };
+}
+
+/**
+ * The mean of per-cluster values in [0, 1] (e.g. one share per chain), with its standard error
+ * over clusters (floored as for `pickAccuracy`, so a clean sweep of few clusters is not certain).
+ */
+export function meanShare(values: readonly number[]): Scored {
+  const n = values.length;
+  if (n === 0) return { value: 0.5, se: 0.5, n: 0 };
+  const mean = values.reduce((a, v) => a + v, 0) / n;
+  const variance = n > 1 ? values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1) : 0;
+  return { value: mean, se: Math.sqrt(Math.max(variance, 0.25 / n) / n), n };
 }
 
 /** The better direction of a rule: a score below 0.5 read the other way round. */

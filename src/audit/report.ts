@@ -8,13 +8,14 @@ const lpad = (s: string, n: number): string => (s.length >= n ? s : " ".repeat(n
 
 function ruleLine(r: RuleResult): string {
   const fires = r.fires !== undefined ? `  fires on ${r.fires}${r.share != null ? `, ${(r.share * 100).toFixed(1)}% one label` : ""}` : "";
-  return `${pad(r.name, 32)}${pad(r.group, 16)}${pad(r.measure, 8)}${lpad(String(r.n), 8)}${lpad(f3(r.value), 8)}${lpad(f3(r.score), 8)}${fires}`;
+  return `${pad(r.name, 44)}${pad(r.group, 16)}${pad(r.measure, 8)}${lpad(String(r.n), 8)}${lpad(f3(r.value), 8)}${lpad(f3(r.score), 8)}${fires}`;
 }
 
 /** The audit as a table (what `pddl2prm audit` prints). */
 export function formatAuditTable(r: AuditReport): string {
   const out: string[] = [];
-  out.push(`audit of ${r.dir}: format ${r.format}, ${r.units} ${r.unit === "step" ? "rows" : r.unit === "chain" ? "chains" : "pairs"}; target: ${r.target}`);
+  const units = r.format === "feedback" ? "assistant turns" : r.unit === "step" ? "rows" : r.unit === "chain" ? "chains" : "pairs";
+  out.push(`audit of ${r.dir}: format ${r.format}, ${r.units} ${units}; target: ${r.target}`);
   out.push(`classifiers trained on ${r.split.train}, scored on ${r.split.test} (${r.split.source === "splits" ? "train / test splits" : "no train and test splits: problems by hash"})`);
   if (r.sample) out.push(`sampled: the rows of ${(r.sample.rate * 100).toFixed(1)}% of the problems (by id hash) of ${r.sample.rows}`);
   if (r.actions_parsed) out.push(`actions parsed back from step text: ${r.actions_parsed.asked - r.actions_parsed.failed} of ${r.actions_parsed.asked}`);
@@ -26,7 +27,7 @@ export function formatAuditTable(r: AuditReport): string {
   const c = r.classifiers;
   out.push(`${pad("text minus action", 40)}${lpad(f3(c.text.accuracy - c.action.accuracy), 10)}${lpad(f3(c.gap), 10)}  (se ${f3(c.gap_se)}; log-likelihood gain ${f3(c.loglik_gain)}, se ${f3(c.loglik_gain_se)})`);
   out.push("");
-  out.push(`${pad("single-row rule", 32)}${pad("group", 16)}${pad("measure", 8)}${lpad("n", 8)}${lpad("value", 8)}${lpad("score", 8)}`);
+  out.push(`${pad("single-row rule", 44)}${pad("group", 16)}${pad("measure", 8)}${lpad("n", 8)}${lpad("value", 8)}${lpad("score", 8)}`);
   for (const x of r.rules) out.push(ruleLine(x));
   out.push("");
   const failed = r.checks.filter((c) => !c.pass);

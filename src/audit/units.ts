@@ -1,8 +1,8 @@
 /**
  * What the audit looks at in a row of each format: a candidate step (native, trl, openrlhf,
- * math-shepherd), a chain (processbench) or a pair of sides (pairs, trajectories), reduced to
- * the surface features the shortcut rules read and the words and action types the two
- * classifiers read.
+ * math-shepherd; each assistant turn of a feedback dialogue), a chain (processbench, verifier)
+ * or a pair of sides (pairs, trajectories), reduced to the surface features the shortcut rules
+ * read and the words and action types the two classifiers read.
  */
 import type { Format } from "../dataset/formats.js";
 import { STEP_TAG } from "../dataset/formats.js";
@@ -12,18 +12,21 @@ import { pddlAct, type Act, type StepTextParser } from "./actions.js";
 import { words } from "./measures.js";
 import type { ShardRow } from "./read.js";
 
-/** One candidate step of a step format: its label is its category. */
+/** One candidate step of a step format (or one assistant turn of a dialogue): its label is its category. */
 export interface StepUnit {
   kind: "step";
   id: string;
   problem: string;
   split: Split;
   category: string;
-  /** Steps in the row (prefix + candidate). */
+  /** Steps in the row (prefix + candidate; a dialogue: the assistant turns up to this one). */
   steps: number;
   /** Characters of the candidate step (without its "Step k:" marker). */
   chars: number;
-  /** Index of the candidate among those of its state (`.../cK`). */
+  /**
+   * Index of the candidate among the steps proposed in its state: the candidates of a step row
+   * (`.../cK`); a dialogue's attempts (0, then 1 after a step the environment rejected, ...).
+   */
   position: number;
   act: Act | null;
   /** The step before the candidate, null at the first step. */
@@ -41,10 +44,14 @@ export interface ChainUnit {
   error: boolean;
   steps: number;
   chars: number;
-  /** The chain's index among its problem's (`.../kK`). */
+  /** The chain's index among its problem's (`.../kK`, `.../vK`). */
   position: number;
   acts: (Act | null)[];
   words: string[];
+  /** 0-based index of the first wrong step (-1: none). */
+  firstError: number;
+  /** Characters of each step (without its marker). */
+  stepChars: number[];
 }
 
 /** One side of a preference pair. */
@@ -73,9 +80,9 @@ export interface PairUnit {
 
 export type Unit = StepUnit | ChainUnit | PairUnit;
 
-/** The kind of unit a format's rows are. */
+/** The kind of unit a format's rows are (a feedback dialogue: one step unit per assistant turn). */
 export function unitKind(format: Format): Unit["kind"] {
-  return format === "processbench" ? "chain" : format === "pairs" || format === "trajectories" ? "pair" : "step";
+  return format === "processbench" || format === "verifier" ? "chain" : format === "pairs" || format === "trajectories" ? "pair" : "step";
 }
 
 const MARKER = /^\s*Step \d+:\s*/;
@@ -119,23 +126,85 @@ function taggedSteps(input: string, n: number): string[] {
   return lines.slice(Math.max(0, lines.length - n)).map((l) => l.replace(new RegExp(`\\s*${STEP_TAG}$`), ""));
 }
 
+/** A chain unit of steps `stepTexts` whose first wrong step is `firstError`. */
+function chain(row: ShardRow, ids: { id: string; domain: string; problem: string; index: number }, stepTexts: string[], actions: unknown, firstError: number): ChainUnit {
+  const s = side(ids.domain, stepTexts, actions, null);
+  const stepChars = stepTexts.map((t) => body(t).length);
+  return { kind: "chain", id: ids.id, problem: `${ids.domain}/${ids.problem}`, split: row.split, error: firstError >= 0, steps: s.steps, chars: s.chars, position: ids.index, acts: s.acts, words: s.words, firstError, stepChars };
+}
+
+/** The chain of a verifier prompt: the `length` lines after "Proposed solution:" (the completion is the target, not read). */
+function verifierSteps(row: ShardRow, prompt: string, length: unknown): string[] {
+  const at = prompt.indexOf(PROPOSED);
+  if (at < 0 || typeof length !== "number") bad(row, "verifier", `no '${PROPOSED.trim()}' chain in 'prompt' or no 'meta.length'`);
+  const lines = prompt.slice(at + PROPOSED.length).split("\n").slice(0, length);
+  if (lines.length !== length || lines.some((l) => !MARKER.test(l))) bad(row, "verifier", `the chain in 'prompt' does not have meta.length = ${length} steps`);
+  return lines;
+}
+
+const PROPOSED = "Proposed solution:\n";
+
+/** One step unit per assistant turn of a feedback dialogue: its label is `meta.categories[i]`. */
+function feedbackUnits(row: ShardRow): StepUnit[] {
+  const format = "feedback";
+  const { id, domain, problem } = idParts(row, format, "f");
+  const messages = row.obj["messages"];
+  const meta = (row.obj["meta"] ?? {}) as Record<string, unknown>;
+  const categories = meta["categories"];
+  const actions = Array.isArray(meta["actions"]) ? meta["actions"] : [];
+  if (!Array.isArray(messages) || !Array.isArray(categories)) bad(row, format, "no 'messages' and 'meta.categories'");
+  const turns = messages.filter((m): m is Record<string, unknown> => m !== null && typeof m === "object" && (m as Record<string, unknown>)["role"] === "assistant");
+  if (turns.length !== categories.length) bad(row, format, `${turns.length} assistant turns but ${categories.length} categories`);
+  const out: StepUnit[] = [];
+  let attempt = 0;
+  turns.forEach((m, i) => {
+    const b = body(String(m["content"] ?? ""));
+    // the attempt at this state: a rejected step leaves the agent where it was
+    attempt = i > 0 && categories[i - 1] === "non-executable" ? attempt + 1 : 0;
+    out.push({
+      kind: "step",
+      id: `${id}/t${i}`,
+      problem: `${domain}/${problem}`,
+      split: row.split,
+      category: String(categories[i]),
+      steps: i + 1,
+      chars: b.length,
+      position: attempt,
+      act: pddlAct(domain, actions[i]),
+      prev: i > 0 ? pddlAct(domain, actions[i - 1]) : null,
+      words: words(b),
+    });
+  });
+  return out;
+}
+
 function side(domain: string, stepTexts: string[], actions: unknown, prev: Act | null): Side {
   const bodies = stepTexts.map(body);
   const acts = Array.isArray(actions) ? actions.map((a) => pddlAct(domain, a)) : [];
   return { steps: stepTexts.length, chars: bodies.reduce((a, b) => a + b.length, 0), acts, prev, words: bodies.flatMap(words) };
 }
 
-/** The unit of one row of `format`; `parser` recovers actions from text where rows have none. */
-export function toUnit(format: Format, row: ShardRow, parser: StepTextParser): Unit {
+/** The units of one row of `format` (one, but a dialogue's turns); `parser` recovers actions from text where rows have none. */
+export function toUnits(format: Format, row: ShardRow, parser: StepTextParser): Unit[] {
+  return format === "feedback" ? feedbackUnits(row) : [toUnit(format, row, parser)];
+}
+
+function toUnit(format: Exclude<Format, "feedback">, row: ShardRow, parser: StepTextParser): Unit {
   const o = row.obj;
   switch (format) {
-    case "processbench": {
-      const { id, domain, problem, index } = idParts(row, format, "k");
-      const steps = o["steps"];
-      const meta = o["meta"] as Record<string, unknown> | undefined;
-      if (!Array.isArray(steps) || typeof o["label"] !== "number") bad(row, format, "no 'steps' and 'label'");
-      const s = side(domain, steps.map(String), meta?.["actions"], null);
-      return { kind: "chain", id, problem: `${domain}/${problem}`, split: row.split, error: o["label"] >= 0, steps: s.steps, chars: s.chars, position: index, acts: s.acts, words: s.words };
+    case "processbench":
+    case "verifier": {
+      const ids = idParts(row, format, format === "processbench" ? "k" : "v");
+      const meta = (o["meta"] ?? {}) as Record<string, unknown>;
+      if (typeof o["label"] !== "number") bad(row, format, "no 'label'");
+      let steps: unknown[];
+      if (format === "processbench") {
+        if (!Array.isArray(o["steps"])) bad(row, format, "no 'steps'");
+        steps = o["steps"];
+      } else {
+        steps = verifierSteps(row, prefText(row, format, "prompt"), meta["length"]);
+      }
+      return chain(row, ids, steps.map(String), meta["actions"], o["label"]);
     }
     case "pairs":
     case "trajectories": {

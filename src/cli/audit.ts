@@ -21,10 +21,11 @@ export function register(program: Command): void {
       `
 Checks (a check fails only beyond twice its standard error, so small data cannot fail by chance):
   text-minus-action gap     macro-F1 of a bag-of-words classifier minus an action-type-only one <= --max-gap
-  step rows                 candidate position AUC within 0.5 +- ${AUDIT_THRESHOLDS.positionAuc}; rows naming an object twice:
-                            not ${AUDIT_THRESHOLDS.repeatedObjectRows}+ rows of which ${AUDIT_THRESHOLDS.repeatedObjectShare * 100}% share a label
+  step rows, feedback turns candidate position (a turn: its attempt) AUC within 0.5 +- ${AUDIT_THRESHOLDS.positionAuc}; rows naming
+                            an object twice: not ${AUDIT_THRESHOLDS.repeatedObjectRows}+ rows of which ${AUDIT_THRESHOLDS.repeatedObjectShare * 100}% share a label;
+                            feedback turns: depth (length: steps) <= ${AUDIT_THRESHOLDS.lengthRule}
   chains and pairs          length rules (steps, characters) <= ${AUDIT_THRESHOLDS.lengthRule} (pairs: in every group too);
-                            position and repeated-object rules <= ${AUDIT_THRESHOLDS.pairChainRule}
+                            position and repeated-object rules <= ${AUDIT_THRESHOLDS.pairChainRule} (chains: the first wrong step too)
 See docs/audit.md.`,
     )
     .action(

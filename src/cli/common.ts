@@ -27,6 +27,16 @@ export function readUserFile(path: string): string {
   }
 }
 
+/** Read a user file, or standard input for '-' (`what` names it in the error: "the plan"). */
+export function readUserFileOrStdin(path: string, what: string): string {
+  if (path !== "-") return readUserFile(path);
+  try {
+    return readFileSync(0, "utf8");
+  } catch (e) {
+    throw new UserError(`cannot read ${what} from stdin (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+}
+
 /** Parse an integer flag value in [min, max] or throw a UsageError naming the flag. */
 export function intFlag(name: string, value: string | undefined, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (value === undefined) return undefined;

@@ -6,8 +6,9 @@ import { DEFAULT_MAX_FACTS, DEFAULT_MAX_OPS, RunInterrupted, type Progress } fro
 import { defaultMemoryBudgetMb, MAX_WORKERS, workerBudgetProblem } from "../dataset/resources.js";
 import { BUILTIN_DOMAINS, MAX_PROBLEM_COUNT } from "../generators/index.js";
 import { CATEGORIES } from "../dataset/row.js";
-import { ERROR_DEFS, type ErrorDef } from "../dataset/processbench.js";
-import { isEvalFormat } from "../dataset/pairs.js";
+import { ERROR_DEFS, type ErrorDef } from "../products/chains.js";
+import { isEvalFormat } from "../dataset/eval-job.js";
+import { VERIFIER_STYLES, type VerifierStyle } from "../products/verifier.js";
 import { datasetAuditor } from "../audit/index.js";
 import { action, groundCapOptions, intFlag, secondsFlag, UsageError, type GroundCapFlags } from "./common.js";
 
@@ -42,22 +43,23 @@ interface GenerateFlags extends GroundCapFlags {
   chat?: boolean;
   tokenizer?: string;
   maxLength?: string;
+  style?: string;
 }
 
 /**
  * The evaluation formats reuse --threshold (it is part of the run's config hash):
- * processbench: a step is an error iff reward < threshold (--error-def picks it);
+ * processbench, verifier: a step is an error iff reward < threshold (--error-def picks it);
  * pairs: the lowest reward the rejected side may have (--hard = 0.75, else 0).
  */
 function evalThreshold(flags: GenerateFlags, explicit: boolean, threshold: number): number {
   if (flags.hard && flags.format !== "pairs") throw new UsageError("--hard applies to --format pairs only");
-  if (flags.format === "processbench") {
+  if (flags.format === "processbench" || flags.format === "verifier") {
     const def = flags.errorDef ?? "reward-lt-1";
     if (!(def in ERROR_DEFS)) throw new UsageError(`--error-def must be one of ${Object.keys(ERROR_DEFS).join(", ")}, got '${def}'`);
     if (explicit && flags.errorDef !== undefined) throw new UsageError("give --error-def or --threshold, not both");
     return explicit ? threshold : ERROR_DEFS[def as ErrorDef];
   }
-  if (flags.errorDef !== undefined) throw new UsageError("--error-def applies to --format processbench only");
+  if (flags.errorDef !== undefined) throw new UsageError("--error-def applies to --format processbench and verifier only");
   if (flags.format === "pairs") {
     if (explicit && flags.hard) throw new UsageError("give --hard or --threshold, not both");
     return flags.hard ? 0.75 : explicit ? threshold : 0;
@@ -202,8 +204,9 @@ export function register(program: Command): void {
     .option("--time-limit <s>", "per-problem time limit in seconds (parsing, grounding, labelling); a problem over it is skipped", "60")
     .option("--max-expansions <n>", "per-problem search expansion limit", "5000000")
     .option("--hard", "pairs: keep only pairs whose rejected step is suboptimal (reward 0.75, gap 0.25)")
-    .option("--error-def <def>", "processbench: a wrong step has reward-lt-1 (default) or reward-le-0.25")
-    .option("--chat", "pairs, trajectories: TRL's conversational layout (prompt, chosen, rejected as chat messages)")
+    .option("--error-def <def>", "processbench, verifier: a wrong step has reward-lt-1 (default) or reward-le-0.25")
+    .option("--chat", "pairs, trajectories, verifier: TRL's conversational layout (prompt, chosen, rejected, completion as chat messages)")
+    .option("--style <style>", "verifier: the target as plain verification text (default) or rrm (Agent-RRM's <think>/<critique>/<score>)")
     .option("--max-length <n>", "drop rows longer than N tokens in their trainer, so no row loses its last label to truncation (counts in manifest.json)")
     .option("--tokenizer <file>", "a Hugging Face tokenizer.json (read locally) counting tokens for --max-length (default: a conservative estimate)")
     .option("--gzip", "write .jsonl.gz shards")
@@ -230,7 +233,11 @@ export function register(program: Command): void {
       let threshold = Number(flags.threshold);
       if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new UsageError(`--threshold must be a number in [0, 1], got '${flags.threshold}'`);
       threshold = evalThreshold(flags, cmd.getOptionValueSource("threshold") !== "default", threshold);
-      if (flags.chat && flags.format !== "pairs" && flags.format !== "trajectories") throw new UsageError("--chat applies to --format pairs and trajectories only");
+      if (flags.chat && !["pairs", "trajectories", "verifier"].includes(flags.format)) throw new UsageError("--chat applies to --format pairs, trajectories and verifier only");
+      if (flags.style !== undefined && flags.format !== "verifier") throw new UsageError("--style applies to --format verifier only");
+      if (flags.style !== undefined && !(VERIFIER_STYLES as readonly string[]).includes(flags.style)) {
+        throw new UsageError(`--style must be one of ${VERIFIER_STYLES.join(", ")}, got '${flags.style}'`);
+      }
       if (flags.tokenizer !== undefined && flags.maxLength === undefined) throw new UsageError("--tokenizer counts tokens for --max-length: give both");
       const timeLimit = secondsFlag("--time-limit", flags.timeLimit)!;
       const domains = flags.domain?.split(",").map((d) => d.trim()).filter((d) => d.length > 0);
@@ -287,6 +294,7 @@ export function register(program: Command): void {
       if (workers !== undefined) opts.workers = workers;
       if (flags.holdoutDomain !== undefined) opts.holdoutDomain = flags.holdoutDomain;
       if (flags.chat) opts.chat = true;
+      if (flags.style !== undefined) opts.style = flags.style as VerifierStyle;
       const maxLength = intFlag("--max-length", flags.maxLength, 1);
       if (maxLength !== undefined) opts.maxLength = maxLength;
       if (flags.tokenizer !== undefined) opts.tokenizer = flags.tokenizer;

@@ -1,6 +1,5 @@
 /** `pddl2prm label DOMAIN PROBLEM [--prefix PLANFILE] --action "(a b)" [--json]`: label one candidate. */
 import type { Command } from "commander";
-import { readFileSync } from "node:fs";
 import { parseDomainFile, parseProblemFile, UserError } from "../pddl/index.js";
 import { LimitError } from "../search/types.js";
 import {
@@ -12,17 +11,9 @@ import {
   parsePlan,
   resolveGroundAction,
 } from "../task/index.js";
-import { classify, createLabelContext, groundingName, type Candidate } from "../label/index.js";
-import { action, groundCapOptions, groundLimits, intFlag, printJson, readUserFile, type GroundCapFlags } from "./common.js";
-
-function readPrefix(path: string): string {
-  if (path !== "-") return readUserFile(path);
-  try {
-    return readFileSync(0, "utf8");
-  } catch (e) {
-    throw new UserError(`cannot read the prefix from stdin (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-  }
-}
+import { classify, createLabelContext } from "../label/index.js";
+import { candidateFor } from "../products/judge.js";
+import { action, groundCapOptions, groundLimits, intFlag, printJson, readUserFileOrStdin, type GroundCapFlags } from "./common.js";
 
 interface LabelOpts extends GroundCapFlags {
   prefix?: string;
@@ -58,7 +49,7 @@ export function register(program: Command): void {
       if (opts.prefix !== undefined) {
         const where = opts.prefix === "-" ? "<stdin>" : opts.prefix;
         try {
-          prefix = parsePlan(readPrefix(opts.prefix));
+          prefix = parsePlan(readUserFileOrStdin(opts.prefix, "the prefix"));
         } catch (e) {
           if (e instanceof UserError) throw new UserError(`${where}: ${e.message}`);
           throw e;
@@ -86,17 +77,11 @@ export function register(program: Command): void {
 
       const r = resolveGroundAction(task, opts.action);
       if ("error" in r) throw new UserError(`--action: ${r.error}`);
-      const ops = findOperator(task, r.schema, r.args);
       const ctx = createLabelContext(task, {
         ...(maxStates !== undefined ? { oracleMaxStates: maxStates } : {}),
         limits: { ...(maxStates !== undefined ? { maxStates } : {}), ...(timeMs !== undefined ? { timeMs } : {}) },
       });
-      const candidate: Candidate = {
-        schema: r.schema,
-        args: r.args,
-        name: groundingName(ctx, r.schema, r.args),
-        op: ops.length > 0 ? ops[0]! : -1,
-      };
+      const candidate = candidateFor(ctx, r.schema, r.args);
       const state = visited[visited.length - 1]!;
       let l;
       try {

@@ -16,6 +16,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   solve: () => import("./solve.js"),
   validate: () => import("./validate.js"),
   label: () => import("./label.js"),
+  judge: () => import("./judge.js"),
   domains: () => import("./domains.js"),
   problems: () => import("./problems.js"),
   generate: () => import("./generate.js"),

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { formatReport, score, type ScoreOptions } from "../dataset/score.js";
+import { formatReport, score, type ScoreOptions } from "../products/score.js";
 import { action, printJson, UsageError } from "./common.js";
 
 interface ScoreFlags {

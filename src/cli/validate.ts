@@ -1,18 +1,8 @@
 /** `pddl2prm validate DOMAIN PROBLEM PLAN [--json]`: check a plan; exit 0 only if it is valid and reaches the goal. */
 import type { Command } from "commander";
-import { readFileSync } from "node:fs";
 import { parseDomainFile, parseProblemFile, UserError } from "../pddl/index.js";
 import { ground, parseGroundAction, parsePlan, validatePlan } from "../task/index.js";
-import { action, EXIT_BAD_INPUT, printJson, readUserFile } from "./common.js";
-
-function readPlan(path: string): string {
-  if (path !== "-") return readUserFile(path);
-  try {
-    return readFileSync(0, "utf8");
-  } catch (e) {
-    throw new UserError(`cannot read the plan from stdin (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-  }
-}
+import { action, EXIT_BAD_INPUT, printJson, readUserFileOrStdin } from "./common.js";
 
 export function register(program: Command): void {
   program
@@ -26,7 +16,7 @@ export function register(program: Command): void {
       action((domainPath: string, problemPath: string, planPath: string, opts: { json?: boolean }) => {
         const d = parseDomainFile(domainPath);
         const p = parseProblemFile(problemPath, d);
-        const planText = readPlan(planPath);
+        const planText = readUserFileOrStdin(planPath, "the plan");
         let plan: string[];
         try {
           plan = parsePlan(planText);

@@ -1,4 +1,4 @@
-import { FORMAT_CONSUMERS, isFormat } from "./formats.js";
+import { FORMAT_CONSUMERS, isEvalFormat, isFormat } from "./formats.js";
 import { PLOT_FILES } from "./plots.js";
 import type { Manifest } from "./records.js";
 import { CATEGORIES, SPLITS } from "./row.js";
@@ -12,8 +12,8 @@ const d = (name: string, ind = "  ") => f(name, "dtype: float64", ind);
 const b = (name: string, ind = "  ") => f(name, "dtype: bool", ind);
 const seq = (name: string, t: string, ind = "  ") => `${ind}- name: ${name}\n${ind}  sequence: ${t}`;
 const struct = (name: string, fields: string[], ind = "  ") => [`${ind}- name: ${name}`, `${ind}  struct:`, ...fields].join("\n");
-/** A list of chat messages (TRL's conversational layout). */
-const messages = (name: string) => [`  - name: ${name}`, "    list:", s("role", "    "), s("content", "    ")].join("\n");
+/** A list of chat messages (TRL's conversational layout), with extra message fields. */
+const messages = (name: string, ...extra: string[]) => [`  - name: ${name}`, "    list:", s("role", "    "), s("content", "    "), ...extra].join("\n");
 
 /** Hugging Face `dataset_info.features` (YAML) for each output format (labels declared float64). */
 export function features(format: string, chat: boolean): string {
@@ -28,6 +28,9 @@ export function features(format: string, chat: boolean): string {
     case "trajectories":
     case "processbench":
       return evalFeatures(format, chat);
+    case "feedback":
+    case "verifier":
+      return productFeatures(format, chat);
     default:
       return [
         s("id"),
@@ -48,7 +51,7 @@ export function features(format: string, chat: boolean): string {
   }
 }
 
-/** Features of the evaluation formats (src/dataset/pairs.ts, trajectories.ts, processbench.ts). */
+/** Features of the evaluation formats (src/products/pairs.ts, trajectories.ts, processbench.ts). */
 function evalFeatures(format: string, chat: boolean): string {
   const head = [s("id"), s("level"), s("domain"), s("problem"), s("split")];
   const pref = chat ? [messages("prompt"), messages("chosen"), messages("rejected")] : [s("prompt"), s("chosen"), s("rejected")];
@@ -94,6 +97,31 @@ function evalFeatures(format: string, chat: boolean): string {
   ].join("\n");
 }
 
+/** Features of the products of src/products written as formats (feedback, verifier). */
+function productFeatures(format: string, chat: boolean): string {
+  const head = [s("id"), s("domain"), s("problem"), s("split")];
+  const m = (f: (n: string, ind: string) => string, n: string) => f(n, "    ");
+  const seqm = (n: string, t: string) => seq(n, t, "    ");
+  if (format === "feedback") {
+    return [
+      ...head,
+      messages("messages", d("reward", "    ")),
+      struct("meta", [seqm("actions", "string"), seqm("categories", "string"), seqm("mistakes", "string"), m(s, "outcome"), m(d, "cost"), m(d, "optimal_cost"), m(i, "plan_length"), m(i, "seed")]),
+    ].join("\n");
+  }
+  return [
+    ...head,
+    chat ? messages("prompt") : s("prompt"),
+    chat ? messages("completion") : s("completion"),
+    i("label"),
+    d("score"),
+    struct("meta", [
+      m(s, "style"), m(s, "error_def"), m(s, "category"), seqm("actions", "string"), seqm("step_rewards", "float64"), seqm("step_categories", "string"),
+      m(i, "length"), m(s, "length_bucket"), m(i, "plan_length"), m(d, "optimal_cost"), m(i, "seed"),
+    ]),
+  ].join("\n");
+}
+
 /** The dataset card README.md with YAML front matter that `datasets.load_dataset` understands. */
 export function datasetCard(m: Manifest): string {
   const format = String(m.config["format"] ?? "native");
@@ -132,7 +160,7 @@ non-executable 0.0, dead-end 0.25, backtracking 0.5, suboptimal 0.75, optimal 1.
 Domains:
 ${yamlList(domains, "")}
 
-| category | ${["pairs", "trajectories", "processbench"].includes(format) ? "labelled walk candidates behind the rows" : "rows"} |
+| category | ${isEvalFormat(format) ? "labelled walk candidates behind the rows" : "rows"} |
 |---|---|
 ${catLines}
 

@@ -1,10 +1,20 @@
 import { UserError } from "../pddl/errors.js";
 import type { NativeRow } from "./row.js";
 import { stringifyWithFloats } from "./row.js";
+// the text layout of rows is the products' (src/products/layout.ts)
+import { oneLine, trainerPrompt } from "../products/layout.js";
 
 /** Output formats of `generate --format` (DESIGN.md §9). */
-export const FORMATS = ["native", "trl", "openrlhf", "math-shepherd", "pairs", "trajectories", "processbench"] as const;
+export const FORMATS = ["native", "trl", "openrlhf", "math-shepherd", "pairs", "trajectories", "processbench", "feedback", "verifier"] as const;
 export type Format = (typeof FORMATS)[number];
+
+/** The formats written per problem (src/dataset/eval-job.ts) rather than per labelled step. */
+export const EVAL_FORMATS = ["pairs", "trajectories", "processbench", "feedback", "verifier"] as const;
+export type EvalFormat = (typeof EVAL_FORMATS)[number];
+
+export function isEvalFormat(f: string): f is EvalFormat {
+  return (EVAL_FORMATS as readonly string[]).includes(f);
+}
 
 /**
  * The consumer each format is made for: the trainer (or tool) and the versions whose loading
@@ -21,13 +31,13 @@ export const FORMAT_CONSUMERS: Record<Format, string> = {
   pairs: "TRL >= 0.24 RewardTrainer (uses margin) and DPOTrainer, preference with explicit prompt; --chat: conversational",
   trajectories: "TRL >= 0.24 RewardTrainer (uses margin) and DPOTrainer, preference with explicit prompt; --chat: conversational",
   processbench: "evaluation with `pddl2prm score` (ProcessBench's field names); not a training format",
+  feedback:
+    "TRL >= 0.24 SFTTrainer, conversational language modelling (messages: the agent's steps as assistant turns, each with its reward, the environment's critiques as user turns)",
+  verifier: "TRL >= 0.24 SFTTrainer, prompt-completion (a generative verifier; --style rrm: Agent-RRM's <think>/<critique>/<score>); --chat: conversational",
 };
 
 /** The step marker of Math-Shepherd and OpenRLHF's PRM recipe. */
 export const STEP_TAG = "ки";
-
-/** The step separator of TRL's PRMTrainer (`step_separator`): never inside a step. */
-export const STEP_SEPARATOR = "\n";
 
 export interface FormatOptions {
   /** A step whose reward is >= threshold counts as good where a format needs booleans. */
@@ -37,19 +47,6 @@ export interface FormatOptions {
 /** True when `name` is a known format. */
 export function isFormat(name: string): name is Format {
   return (FORMATS as readonly string[]).includes(name);
-}
-
-/** A step on one line: the separator (a newline) inside a step would split it in two for the trainer. */
-export function oneLine(step: string): string {
-  return step.includes("\n") ? step.replace(/\s*\n\s*/g, " ") : step;
-}
-
-/**
- * The prompt as TRL concatenates it with what follows (`prompt + completion`): the problem text
- * and the separator, so the first step starts on its own line.
- */
-export function trainerPrompt(problemText: string): string {
-  return `${problemText}${STEP_SEPARATOR}`;
 }
 
 function taggedInput(row: NativeRow, marks: string[]): string {
@@ -117,7 +114,7 @@ export function formatRow(row: NativeRow, format: Format, opts: FormatOptions): 
         category: row.category,
       });
     default:
-      // pairs, trajectories, processbench: written per problem by src/dataset/pairs.ts.
+      // pairs, trajectories, processbench, feedback, verifier: written per problem by src/dataset/eval-job.ts.
       throw new Error(`internal: format ${format} is not written row by row`);
   }
 }

@@ -9,10 +9,11 @@ import type { Candidate, LabeledStep } from "../label/types.js";
 import { createRenderer, loadTemplates, loadTemplatesFile } from "../nl/index.js";
 import type { NlTemplates } from "../nl/index.js";
 import { Prng } from "../util/prng.js";
-import { formatRow, oneLine, trainerPrompt, type Format } from "./formats.js";
+import { formatRow, type Format } from "./formats.js";
+import { formatFloat, oneLine, trainerPrompt } from "../products/layout.js";
 import { placeholderProblem, stepwiseTokens, tokenCounter, type TokenCounter } from "./length.js";
-import { formatFloat, type NativeRow } from "./row.js";
-import { isEvalFormat, runEvalJob } from "./pairs.js";
+import type { NativeRow } from "./row.js";
+import { isEvalFormat, runEvalJob } from "./eval-job.js";
 import { emptyCounts, type CategoryCounts, type JobConfig, type JobResult, type ProblemJob } from "./records.js";
 
 export { emptyCounts, type CategoryCounts, type JobConfig, type JobResult, type ProblemJob };
@@ -20,6 +21,16 @@ export { emptyCounts, type CategoryCounts, type JobConfig, type JobResult, type 
 /** Stable id of a problem across a multi-domain run. */
 export function problemKey(domainName: string, problemId: string): string {
   return `${domainName}/${problemId}`;
+}
+
+/**
+ * Id of the row of a labelled step: `domain/problem/tTT/cC`, with `bB/` before `tTT` for a step
+ * of a recovery branch (its states are numbered along the branch walk, so without the branch
+ * they would share ids with main-walk rows).
+ */
+export function stepRowId(domainName: string, problemId: string, step: Pick<LabeledStep, "stateIndex" | "candidateIndex" | "branch">): string {
+  const branch = step.branch ? `b${step.branch}/` : "";
+  return `${domainName}/${problemId}/${branch}t${String(step.stateIndex).padStart(2, "0")}/c${step.candidateIndex}`;
 }
 
 // Parsed domains and templates are cached per worker: a run labels many problems of few domains.
@@ -177,7 +188,7 @@ export function runJob(job: ProblemJob, jobConfig: JobConfig): JobResult {
       walkStates.push(applyOp(task, walkStates[walkStates.length - 1]!, op));
     }
     result.planLength = step.planLength;
-    const rowId = `${job.domainName}/${job.problemId}/t${String(step.stateIndex).padStart(2, "0")}/c${step.candidateIndex}`;
+    const rowId = stepRowId(job.domainName, job.problemId, step);
     // The prompt and the prefix are shared by the candidates of one state: render them once per
     // state (its own PRNG stream), the candidate step and the critique once per row.
     const stateKey = `${step.stateIndex}/${step.prefixOps.join(",")}`;

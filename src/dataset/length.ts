@@ -7,7 +7,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { UserError } from "../pddl/errors.js";
-import { STEP_SEPARATOR, STEP_TAG } from "./formats.js";
+import { STEP_TAG } from "./formats.js";
+import { STEP_SEPARATOR } from "../products/layout.js";
 
 /** Counts tokens of a text (no special tokens). */
 export interface TokenCounter {
@@ -135,6 +136,23 @@ export function wholeTextTokens(c: TokenCounter, input: string): number {
 export function preferenceTokens(c: TokenCounter, row: { prompt: string; chosen: string; rejected: string }, chat: boolean): number {
   const side = (s: string) => (chat ? c.count(row.prompt) + c.count(s) + 2 * CHAT_MESSAGE_TOKENS : c.count(row.prompt + s));
   return 2 + Math.max(side(row.chosen), side(row.rejected));
+}
+
+/**
+ * Tokens of a conversation in TRL's SFTTrainer (conversational language modelling): BOS, every
+ * message's content plus CHAT_MESSAGE_TOKENS for its chat-template framing.
+ */
+export function feedbackTokens(c: TokenCounter, messages: readonly { content: string }[]): number {
+  let n = 1;
+  for (const m of messages) n += c.count(m.content) + CHAT_MESSAGE_TOKENS;
+  return n;
+}
+
+/** Tokens of a prompt-completion row in TRL's SFTTrainer: BOS, prompt + completion, EOS (as messages with --chat). */
+export function promptCompletionTokens(c: TokenCounter, prompt: string | readonly { content: string }[], completion: string | readonly { content: string }[]): number {
+  if (typeof prompt === "string" && typeof completion === "string") return 2 + c.count(prompt + completion);
+  const all = [...(typeof prompt === "string" ? [{ content: prompt }] : prompt), ...(typeof completion === "string" ? [{ content: completion }] : completion)];
+  return 1 + feedbackTokens(c, all);
 }
 
 /** What keeps a real tokenizer from OpenRLHF's PRM layout (placeholder and reward tokens of one token each), or null. */

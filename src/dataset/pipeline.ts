@@ -4,7 +4,8 @@ import { PddlError, UserError } from "../pddl/errors.js";
 import { getBuiltinDomain } from "../generators/index.js";
 import { packageRoot } from "../util/paths.js";
 import { type Format } from "./formats.js";
-import { isEvalFormat } from "./pairs.js";
+import { isEvalFormat } from "./eval-job.js";
+import { VERIFIER_STYLES, type VerifierStyle } from "../products/verifier.js";
 import { openRlhfTokenProblem, tokenCounter } from "./length.js";
 import { emptyCounts, type JobConfig, type JobResult, type ProblemJob } from "./records.js";
 import { type NativeRow } from "./row.js";
@@ -36,7 +37,8 @@ export interface GenerateOptions {
   seed?: number;
   /**
    * Output format of `writeDataset` (default native). `generate()` always yields native rows
-   * (`formatRow` converts them) and rejects pairs, trajectories and processbench.
+   * (`formatRow` converts them) and rejects the formats written per problem (pairs, trajectories,
+   * processbench, feedback, verifier).
    */
   format?: Format;
   /** Reward threshold for boolean labels (trl, math-shepherd); default 0.75. */
@@ -64,8 +66,10 @@ export interface GenerateOptions {
   timeMs?: number;
   maxExpansions?: number;
   maxStates?: number;
-  /** pairs, trajectories: TRL's conversational layout (prompt/chosen/rejected as messages). */
+  /** pairs, trajectories, verifier: TRL's conversational layout (messages instead of strings). */
   chat?: boolean;
+  /** verifier: the target's layout, "plain" (default) or "rrm" (Agent-RRM's tags). */
+  style?: VerifierStyle;
   /**
    * Drop rows longer than this many tokens in the trainer their format is for, so that no row
    * loses its candidate's label to truncation. Counted with `tokenizer`, else estimated.
@@ -147,7 +151,10 @@ export function planRun(options: GenerateOptions, keepRows: boolean): RunPlan {
   const format = options.format ?? "native";
   checkInt("max-length", options.maxLength, 1);
   if (options.tokenizer !== undefined && options.maxLength === undefined) throw new UserError("--tokenizer counts tokens for --max-length: give both");
-  if (options.chat && format !== "pairs" && format !== "trajectories") throw new UserError("--chat applies to --format pairs and trajectories only");
+  if (options.chat && format !== "pairs" && format !== "trajectories" && format !== "verifier") throw new UserError("--chat applies to --format pairs, trajectories and verifier only");
+  const style = options.style ?? "plain";
+  if (!(VERIFIER_STYLES as readonly string[]).includes(style)) throw new UserError(`--style must be one of ${VERIFIER_STYLES.join(", ")}, got '${style}'`);
+  if (style !== "plain" && format !== "verifier") throw new UserError("--style applies to --format verifier only");
   if (options.maxLength !== undefined) {
     // load it here, so that a bad file is one error before any work
     const counter = tokenCounter(options.tokenizer ?? null);
@@ -184,6 +191,7 @@ export function planRun(options: GenerateOptions, keepRows: boolean): RunPlan {
     maxExpansions: options.maxExpansions ?? 5_000_000,
     maxStates: options.maxStates ?? 2_000_000,
     chat: options.chat ?? false,
+    style,
     maxLength: options.maxLength ?? null,
     tokenizer: options.tokenizer !== undefined ? resolve(options.tokenizer) : null,
     maxOps: options.maxOps ?? DEFAULT_MAX_OPS,

@@ -9,6 +9,7 @@ import type { Format } from "./formats.js";
 import type { ProblemSource } from "./problems.js";
 import { CATEGORIES, type NativeRow, type Split } from "./row.js";
 import type { ShardInfo } from "./shard.js";
+import type { VerifierStyle } from "../products/verifier.js";
 
 /** One problem to label: everything a worker needs, as plain data (it crosses threads). */
 export interface ProblemJob extends ProblemSource {
@@ -30,8 +31,10 @@ export interface JobConfig {
   timeMs: number;
   maxExpansions: number;
   maxStates: number;
-  /** pairs, trajectories: TRL's conversational layout (messages) instead of strings. */
+  /** pairs, trajectories, verifier: TRL's conversational layout (messages) instead of strings. */
   chat: boolean;
+  /** verifier: the target's layout (plain text, the default, or Agent-RRM's tags). */
+  style?: VerifierStyle;
   /** Drop rows longer than this many tokens in their trainer (null: keep all). */
   maxLength: number | null;
   /** The tokenizer.json that counts tokens for maxLength (null: the estimate of src/dataset/length.ts). */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { formatFloat } from "../products/layout.js";
 
 /** The five categories, in reward order. */
 export const CATEGORIES = ["non-executable", "dead-end", "backtracking", "suboptimal", "optimal"] as const;
@@ -45,11 +46,6 @@ export const NativeRowSchema = z
 
 export type NativeRow = z.infer<typeof NativeRowSchema>;
 export type RowMeta = z.infer<typeof RowMetaSchema>;
-
-/** A float that always prints with a decimal point (1 -> "1.0") so every shard loads as float64. */
-export function formatFloat(x: number): string {
-  return Number.isInteger(x) ? x.toFixed(1) : String(x);
-}
 
 /**
  * JSON text of `obj` in which the listed top-level keys (float arrays or numbers) print with

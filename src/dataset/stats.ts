@@ -94,11 +94,11 @@ export function formatStatsTable(table: StatsTable): string {
 
 /**
  * The key that holds a row's category in `format` (pairs: the rejected side's), or null for
- * the formats whose rows have none (trajectories, processbench).
+ * the formats whose rows have none (trajectories, processbench, feedback, verifier).
  */
 export function categoryKey(format: string): string | null {
   if (format === "pairs") return "rejected_category";
-  if (format === "trajectories" || format === "processbench") return null;
+  if (format === "trajectories" || format === "processbench" || format === "feedback" || format === "verifier") return null;
   return "category";
 }
 

@@ -104,6 +104,7 @@ export function runConfig(options: WriteOptions, plan: ReturnType<typeof planRun
     },
     // length control and the chat layout change which rows are written and how
     ...(plan.config.chat ? { chat: true } : {}),
+    ...(plan.config.style !== undefined && plan.config.style !== "plain" ? { style: plan.config.style } : {}),
     ...(plan.config.maxLength !== null
       ? { max_length: plan.config.maxLength, tokenizer: plan.config.tokenizer !== null ? { file: basename(plan.config.tokenizer), sha256: sha(readFileSync(plan.config.tokenizer, "utf8")) } : "estimate" }
       : {}),

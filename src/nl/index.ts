@@ -9,4 +9,5 @@ export { loadTemplates, loadTemplatesFile, compileTemplates } from "./templates.
 export type { NlTemplates, TypeTemplate, PredicateTemplate, ActionTemplate, TemplateOptions } from "./templates.js";
 export { genericTemplates, completeTemplates } from "./generic.js";
 export { createRenderer } from "./renderer.js";
+export { secondPerson } from "./text.js";
 export type { Renderer } from "./renderer.js";

@@ -877,6 +877,8 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     let s = prefixStates.get(key);
     if (s === undefined) {
       s = applyOp(task, stateAfterPrefix(ops, n - 1), ops[n - 1]!);
+      // bounded: a long-lived renderer (judge --jsonl) sees ever new prefixes
+      if (prefixStates.size >= 4096) prefixStates.clear();
       prefixStates.set(key, s);
     }
     return s;

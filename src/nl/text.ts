@@ -152,3 +152,23 @@ export function paramNames(params: readonly { name: string }[]): string[] {
 export function withArticle(noun: string): string {
   return (/^[aeiou]/i.test(noun) ? "an " : "a ") + noun;
 }
+
+/**
+ * First-person text ("I cannot pick up block a, because my hand is not empty") addressed to
+ * the one who took the step ("you cannot ..., because your hand is not empty"): critiques
+ * written as self-checks become an environment's or a verifier's feedback. Only the capital
+ * pronoun "I" and the possessives change; verbs agree except after "I" ("am", "was").
+ */
+export function secondPerson(text: string): string {
+  const out = text
+    .replace(/\bI am\b/g, "you are")
+    .replace(/\bI was\b/g, "you were")
+    .replace(/\bI'm\b/g, "you're")
+    .replace(/\bI\b/g, "you")
+    .replace(/\bmyself\b/g, "yourself")
+    .replace(/\bMy\b/g, "Your")
+    .replace(/\bmy\b/g, "your")
+    .replace(/\bmine\b/g, "yours");
+  // sentence starts ("You cannot ...") after the lower-casing above
+  return out.replace(/(^|[.!?]\s+)you\b/g, (_m, lead: string) => `${lead}You`);
+}

@@ -1,29 +1,16 @@
 /**
- * Step-level preference pairs (`--format pairs`), and the entry point that runs one problem for
- * any of the evaluation formats (pairs, trajectories, processbench).
+ * Step-level preference pairs (`--format pairs`).
  */
 import type { GroundTask } from "../task/types.js";
 import { classify, labelExecutable, type Label } from "../label/classify.js";
-import { createLabelContext, optimalActions, type LabelContext } from "../label/context.js";
-import { labelProblemAll, optimalWalk, ProblemSkipped } from "../label/walk.js";
-import type { Candidate, Category, LabeledStep } from "../label/types.js";
-import { LimitError } from "../search/types.js";
-import { createRenderer, type NlTemplates } from "../nl/index.js";
+import { optimalActions } from "../label/context.js";
+import type { Candidate, Category } from "../label/types.js";
 import { Prng } from "../util/prng.js";
-import type { JobConfig, JobResult, ProblemJob } from "./records.js";
-import { buildProcessBench, candidateOf, processBenchLine, type EvalInput } from "./processbench.js";
-import { buildTrajectoryPairs, groundingCandidate, paramPool, trajectoryLine } from "./trajectories.js";
-import { oneLine, STEP_SEPARATOR, trainerPrompt } from "./formats.js";
-import { preferenceLine } from "./preference.js";
-import { preferenceTokens, stepwiseTokens, tokenCounter } from "./length.js";
-
-/** The formats written by `runEvalJob` rather than row by row. */
-export const EVAL_FORMATS = ["pairs", "trajectories", "processbench"] as const;
-export type EvalFormat = (typeof EVAL_FORMATS)[number];
-
-export function isEvalFormat(f: string): f is EvalFormat {
-  return (EVAL_FORMATS as readonly string[]).includes(f);
-}
+import { candidateOf } from "./processbench.js";
+import type { ProductInput } from "./chains.js";
+import { groundingCandidate, paramPool } from "./trajectories.js";
+import { oneLine, STEP_SEPARATOR, trainerPrompt } from "./layout.js";
+import { preferenceLine, type PreferenceRow } from "./preference.js";
 
 /** How the rejected action differs from the chosen one. */
 export type EditKind = "argument" | "operator" | "other";
@@ -33,20 +20,12 @@ const EDIT_RANK: Record<EditKind, number> = { argument: 0, operator: 1, other: 2
  * A step-level preference pair in TRL's preference layout with an explicit prompt: `prompt` is
  * the problem text and the steps before this state, each line ended by a newline, so that
  * `prompt + chosen` and `prompt + rejected` (what TRL's trainers tokenize) read as one chain of
- * steps. `--chat` writes the same strings as messages (`preferenceLine`).
+ * steps; `chosen` and `rejected` are the candidate next steps ("Step k: ..."), on one line
+ * each; `margin` = chosen_reward - rejected_reward. `--chat` writes the same strings as
+ * messages (`preferenceLine`).
  */
-export interface StepPairRow {
-  id: string;
+export interface StepPairRow extends PreferenceRow {
   level: "step";
-  domain: string;
-  problem: string;
-  split: string;
-  prompt: string;
-  /** The candidate next steps ("Step k: ..."), on one line each. */
-  chosen: string;
-  rejected: string;
-  /** chosen_reward - rejected_reward: TRL RewardTrainer's `margin`. */
-  margin: number;
   /** PDDL ground actions, categories and rewards of the two sides. */
   chosen_action: string;
   chosen_category: Category;
@@ -146,7 +125,7 @@ interface Labelled {
  * state: each takes a category not used yet at this state (seeded order), and within it the
  * most minimal edit (argument, then operator, then other), seeded among equals.
  */
-export function buildStepPairs(input: EvalInput): StepPairRow[] {
+export function buildStepPairs(input: ProductInput): StepPairRow[] {
   const { task, ctx, renderer } = input;
   const base = `${input.domain}/${input.problem}`;
   const rows: StepPairRow[] = [];
@@ -233,86 +212,4 @@ export function buildStepPairs(input: EvalInput): StepPairRow[] {
     });
   }
   return rows;
-}
-
-/** The optimal plan `labelProblem` walks for these settings (same PRNG stream). */
-function walkPlan(ctx: LabelContext, seed: number, problemKey: string, randomOptimal: boolean): { ops: number[]; states: Uint32Array[] } {
-  const prng = randomOptimal ? Prng.forProblem(seed, problemKey).fork("walk") : null;
-  return optimalWalk(ctx, ctx.task.init, prng);
-}
-
-/**
- * Run one grounded problem for an evaluation format: label the walk as `generate` does, then
- * build the format's rows. `result` comes in with grounding time set; counts are the labelled walk
- * candidates' categories, as for the step formats. A problem hitting a limit is skipped.
- */
-export function runEvalJob(
-  job: ProblemJob,
-  config: JobConfig,
-  task: GroundTask,
-  templates: NlTemplates | null,
-  result: JobResult,
-): JobResult {
-  const format = config.format as string;
-  const key = `${job.domainName}/${job.problemId}`;
-  const t0 = performance.now();
-  let input: EvalInput;
-  try {
-    const ctx = createLabelContext(task, {
-      limits: { timeMs: config.timeMs, maxExpansions: config.maxExpansions, maxStates: config.maxStates },
-    });
-    const steps: LabeledStep[] = labelProblemAll(task, {
-      problemId: key,
-      seed: config.seed,
-      samplesPerState: config.samplesPerState,
-      randomOptimal: config.randomOptimal,
-      balance: config.balance,
-      nonExecutable: config.nonExecutable,
-      context: ctx,
-    });
-    const plan = walkPlan(ctx, config.seed, key, config.randomOptimal);
-    input = {
-      task,
-      ctx,
-      renderer: createRenderer(task, templates),
-      domain: job.domainName,
-      problem: job.problemId,
-      split: job.split,
-      seed: config.seed,
-      steps,
-      planOps: plan.ops,
-      planStates: plan.states,
-      threshold: config.threshold,
-    };
-    for (const st of steps) result.counts[st.category]++;
-    result.planLength = plan.ops.length;
-    result.states = plan.states.length;
-    // rows longer than --max-length tokens in their trainer are dropped (src/dataset/length.ts)
-    const counter = config.maxLength == null ? null : tokenCounter(config.tokenizer ?? null);
-    const fits = (tokens: () => number): boolean => {
-      if (counter === null || tokens() <= config.maxLength!) return true;
-      result.dropped++;
-      return false;
-    };
-    if (format === "pairs") {
-      const rows = buildStepPairs(input).filter((r) => fits(() => preferenceTokens(counter!, r, config.chat)));
-      result.lines = rows.map((r) => stepPairLine(r, config.chat));
-    } else if (format === "trajectories") {
-      const rows = buildTrajectoryPairs(input).filter((r) => fits(() => preferenceTokens(counter!, r, config.chat)));
-      result.lines = rows.map((r) => trajectoryLine(r, config.chat));
-    } else {
-      const rows = buildProcessBench(input).filter((r) => fits(() => stepwiseTokens(counter!, trainerPrompt(r.problem), r.steps)));
-      result.lines = rows.map(processBenchLine);
-    }
-  } catch (e) {
-    const skip =
-      e instanceof ProblemSkipped ? e.message : e instanceof LimitError ? e.message : null;
-    if (skip === null) throw e;
-    result.skipped = skip;
-    result.lines = [];
-    result.dropped = 0;
-    result.counts = { "non-executable": 0, "dead-end": 0, backtracking: 0, suboptimal: 0, optimal: 0 };
-  }
-  result.ms.labelling = performance.now() - t0;
-  return result;
 }

@@ -1,79 +1,21 @@
 /**
  * First-error evaluation chains in ProcessBench's layout (`--format processbench`), and the
- * helpers the evaluation formats share (replaying a chain of steps through the classifier,
- * JSON with float fields).
+ * helpers the chain and trajectory formats share (a chain replayed through the classifier, the
+ * state a step is rendered in).
  */
-import { classify, type Label } from "../label/classify.js";
+import type { Label } from "../label/classify.js";
 import { applicableVariant, successor, type LabelContext } from "../label/context.js";
 import { optimalWalk } from "../label/walk.js";
-import type { Candidate, Category, LabeledStep } from "../label/types.js";
-import type { Renderer } from "../nl/index.js";
+import type { Candidate, LabeledStep } from "../label/types.js";
 import { isGoal } from "../task/index.js";
 import type { GroundTask } from "../task/types.js";
 import { Prng } from "../util/prng.js";
-import { formatFloat, type Split } from "./row.js";
-
-/** Everything the evaluation formats need about one labelled problem. */
-export interface EvalInput {
-  task: GroundTask;
-  ctx: LabelContext;
-  renderer: Renderer;
-  domain: string;
-  problem: string;
-  split: Split;
-  seed: number;
-  /** The labelled candidates of the main walk (branch 0), as `labelProblem` returned them. */
-  steps: LabeledStep[];
-  /** The optimal plan the walk follows: operator ids and the states s0..sL. */
-  planOps: number[];
-  planStates: Uint32Array[];
-  /**
-   * The run's `--threshold`. processbench: a step is an error iff its reward < threshold
-   * (1.0 = `--error-def reward-lt-1`, 0.5 = `reward-le-0.25`). pairs: the lowest reward the
-   * rejected side may have (0 = any, 0.75 = `--hard`). trajectories: unused.
-   */
-  threshold: number;
-}
-
-/** Error definitions of `--error-def` and the threshold each stands for (error iff reward < threshold). */
-export const ERROR_DEFS = { "reward-lt-1": 1.0, "reward-le-0.25": 0.5 } as const;
-export type ErrorDef = keyof typeof ERROR_DEFS;
-
-/** Name of the error definition a threshold stands for. */
-export function errorDefName(threshold: number): string {
-  for (const [k, v] of Object.entries(ERROR_DEFS)) if (v === threshold) return k;
-  return `reward-lt-${formatFloat(threshold)}`;
-}
-
-/** Length buckets (number of steps) used in meta and in `score` breakdowns. */
-export function lengthBucket(steps: number): string {
-  if (steps <= 4) return "1-4";
-  if (steps <= 8) return "5-8";
-  if (steps <= 16) return "9-16";
-  if (steps <= 32) return "17-32";
-  return "33+";
-}
-
-/**
- * JSON text in which every number under a key of `floatKeys` (at any depth, also inside
- * arrays) prints with a decimal point (1 -> 1.0), so loaders read float64. Key order is kept.
- */
-export function jsonWithFloats(value: unknown, floatKeys: ReadonlySet<string>, float = false): string {
-  if (typeof value === "number") return float && Number.isFinite(value) ? formatFloat(value) : JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((v) => jsonWithFloats(v, floatKeys, float)).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const parts: string[] = [];
-    for (const [k, v] of Object.entries(value)) {
-      if (v === undefined) continue;
-      parts.push(`${JSON.stringify(k)}:${jsonWithFloats(v, floatKeys, floatKeys.has(k))}`);
-    }
-    return `{${parts.join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
+import { errorDefName, firstBelow, lengthBucket, type ChainMeta, type ProductInput } from "./chains.js";
+import { replaySteps } from "./judge.js";
+import { jsonWithFloats } from "./layout.js";
 
 /** The labels of a chain of steps replayed from s0 against the true state. */
-export interface Replay {
+export interface ChainReplay {
   labels: Label[];
   /** True state after each step (a non-executable step leaves the state unchanged). */
   states: Uint32Array[];
@@ -86,31 +28,20 @@ export interface Replay {
 }
 
 /**
- * Replay `candidates` from the initial state, labelling each with the classifier at the true
- * state reached so far (visited set = the true states so far). A non-executable step changes
- * nothing, so later steps are judged where the agent really is.
+ * Replay `candidates` from the initial state (`replaySteps` of the judge: each labelled by the
+ * classifier at the true state reached so far; a non-executable step changes nothing, so later
+ * steps are judged where the agent really is), as the chain formats read it.
  */
-export function replayChain(ctx: LabelContext, candidates: readonly Candidate[]): Replay {
-  let s = ctx.task.init;
-  let visited: Uint32Array[] = [s];
-  const out: Replay = { labels: [], states: [], valid: true, cost: 0, firstNonExecutable: -1 };
-  for (let i = 0; i < candidates.length; i++) {
-    const c = candidates[i]!;
-    const l = classify(ctx, s, visited, c);
-    out.labels.push(l);
-    if (l.category === "non-executable") {
-      if (out.firstNonExecutable < 0) out.firstNonExecutable = i;
-      out.valid = false;
-    } else {
-      const op = applicableVariant(ctx, s, c.schema, c.args);
-      out.cost += ctx.task.opCost[op]!;
-      s = successor(ctx, s, op);
-      visited = [...visited, s]; // a fresh array: classify caches by array identity
-    }
-    out.states.push(s);
-  }
-  if (!isGoal(ctx.task, s)) out.valid = false;
-  return out;
+export function replayChain(ctx: LabelContext, candidates: readonly Candidate[]): ChainReplay {
+  const r = replaySteps(ctx, candidates.map((candidate) => ({ candidate })));
+  const firstNonExecutable = r.steps.findIndex((st) => !st.executed);
+  return {
+    labels: r.steps.map((st) => st.label!),
+    states: r.steps.map((_, i) => (i + 1 < r.steps.length ? r.steps[i + 1]!.state : r.final)),
+    valid: firstNonExecutable < 0 && isGoal(ctx.task, r.final),
+    cost: r.cost,
+    firstNonExecutable,
+  };
 }
 
 /**
@@ -118,15 +49,9 @@ export function replayChain(ctx: LabelContext, candidates: readonly Candidate[])
  * executable (the text's story and the state agree), so that conditional effects render as they
  * fire; undefined after a non-executable step.
  */
-export function stateBeforeStep(task: GroundTask, replay: Replay, i: number): Uint32Array | undefined {
+export function stateBeforeStep(task: GroundTask, replay: ChainReplay, i: number): Uint32Array | undefined {
   if (replay.firstNonExecutable >= 0 && i > replay.firstNonExecutable) return undefined;
   return i === 0 ? task.init : replay.states[i - 1];
-}
-
-/** Index of the first reward under `threshold`, or -1. */
-export function firstBelow(rewards: readonly number[], threshold: number): number {
-  for (let i = 0; i < rewards.length; i++) if (rewards[i]! < threshold) return i;
-  return -1;
 }
 
 /** The candidate for a ground operator. */
@@ -143,23 +68,12 @@ export interface ProcessBenchRow {
   steps: string[];
   /** 0-based index of the first wrong step, or -1. */
   label: number;
-  meta: {
+  meta: ChainMeta & {
     domain: string;
     problem_id: string;
-    split: Split;
-    error_def: string;
-    /** Category of the first wrong step (null for an error-free chain). */
-    category: Category | null;
+    split: string;
     /** What follows the wrong step: an optimal plan from the true state, or the stale old plan (both cut to the plan's length). */
     continuation: "optimal" | "stale" | null;
-    actions: string[];
-    step_rewards: number[];
-    step_categories: Category[];
-    length: number;
-    length_bucket: string;
-    plan_length: number;
-    optimal_cost: number;
-    seed: number;
   };
 }
 
@@ -179,7 +93,7 @@ export function processBenchLine(row: ProcessBenchRow): string {
  * `label` is the first step whose replayed reward is under `threshold`. The two chains' ids
  * are in seeded order, so an id says nothing about its label.
  */
-export function buildProcessBench(input: EvalInput): ProcessBenchRow[] {
+export function buildProcessBench(input: ProductInput): ProcessBenchRow[] {
   const { task, ctx, threshold } = input;
   const base = `${input.domain}/${input.problem}`;
   const prng = new Prng(input.seed, `${base}/processbench`);

@@ -2,8 +2,7 @@
  * The JSON line of a preference row (step pairs, trajectory pairs) in TRL's standard or
  * conversational layout.
  */
-import { STEP_SEPARATOR } from "./formats.js";
-import { jsonWithFloats } from "./processbench.js";
+import { jsonWithFloats, STEP_SEPARATOR } from "./layout.js";
 
 /** What both preference rows have: TRL's explicit-prompt preference columns. */
 export interface PreferenceColumns {
@@ -11,6 +10,16 @@ export interface PreferenceColumns {
   prompt: string;
   chosen: string;
   rejected: string;
+}
+
+/** The columns both preference products write besides their own (`level`, `*_action(s)`, ...). */
+export interface PreferenceRow extends PreferenceColumns {
+  id: string;
+  domain: string;
+  problem: string;
+  split: string;
+  /** chosen reward - rejected reward: TRL RewardTrainer's `margin`. */
+  margin: number;
 }
 
 /**

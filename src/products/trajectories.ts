@@ -9,9 +9,10 @@ import type { Candidate, Category } from "../label/types.js";
 import { applyOp, findOperator, isApplicable, isGoal } from "../task/index.js";
 import type { GroundTask } from "../task/types.js";
 import { Prng } from "../util/prng.js";
-import { oneLine, STEP_SEPARATOR, trainerPrompt } from "./formats.js";
-import { preferenceLine } from "./preference.js";
-import { candidateOf, firstBelow, replayChain, stateBeforeStep, type EvalInput } from "./processbench.js";
+import { oneLine, STEP_SEPARATOR, trainerPrompt } from "./layout.js";
+import { preferenceLine, type PreferenceRow } from "./preference.js";
+import { candidateOf, replayChain, stateBeforeStep } from "./processbench.js";
+import { firstBelow, type ProductInput } from "./chains.js";
 
 /**
  * The perturbations of the optimal plan, in the order rows are emitted. (A plan cut short is
@@ -43,19 +44,11 @@ export interface TrajectorySide {
 /**
  * A trajectory-level pair in TRL's preference layout: `prompt` the problem text (ended by a
  * newline), `chosen` the optimal plan and `rejected` a strictly worse one, each as its steps on
- * consecutive lines; what is known about each side under `chosen_*` / `rejected_*`.
+ * consecutive lines; what is known about each side under `chosen_*` / `rejected_*`; `margin` =
+ * trajectoryReward(chosen) - trajectoryReward(rejected).
  */
-export interface TrajectoryPairRow {
-  id: string;
+export interface TrajectoryPairRow extends PreferenceRow {
   level: "trajectory";
-  domain: string;
-  problem: string;
-  split: string;
-  prompt: string;
-  chosen: string;
-  rejected: string;
-  /** trajectoryReward(chosen) - trajectoryReward(rejected): TRL RewardTrainer's `margin`. */
-  margin: number;
   /** Which side a format that shows both (and `score`'s side "a") shows first. */
   first: "chosen" | "rejected";
   perturbation: Perturbation;
@@ -164,7 +157,7 @@ export function simulate(task: GroundTask, cands: readonly Candidate[]): { valid
 }
 
 /** The perturbed plans of one kind, position by position in seeded order. */
-function* cores(kind: Perturbation, input: EvalInput, prng: Prng, optCost: number): Generator<Core> {
+function* cores(kind: Perturbation, input: ProductInput, prng: Prng, optCost: number): Generator<Core> {
   const { task, ctx } = input;
   const plan = input.planOps.map((op) => candidateOf(task, op));
   const L = plan.length;
@@ -241,7 +234,7 @@ function* cores(kind: Perturbation, input: EvalInput, prng: Prng, optCost: numbe
  * `cands` followed by an optimal plan from the true state they reach (a non-executable step
  * changes nothing), unless that state is a goal or a dead end.
  */
-function continueToGoal(input: EvalInput, cands: readonly Candidate[]): Candidate[] {
+function continueToGoal(input: ProductInput, cands: readonly Candidate[]): Candidate[] {
   const { ctx, task } = input;
   let s = task.init;
   for (const c of cands) {
@@ -260,7 +253,7 @@ function continueToGoal(input: EvalInput, cands: readonly Candidate[]): Candidat
  * the excess), one of the three by a seeded draw; otherwise it is brought to L steps exactly,
  * or the next position is tried. A cut plan misses the goal.
  */
-function perturb(kind: Perturbation, input: EvalInput, prng: Prng, optCost: number): Perturbed | null {
+function perturb(kind: Perturbation, input: ProductInput, prng: Prng, optCost: number): Perturbed | null {
   const L = input.planOps.length;
   for (const core of cores(kind, input, prng, optCost)) {
     const full = continueToGoal(input, core.cands);
@@ -285,7 +278,7 @@ function hasRepeat(xs: readonly number[]): boolean {
   return new Set(xs).size !== xs.length;
 }
 
-function side(input: EvalInput, cands: Candidate[], prng: Prng): TrajectorySide & { errorCategory: Category | null } {
+function side(input: ProductInput, cands: Candidate[], prng: Prng): TrajectorySide & { errorCategory: Category | null } {
   const r = replayChain(input.ctx, cands);
   const rewards = r.labels.map((l) => l.reward);
   let fe = firstBelow(rewards, 1.0);
@@ -319,7 +312,7 @@ function sideColumns(name: "chosen" | "rejected", s: TrajectorySide): Record<str
  * (chosen) against the plan perturbed at a seeded position (rejected). Every rejected plan is
  * checked by simulation to be invalid or costlier than the optimum.
  */
-export function buildTrajectoryPairs(input: EvalInput): TrajectoryPairRow[] {
+export function buildTrajectoryPairs(input: ProductInput): TrajectoryPairRow[] {
   const base = `${input.domain}/${input.problem}`;
   const optCost = input.planOps.reduce((a, op) => a + input.task.opCost[op]!, 0);
   const plan = input.planOps.map((op) => candidateOf(input.task, op));

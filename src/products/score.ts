@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { UserError } from "../pddl/errors.js";
-import { lengthBucket } from "./processbench.js";
+import { lengthBucket } from "./chains.js";
 
 /** A gold chain: step texts with the index of the first wrong step (-1: none). */
 export interface GoldChain {

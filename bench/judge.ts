@@ -1,0 +1,175 @@
+/**
+ * Judge throughput and latency: `npm run bench:judge` (after `npm run build`). Target: >= 1,000
+ * steps judged per second on one core (DESIGN.md §13, issue 18).
+ *
+ * For every built-in domain, random plans (bench/judge-plans.ts: stale optimal steps, detours,
+ * non-executable and unparseable steps, a fifth written as step text) of the first problems of
+ * its shipped set become `judge --jsonl` requests, in the order an RL loop sends them (rounds
+ * over the problems, so each problem's caches are warm after its first request). Reported:
+ * - in-process (`JudgeSession.judgeLine`, what the subprocess runs per line): steps/s per domain
+ *   and per-request latency;
+ * - the subprocess as an RL loop calls it (`node dist/src/cli/main.js judge --jsonl`), once in
+ *   lockstep (one request in flight: latency per request) and once pipelined (all requests
+ *   written at once: steps/s).
+ *
+ * Times are CPU time of the judging process (`process.cpuUsage`, /proc for the subprocess) and
+ * wall time: on a shared machine the wall clock also counts other processes' turns.
+ *
+ * Options: --domains a,b  --problems N (per domain, default 5)  --rounds R (plans per problem,
+ * default 20)  --seed S
+ */
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { BUILTIN_DOMAINS, builtinProblemsDir } from "../src/generators/index.js";
+import { JudgeSession } from "../src/products/judge-session.js";
+import { createJudgeTask } from "../src/products/judge.js";
+import { loadTemplates } from "../src/nl/index.js";
+import { parseDomain, parseProblem } from "../src/pddl/index.js";
+import { builtinDomainFile } from "../src/generators/index.js";
+import { packageRoot } from "../src/util/paths.js";
+import { Prng } from "../src/util/prng.js";
+import { randomPlan } from "./judge-plans.js";
+
+function flag(name: string, dflt: string): string {
+  const i = process.argv.indexOf(name);
+  return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1]! : dflt;
+}
+const only = flag("--domains", "").split(",").filter(Boolean);
+const nProblems = Number(flag("--problems", "5"));
+const rounds = Number(flag("--rounds", "20"));
+const seed = Number(flag("--seed", "1"));
+
+interface Request {
+  domain: string;
+  problem: string;
+  steps: string[];
+}
+
+/** Requests in RL-loop order: round r sends one plan for every problem. */
+function buildRequests(): Request[] {
+  const perProblem: Request[][] = [];
+  for (const d of BUILTIN_DOMAINS) {
+    if (only.length > 0 && !only.includes(d.name)) continue;
+    const file = builtinDomainFile(d.name);
+    const domain = parseDomain(readFileSync(file, "utf8"), file);
+    const templates = loadTemplates(d.name);
+    for (let i = 1; i <= nProblems; i++) {
+      const id = `p${String(i).padStart(4, "0")}`;
+      const pfile = join(builtinProblemsDir(d.name), `${id}.pddl`);
+      const jt = createJudgeTask(domain, parseProblem(readFileSync(pfile, "utf8"), pfile, domain), { templates });
+      const prng = new Prng(seed, `${d.name}/${id}/judge-bench`);
+      perProblem.push(Array.from({ length: rounds }, () => ({ domain: d.name, problem: id, steps: randomPlan(jt, prng) })));
+    }
+  }
+  const out: Request[] = [];
+  for (let r = 0; r < rounds; r++) for (const p of perProblem) out.push(p[r]!);
+  return out;
+}
+
+const quantile = (xs: number[], q: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+};
+const ms = (x: number) => x.toFixed(2);
+/** CPU milliseconds (user + system) of this process so far. */
+const cpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+/** CPU milliseconds of another process (Linux /proc; NaN elsewhere). */
+function childCpuMs(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime + stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return NaN;
+  }
+}
+
+function inProcess(requests: Request[]): void {
+  const session = new JudgeSession({ cacheSize: problems });
+  const byDomain = new Map<string, { steps: number; ms: number; first: number[]; warm: number[] }>();
+  let steps = 0;
+  const t0 = performance.now();
+  const c0 = cpuMs();
+  const seen = new Set<string>();
+  for (const r of requests) {
+    const line = JSON.stringify(r);
+    const a = cpuMs();
+    const out = JSON.stringify(session.judgeLine(line));
+    const dt = cpuMs() - a;
+    if (out.startsWith('{"error"')) throw new Error(`${r.domain}/${r.problem}: ${out}`);
+    const d = byDomain.get(r.domain) ?? { steps: 0, ms: 0, first: [], warm: [] };
+    byDomain.set(r.domain, d);
+    d.steps += r.steps.length;
+    d.ms += dt;
+    const key = `${r.domain}/${r.problem}`;
+    (seen.has(key) ? d.warm : d.first).push(dt);
+    seen.add(key);
+    steps += r.steps.length;
+  }
+  const total = performance.now() - t0;
+  const cpu = cpuMs() - c0;
+  console.log("in-process (JudgeSession.judgeLine + JSON, one core; CPU ms per request):");
+  console.log("domain              requests  steps  steps/s  first ms (p50)  warm ms p50  p95  max");
+  for (const [name, d] of byDomain) {
+    console.log(
+      `${name.padEnd(18)}  ${String(d.first.length + d.warm.length).padStart(8)}  ${String(d.steps).padStart(5)}  ${String(Math.round((d.steps / d.ms) * 1000)).padStart(7)}  ${ms(quantile(d.first, 0.5)).padStart(14)}  ${ms(quantile(d.warm, 0.5)).padStart(11)}  ${ms(quantile(d.warm, 0.95)).padStart(4)}  ${ms(Math.max(...d.warm))}`,
+    );
+  }
+  console.log(`total: ${requests.length} requests, ${steps} steps: CPU ${ms(cpu)} ms = ${Math.round((steps / cpu) * 1000)} steps/s (wall ${ms(total)} ms = ${Math.round((steps / total) * 1000)} steps/s)`);
+}
+
+/** `judge --jsonl` as a subprocess: lockstep (latency) or pipelined (throughput). */
+async function subprocess(requests: Request[], lockstep: boolean): Promise<void> {
+  const cli = join(packageRoot(), "dist", "src", "cli", "main.js");
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [cli, "judge", "--jsonl", "--cache", String(problems)], { stdio: ["pipe", "pipe", "inherit"] });
+  const rl = createInterface({ input: child.stdout });
+  const replies = rl[Symbol.asyncIterator]();
+  const lat: number[] = [];
+  let steps = 0;
+  let errors = 0;
+  const check = (line: string) => {
+    if ("error" in (JSON.parse(line) as object)) errors++;
+  };
+  if (lockstep) {
+    for (const r of requests) {
+      const a = performance.now();
+      child.stdin.write(JSON.stringify(r) + "\n");
+      const reply = await replies.next();
+      lat.push(performance.now() - a);
+      check(reply.value as string);
+      steps += r.steps.length;
+    }
+  } else {
+    const body = requests.map((r) => JSON.stringify(r)).join("\n") + "\n";
+    child.stdin.write(body);
+    for (const r of requests) {
+      check((await replies.next()).value as string);
+      steps += r.steps.length;
+    }
+  }
+  const cpu = childCpuMs(child.pid!);
+  child.stdin.end();
+  await new Promise((done) => child.on("close", done));
+  const total = performance.now() - t0;
+  const what = lockstep ? "lockstep, one request in flight" : "pipelined";
+  console.log(
+    `subprocess judge --jsonl (${what}): ${requests.length} requests, ${steps} steps, start-up included: ` +
+      `CPU ${ms(cpu)} ms = ${Math.round((steps / cpu) * 1000)} steps/s, wall ${ms(total)} ms = ${Math.round((steps / total) * 1000)} steps/s; errors ${errors}`,
+  );
+  if (lockstep) console.log(`  wall latency per request: p50 ${ms(quantile(lat, 0.5))} ms, p95 ${ms(quantile(lat, 0.95))} ms, max ${ms(Math.max(...lat))} ms (first ${ms(lat[0]!)} ms)`);
+}
+
+const requests = buildRequests();
+// every problem stays warm, as in an RL loop over a fixed problem set
+const problems = new Set(requests.map((r) => `${r.domain}/${r.problem}`)).size;
+const steps = requests.reduce((a, r) => a + r.steps.length, 0);
+console.log(`${requests.length} requests (${nProblems} problems x ${rounds} plans per domain), ${steps} steps, ${(steps / requests.length).toFixed(1)} per plan; seed ${seed}\n`);
+inProcess(requests);
+console.log("");
+await subprocess(requests, true);
+await subprocess(requests, false);

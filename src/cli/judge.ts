@@ -1,0 +1,112 @@
+/**
+ * `pddl2prm judge DOMAIN PROBLEM PLAN|-`: the exact label, reward and critique of every step
+ * of any plan; `--jsonl` judges a stream of requests (one result line per request line).
+ */
+import type { Command } from "commander";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+import { UserError } from "../pddl/index.js";
+import { LimitError } from "../search/types.js";
+import { planSteps, type Judgement } from "../products/judge.js";
+import { JudgeSession } from "../products/judge-session.js";
+import { action, groundCapOptions, groundLimits, intFlag, printJson, readUserFileOrStdin, UsageError, type GroundCapFlags } from "./common.js";
+
+interface JudgeFlags extends GroundCapFlags {
+  json?: boolean;
+  jsonl?: boolean;
+  templates?: string;
+  maxStates?: string;
+  timeMs?: string;
+  seed?: string;
+  cache?: string;
+}
+
+function humanText(j: Judgement): string {
+  const lines = j.steps.map((s) => {
+    const head = `step ${s.index + 1}: ${s.action ?? JSON.stringify(s.step)}  ${s.category} (reward ${s.reward.toFixed(2)})${s.executed ? "" : ", rejected"}`;
+    return `${head}\n  ${s.critique}`;
+  });
+  const fe = j.first_error === null ? "none" : `step ${j.first_error + 1} (${j.steps[j.first_error]!.category})`;
+  const opt = j.optimal_cost === null ? "no plan exists" : `optimal ${j.optimal_cost}`;
+  lines.push(`first error: ${fe}; goal reached: ${j.goal_reached ? "yes" : "no"}; cost ${j.cost} (${opt})`);
+  return lines.join("\n") + "\n";
+}
+
+/** Write one line, waiting when the pipe is full (a slow reader never makes us buffer without bound). */
+async function writeLine(text: string): Promise<void> {
+  if (!process.stdout.write(text + "\n")) await once(process.stdout, "drain");
+}
+
+async function streamRequests(session: JudgeSession): Promise<void> {
+  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of rl) {
+    if (line.trim().length === 0) continue;
+    let out: Record<string, unknown>;
+    try {
+      out = session.judgeLine(line);
+    } catch (e) {
+      // a bug must not end the stream: report it on this line and on stderr
+      process.stderr.write(`pddl2prm: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      out = { error: `internal error: ${e instanceof Error ? e.message : String(e)}` };
+    }
+    await writeLine(JSON.stringify(out));
+  }
+}
+
+export function register(program: Command): void {
+  const cmd = program
+    .command("judge")
+    .description("label every step of a plan (PDDL actions or step text) against the state it reaches and the states it visited")
+    .argument("[domain]", "domain PDDL file or built-in domain name")
+    .argument("[problem]", "problem PDDL file (or, for a built-in domain, a shipped problem name like p0001)")
+    .argument("[plan]", "plan file ('-' reads stdin): PDDL actions as in a plan file, or one step of text per line")
+    .option("--json", "print one JSON object: {steps: [{index, action, category, reward, critique, ...}], first_error, goal_reached, cost, optimal_cost, ...}")
+    .option("--jsonl", "read {domain, problem, steps} requests from stdin, one JSON per line; write one result per line (DOMAIN and PROBLEM, if given, are the defaults)")
+    .option("--templates <file>", "nl.json for step text of a domain that is not built-in (default: text from PDDL names)")
+    .option("--max-states <n>", "state cap of the h* oracle's explicit mode and of label searches (as in `label`)")
+    .option("--time-ms <n>", "time limit per plan in milliseconds")
+    .option("--seed <s>", "seed of the critiques' wording", "0")
+    .option("--cache <n>", "--jsonl: ground tasks kept warm with their h* caches", "64")
+    .addHelpText(
+      "after",
+      "\nA rejected step (non-executable, or text naming no action: 'unparseable') leaves the state as it is;" +
+        "\nafter a dead end every executable step is a dead end too. Indices in the JSON are 0-based.",
+    );
+  groundCapOptions(cmd).action(
+    action(async (domain: string | undefined, problem: string | undefined, plan: string | undefined, flags: JudgeFlags) => {
+      const maxStates = intFlag("--max-states", flags.maxStates, 1);
+      const timeMs = intFlag("--time-ms", flags.timeMs, 1);
+      const seed = intFlag("--seed", flags.seed, 0)!;
+      const cache = intFlag("--cache", flags.cache, 1)!;
+      const session = new JudgeSession({
+        ...(domain !== undefined ? { domain } : {}),
+        ...(problem !== undefined ? { problem } : {}),
+        ...(flags.templates !== undefined ? { templatesFile: flags.templates } : {}),
+        ...(maxStates !== undefined ? { maxStates } : {}),
+        ...(timeMs !== undefined ? { timeMs } : {}),
+        cacheSize: cache,
+        seed,
+        groundCaps: groundLimits(flags),
+      });
+      if (flags.jsonl) {
+        if (plan !== undefined) throw new UsageError("--jsonl reads its plans from stdin: give no PLAN");
+        if (flags.json) throw new UsageError("give --json or --jsonl, not both");
+        await streamRequests(session);
+        return;
+      }
+      if (domain === undefined || problem === undefined || plan === undefined) {
+        throw new UsageError("judge needs DOMAIN PROBLEM PLAN (or --jsonl)");
+      }
+      const steps = planSteps(readUserFileOrStdin(plan, "the plan"));
+      let j: Judgement;
+      try {
+        j = session.judge({ steps });
+      } catch (e) {
+        if (e instanceof LimitError) throw new UserError(`limit reached: ${e.message}`);
+        throw e;
+      }
+      if (flags.json) printJson(j);
+      else process.stdout.write(humanText(j));
+    }),
+  );
+}
