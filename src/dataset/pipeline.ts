@@ -6,7 +6,7 @@ import { packageRoot } from "../util/paths.js";
 import { type Format } from "./formats.js";
 import { isEvalFormat } from "./pairs.js";
 import { openRlhfTokenProblem, tokenCounter } from "./length.js";
-import { emptyCounts, type JobConfig, type JobResult, type ProblemJob } from "./records.js";
+import { emptyCounts, type EncodedJobResult, type JobConfig, type ProblemJob } from "./records.js";
 import { type NativeRow } from "./row.js";
 import { resolveProblems, splitOf, type ProblemSelection, type ProblemSource } from "./problems.js";
 import { runJobSafe, type WorkerReply } from "./worker.js";
@@ -210,16 +210,16 @@ export function samplesFor(job: ProblemJob, config: JobConfig): number {
   return DEFAULT_Y_USER;
 }
 
-function unwrap(reply: WorkerReply): JobResult {
+function unwrap(reply: WorkerReply): EncodedJobResult {
   if (reply.ok) return reply.result;
   if (reply.kind === "pddl") throw new PddlError(reply.message, { file: reply.file, line: reply.line, column: reply.column });
   throw new UserError(reply.message);
 }
 
 /** The result of a problem that was stopped from outside (memory, hard time limit): skipped. */
-function skippedResult(job: ProblemJob, reason: string): JobResult {
+function skippedResult(job: ProblemJob, reason: string): EncodedJobResult {
   return {
-    index: job.index, domainName: job.domainName, problemId: job.problemId, split: job.split, lines: [], rows: null,
+    index: job.index, domainName: job.domainName, problemId: job.problemId, split: job.split, bytes: new Uint8Array(0), lineCount: 0, rows: null,
     counts: emptyCounts(), planLength: 0, states: 0, skipped: reason, dropped: 0, ms: { grounding: 0, labelling: 0, translation: 0 },
   };
 }
@@ -243,7 +243,7 @@ function interrupted(signal: AbortSignal | undefined): void {
  * clock starts with it), at most a few problems ahead of the oldest unfinished one. A worker that
  * runs out of heap or past the hard time limit is stopped and its problem skipped; the run goes on.
  */
-export async function* runJobs(plan: RunPlan): AsyncGenerator<JobResult> {
+export async function* runJobs(plan: RunPlan): AsyncGenerator<EncodedJobResult> {
   const signal = plan.options.signal;
   const input = (job: ProblemJob) => ({ job, config: { ...plan.config, samplesPerState: samplesFor(job, plan.config) } });
   interrupted(signal);
@@ -266,7 +266,7 @@ export async function* runJobs(plan: RunPlan): AsyncGenerator<JobResult> {
     resourceLimits: { maxOldGenerationSizeMb: heapMb },
   });
   const hardMs = hardTimeMs(plan.config.timeMs);
-  const runOne = async (job: ProblemJob): Promise<JobResult> => {
+  const runOne = async (job: ProblemJob): Promise<EncodedJobResult> => {
     const stop = new AbortController();
     const timer = setTimeout(() => stop.abort("time"), hardMs);
     const onSignal = (): void => stop.abort("interrupted");
@@ -286,7 +286,7 @@ export async function* runJobs(plan: RunPlan): AsyncGenerator<JobResult> {
     }
   };
   const window = threads * 4;
-  const results: Array<Promise<JobResult> | undefined> = [];
+  const results: Array<Promise<EncodedJobResult> | undefined> = [];
   let running = 0;
   let next = 0;
   let head = 0;
@@ -332,7 +332,7 @@ export async function* generate(options: GenerateOptions): AsyncGenerator<Native
   let rows = 0;
   for await (const r of runJobs(plan)) {
     done++;
-    rows += r.lines.length;
+    rows += r.lineCount;
     options.onProgress?.({ problemsDone: done, problemsTotal: plan.jobs.length, rows, elapsedMs: performance.now() - t0 });
     for (const row of r.rows ?? []) yield row;
   }

@@ -277,12 +277,12 @@ async function runRank(
       const job = plan.jobs[done]!;
       done++;
       const tw = performance.now();
-      await writers.get(r.split)!.writeLines(r.lines);
+      await writers.get(r.split)!.writeEncoded(r.bytes, r.lineCount);
       summary.ms.writing += performance.now() - tw;
       summary.ms.grounding += r.ms.grounding;
       summary.ms.labelling += r.ms.labelling;
       summary.ms.translation += r.ms.translation;
-      summary.rows += r.lines.length;
+      summary.rows += r.lineCount;
       if (r.skipped !== null) summary.skipped++;
       summary.dropped += r.dropped;
       const dc = (summary.byDomain[r.domainName] ??= emptyCounts());
@@ -294,7 +294,7 @@ async function runRank(
         domain: r.domainName,
         problem: r.problemId,
         split: r.split,
-        rows: r.lines.length,
+        rows: r.lineCount,
         plan_length: r.planLength,
         skipped: r.skipped,
         counts: r.counts,
