@@ -26,11 +26,17 @@ export interface WriteOptions extends GenerateOptions {
   audit?: DatasetAuditor;
 }
 
+/** Milliseconds per stage: the first three summed over the workers, the others on the main thread. */
 export interface StageTimes {
   grounding: number;
   labelling: number;
   translation: number;
+  /** Appending the workers' bytes to the shards (hashing, waiting for the disk). */
   writing: number;
+  /** Closing and renaming the shards, the PDDL copies, the completion marker. */
+  finishing: number;
+  /** manifest.json, the card, stats.csv and plots (when all ranks are complete). */
+  merging: number;
 }
 
 export interface DatasetSummary {
@@ -149,7 +155,7 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
     dropped: 0,
     counts: emptyCounts(),
     byDomain: {},
-    ms: { grounding: 0, labelling: 0, translation: 0, writing: 0 },
+    ms: { grounding: 0, labelling: 0, translation: 0, writing: 0, finishing: 0, merging: 0 },
     wallMs: 0,
     merged: false,
   };
@@ -161,7 +167,9 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
   try {
     lock = await openFolder(out, plan.rank, created);
     await prepareAndRun(plan, options, config, configHash, summary, created);
+    const tm = performance.now();
     summary.merged = (await mergeDataset(out, { quietIfIncomplete: true, ...(options.audit ? { audit: options.audit } : {}) })) !== null;
+    summary.ms.merging = performance.now() - tm;
   } catch (e) {
     lock?.release();
     lock = null;
@@ -326,5 +334,5 @@ async function runRank(
   }
   const rec: RankRecord = { rank: plan.rank, world: plan.world, config_hash: configHash, shards, problems, counts: summary.counts };
   writeFileAtomic(join(out, "completions", pad5(plan.rank)), JSON.stringify(rec) + "\n");
-  summary.ms.writing += performance.now() - tw;
+  summary.ms.finishing = performance.now() - tw;
 }
