@@ -5,6 +5,8 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { encodeLines } from "../src/dataset/shard.js";
 import { writeDataset } from "../src/dataset/write.js";
+import { pregenerateProblems } from "../src/dataset/problem-pool.js";
+import { generateProblems } from "../src/generators/index.js";
 
 const joined = (lines: string[]): Buffer => Buffer.from(lines.map((l) => l + "\n").join(""), "utf8");
 
@@ -38,7 +40,7 @@ describe("writeDataset bytes", () => {
   const shards = (out: string): Record<string, string> =>
     Object.fromEntries(readdirSync(join(out, "data")).map((n) => [n, readFileSync(join(out, "data", n)).toString("base64")]));
 
-  it("are the same in this thread (one worker) and from worker threads moving their bytes", async () => {
+  it("are the same in this thread (one worker, sets made in turn) and from worker threads (sets made in parallel, bytes moved)", async () => {
     const opts = { domain: ["hanoi", "ferry"], count: 3, seed: 7 };
     await writeDataset({ ...opts, out: join(tmp, "in-process"), workers: 1 });
     await writeDataset({ ...opts, out: join(tmp, "threads"), workers: 2 });
@@ -46,4 +48,18 @@ describe("writeDataset bytes", () => {
     expect(Object.values(a).some((s) => s.length > 1000)).toBe(true);
     expect(shards(join(tmp, "threads"))).toEqual(a);
   }, 120_000);
+});
+
+describe("pregenerateProblems", () => {
+  it("makes the sets generateProblems makes, on threads, and nothing where it cannot help", async () => {
+    const made = await pregenerateProblems({ domain: ["hanoi", "ferry", "spanner"], count: 4, seed: 9 }, 2);
+    expect([...made.keys()]).toEqual(["hanoi", "ferry", "spanner"]);
+    for (const [name, set] of made) expect(set).toEqual(generateProblems(name, { count: 4, seed: 9 }));
+    expect((await pregenerateProblems({ domain: "hanoi", count: 4 }, 2)).size).toBe(0); // one domain: no gain
+    expect((await pregenerateProblems({ domain: ["hanoi", "ferry"], count: 4 }, 1)).size).toBe(0);
+    expect((await pregenerateProblems({ domain: ["hanoi", "nosuch"], count: 4 }, 2)).size).toBe(0);
+    expect((await pregenerateProblems({ domain: ["hanoi", "ferry"], count: 0 }, 2)).size).toBe(0);
+    // a set that cannot be made: the caller makes it and reports the error
+    expect((await pregenerateProblems({ domain: ["blocksworld", "ferry"], count: 100_000, seed: 1, problems: "x" }, 2)).size).toBe(0);
+  }, 60_000);
 });

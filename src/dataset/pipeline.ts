@@ -1,7 +1,8 @@
 import { join, resolve } from "node:path";
 import { Piscina } from "piscina";
 import { PddlError, UserError } from "../pddl/errors.js";
-import { getBuiltinDomain } from "../generators/index.js";
+import { getBuiltinDomain, type GeneratedProblem } from "../generators/index.js";
+import { pregenerateProblems } from "./problem-pool.js";
 import { packageRoot } from "../util/paths.js";
 import { type Format } from "./formats.js";
 import { isEvalFormat } from "./pairs.js";
@@ -122,8 +123,25 @@ function checkInt(name: string, v: number | undefined, min: number): void {
   if (v !== undefined && (!Number.isInteger(v) || v < min)) throw new UserError(`${name} must be an integer >= ${min}, got ${v}`);
 }
 
-/** Resolve options into the ordered jobs of this rank. Throws UserError/PddlError for bad input. */
-export function planRun(options: GenerateOptions, keepRows: boolean): RunPlan {
+/**
+ * `planRun` with the fresh problem sets of a `count` run made on worker threads first
+ * (`pregenerateProblems`); the same plan, sooner.
+ */
+export async function preparePlan(options: GenerateOptions, keepRows: boolean): Promise<RunPlan> {
+  const budgetMb = options.maxMemoryMb ?? defaultMemoryBudgetMb();
+  const workers = options.workers ?? defaultWorkers(budgetMb);
+  // bad worker or memory flags are reported by planRun at once, before any set is made
+  const fits = Number.isInteger(workers) && workerBudgetProblem(workers, budgetMb, { workers: "workers", memory: "maxMemoryMb" }) === null;
+  const generated = fits ? await pregenerateProblems(options, workers) : undefined;
+  interrupted(options.signal);
+  return planRun(options, keepRows, generated);
+}
+
+/**
+ * Resolve options into the ordered jobs of this rank. Throws UserError/PddlError for bad input.
+ * `generated`: problem sets of a `count` run already made, by domain name.
+ */
+export function planRun(options: GenerateOptions, keepRows: boolean, generated?: ReadonlyMap<string, readonly GeneratedProblem[]>): RunPlan {
   const seed = options.seed ?? 1;
   checkInt("seed", seed, 0);
   checkInt("count", options.count, 1);
@@ -162,6 +180,7 @@ export function planRun(options: GenerateOptions, keepRows: boolean): RunPlan {
   if (options.templates !== undefined) sel.templatesFile = options.templates;
   if (options.genericFallback !== undefined) sel.genericFallback = options.genericFallback;
   if (options.count !== undefined) sel.count = options.count;
+  if (generated !== undefined && generated.size > 0) sel.generated = generated;
   const all = resolveProblems(sel);
   if (options.holdoutDomain !== undefined && !all.some((p) => p.domainName === options.holdoutDomain)) {
     throw new UserError(`holdout-domain '${options.holdoutDomain}' is not among the run's domains`);
@@ -326,7 +345,7 @@ export async function* generate(options: GenerateOptions): AsyncGenerator<Native
       `generate() yields native rows; format '${options.format}' is written per problem by writeDataset({ format: '${options.format}', ... })`,
     );
   }
-  const plan = planRun(options, true);
+  const plan = await preparePlan(options, true);
   const t0 = performance.now();
   let done = 0;
   let rows = 0;

@@ -10,7 +10,7 @@ import { emptyCounts, type CategoryCounts, type DatasetAuditor, type ProblemReco
 
 export type { ProblemRecord, RankRecord };
 import { mergeDataset } from "./manifest.js";
-import { planRun, runJobs, type GenerateOptions, type Progress } from "./pipeline.js";
+import { planRun, preparePlan, runJobs, type GenerateOptions, type Progress } from "./pipeline.js";
 import type { ProblemSource } from "./problems.js";
 import { SPLITS, type Split } from "./row.js";
 import { readConfigFile, readRankFile } from "./state-files.js";
@@ -140,7 +140,7 @@ export function domainsWithSeveralFiles(all: readonly ProblemSource[]): Set<stri
  */
 export async function writeDataset(options: WriteOptions): Promise<DatasetSummary> {
   const t0 = performance.now();
-  const plan = planRun(options, false);
+  const plan = await preparePlan(options, false);
   const out = options.out;
   const config = runConfig(options, plan);
   const configHash = createHash("sha256").update(JSON.stringify(config)).digest("hex");
