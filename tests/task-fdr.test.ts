@@ -158,6 +158,23 @@ describe("buildFdrTask details", () => {
     expect(new FdrLmCutHeuristic(t, fdr).evaluate(t.init)).toBe(2);
   });
 
+  it("gives up where negative conditions multiply out beyond bounds (LM-Cut then runs on the plain relaxation)", () => {
+    // 15 three-valued variables; "finish" needs none of them at value 0: 3^15 FDR operators (each variable has a fourth value, "none of them")
+    // (Fast Downward's translator runs out of time on such tasks, e.g. slitherlink-sat23 p01)
+    const n = 15;
+    const ops = [];
+    for (let i = 0; i < n; i++) ops.push({ name: `m${i}`, pre: [3 * i], add: [3 * i + 1], del: [3 * i] });
+    ops.push({ name: "finish", pre: [], negPre: Array.from({ length: n }, (_, i) => 3 * i), add: [3 * n] });
+    const groups = Array.from({ length: n }, (_, i) => [3 * i, 3 * i + 1, 3 * i + 2]);
+    const init = Array.from({ length: n }, (_, i) => 3 * i);
+    const t = handTask(3 * n + 1, ops, init, [3 * n]);
+    const fdr = buildFdrTask(t, { groups: [...groups, [3 * n]], mutexGroups: groups });
+    expect(fdr).toEqual({ unsupported: "(finish): negative conditions multiply out to 14348907 operators" });
+    // the same bound on the goal
+    const g = handTask(3 * n, ops.slice(0, n), init, [], init);
+    expect(buildFdrTask(g, { groups, mutexGroups: groups })).toEqual({ unsupported: "the goal: negative conditions multiply out to 14348907 operators" });
+  });
+
   it("reports what it does not cover", () => {
     const ce = handTask(2, [{ name: "a", pre: [0], add: [], ce: [{ cond: [0], fact: 1, add: true }] }], [0], [1]);
     expect(buildFdrTask(ce, { groups: [[0], [1]], mutexGroups: [] })).toEqual({ unsupported: "conditional effects" });

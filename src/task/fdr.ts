@@ -92,6 +92,22 @@ function encoding(numFacts: number, groups: ArrayLike<number>[], extraSingletons
  * condition per way of satisfying the negative ones (a negated atom of a multi-valued variable
  * is "any other value").
  */
+/**
+ * Negative conditions on multi-valued variables multiply an operator out into one FDR operator per
+ * combination of other values; Fast Downward's translator can spend hours there (it times out on
+ * slitherlink-sat23 p01). Past these bounds the task gets no FDR view: LM-Cut then runs on the
+ * plain relaxation, which is admissible too.
+ */
+const MAX_CONDITION_PRODUCT = 10_000;
+const MAX_FDR_OPS_FACTOR = 20;
+const MAX_FDR_OPS_MIN = 200_000;
+
+class MultiplyOutLimit extends Error {
+  constructor(readonly product: number) {
+    super(`negative conditions multiply out to ${product} operators`);
+  }
+}
+
 function translateConditions(pos: ArrayLike<number>, neg: ArrayLike<number>, enc: Encoding): Cond[] | null {
   const cond = new Map<number, Set<number>>();
   for (let i = 0; i < pos.length; i++) {
@@ -131,6 +147,9 @@ function translateConditions(pos: ArrayLike<number>, neg: ArrayLike<number>, enc
   }
   // multiply out, variables with fewer values first (stable)
   const entries = [...cond.entries()].sort((a, b) => a[1].size - b[1].size);
+  let product = 1;
+  for (const [, vals] of entries) product *= vals.size;
+  if (product > MAX_CONDITION_PRODUCT) throw new MultiplyOutLimit(product);
   let flat: Cond[] = [new Map()];
   for (const [v, vals] of entries) {
     if (vals.size === 1) {
@@ -211,6 +230,7 @@ export function buildFdrTask(task: GroundTask, fg: FdrGroups, options: { fastPat
 
   // --- operators
   const raw: RawOp[] = [];
+  const maxOps = Math.max(MAX_FDR_OPS_MIN, MAX_FDR_OPS_FACTOR * task.numOps);
   const added = new Int32Array(nf).fill(-1);
   // fast path scratch (operators without negative preconditions): stamps per variable
   const mStamp = new Int32Array(mutexEnc.ranges.length).fill(-1);
@@ -234,9 +254,16 @@ export function buildFdrTask(task: GroundTask, fg: FdrGroups, options: { fastPat
         continue;
       }
     }
-    if (translateConditions(pos, neg, mutexEnc) === null) continue;
-    const conds = translateConditions(pos, neg, enc);
+    let conds: Cond[] | null;
+    try {
+      if (translateConditions(pos, neg, mutexEnc) === null) continue;
+      conds = translateConditions(pos, neg, enc);
+    } catch (e) {
+      if (e instanceof MultiplyOutLimit) return { unsupported: `${translatorName(task, o)}: ${e.message}` };
+      throw e;
+    }
     if (conds === null) continue;
+    if (raw.length + conds.length > maxOps) return { unsupported: `more than ${maxOps} FDR operators` };
     // effects per variable: value -> effect conditions (only deletes give conditions)
     const effects = new Map<number, Map<number, Cond[]>>();
     const effOn = (v: number): Map<number, Cond[]> => {
@@ -371,8 +398,14 @@ export function buildFdrTask(task: GroundTask, fg: FdrGroups, options: { fastPat
   const init = new Int32Array(numVars);
   for (let v = 0; v < numVars; v++) init[v] = ranges[v]! - 1;
   for (let f = 0; f < nf; f++) if ((task.init[f >>> 5]! >>> (f & 31)) & 1) init[varOf(f)] = valOf(f);
-  if (translateConditions(task.goalPos, task.goalNeg, mutexEnc) === null) return { unsupported: "the goal violates a mutex" };
-  const goalConds = translateConditions(task.goalPos, task.goalNeg, enc);
+  let goalConds: Cond[] | null;
+  try {
+    if (translateConditions(task.goalPos, task.goalNeg, mutexEnc) === null) return { unsupported: "the goal violates a mutex" };
+    goalConds = translateConditions(task.goalPos, task.goalNeg, enc);
+  } catch (e) {
+    if (e instanceof MultiplyOutLimit) return { unsupported: `the goal: ${e.message}` };
+    throw e;
+  }
   if (goalConds === null) return { unsupported: "the goal violates a mutex" };
   if (goalConds.length !== 1) return { unsupported: "a negative goal on a multi-valued variable" };
   const goal = sortedPairs(goalConds[0]!);
