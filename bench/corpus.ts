@@ -1,18 +1,23 @@
 /**
  * bench/corpus: builds the paper-scale corpus (DESIGN.md §11: all 11 domains, the paper's problem
- * counts, each domain's default y) and reports rows, wall time, rows/s, peak RSS and the time
- * per stage.
+ * counts, each domain's default y) and reports rows, wall and CPU time, rows/s, peak RSS, the
+ * time per stage, and the end-to-end time (problem sets + labelling + writing).
  *
  *   npm run bench:corpus -- [--scale 1.0] [--workers W] [--out out/corpus] [--problems out/corpus-problems]
+ *                           [--fresh] [--gzip] [--seed 1] [--json]
+ *   npm run bench:corpus -- --scales 0.25,1,4 [--gzip] ...   (one run per scale, each in its own process)
  *
  * Step 1 makes the problem sets with `pddl2prm problems` (seeded, cached in --problems: a set
- * that already has the right count is reused; its time is reported separately). Step 2 is the
- * timed run: `writeDataset` over those problems, the same code as `pddl2prm generate`.
+ * that already has the right count is reused, so the end-to-end figure holds only for fresh
+ * sets: --fresh makes them anew). Step 2 is the timed run: `writeDataset` over those problems,
+ * the same code as `pddl2prm generate`. With --scales, the table shows whether rows/s stays
+ * level and peak RSS flat as the corpus grows.
  */
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { writeDataset } from "../src/dataset/write.js";
 import { CATEGORIES } from "../src/dataset/row.js";
 import { packageRoot } from "../src/util/paths.js";
@@ -37,12 +42,26 @@ function flag(name: string, dflt: string): string {
   return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1]! : dflt;
 }
 
+const has = (name: string): boolean => process.argv.includes(name);
 const scale = Number(flag("--scale", "1"));
 const workers = Number(flag("--workers", String(availableParallelism())));
 const out = flag("--out", "out/corpus");
 const problemsDir = flag("--problems", "out/corpus-problems");
 const seed = Number(flag("--seed", "1"));
+const gzip = has("--gzip");
 const cli = join(packageRoot(), "dist", "src", "cli", "main.js");
+
+/** CPU seconds (user + system) of this process's finished children (Linux /proc; 0 elsewhere). */
+function childCpuSeconds(): number {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // fields 16 and 17 of proc(5) (cutime, cstime), in clock ticks of 1/100 s
+    return (Number(f[13]) + Number(f[14])) / 100;
+  } catch {
+    return 0;
+  }
+}
 
 function countOf(domain: string): number {
   return Math.max(1, Math.round(PAPER[domain]!.problems * scale));
@@ -55,8 +74,10 @@ function runCli(args: string[]): Promise<void> {
   });
 }
 
-async function makeProblemSets(): Promise<number> {
+async function makeProblemSets(): Promise<{ ms: number; cpu: number; made: number }> {
   const t0 = performance.now();
+  const c0 = childCpuSeconds();
+  if (has("--fresh")) rmSync(problemsDir, { recursive: true, force: true });
   const todo = Object.keys(PAPER).filter((d) => {
     const dir = join(problemsDir, d);
     const have = existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith(".pddl")).length : 0;
@@ -74,16 +95,38 @@ async function makeProblemSets(): Promise<number> {
       }
     }),
   );
-  return performance.now() - t0;
+  return { ms: performance.now() - t0, cpu: childCpuSeconds() - c0, made: todo.length };
+}
+
+/** One result line of a run (--json), and what the scaling table shows. */
+interface RunFigures {
+  scale: number;
+  rows: number;
+  problemsWall: number;
+  problemsCpu: number;
+  problemSetsMade: number;
+  wall: number;
+  cpu: number;
+  rowsPerS: number;
+  endToEndWall: number;
+  peakRssMiB: number;
+  stages: Record<string, number>;
 }
 
 async function main(): Promise<void> {
-  console.log(`bench/corpus: scale ${scale}, ${workers} workers, seed ${seed}`);
-  const genMs = await makeProblemSets();
-  console.log(`problem sets ready in ${problemsDir} (${(genMs / 1000).toFixed(1)} s, not part of the timed run)`);
+  const json = has("--json");
+  const log = json ? (..._: unknown[]) => undefined : console.log;
+  log(`bench/corpus: scale ${scale}, ${workers} workers, seed ${seed}${gzip ? ", gzip" : ""}`);
+  const gen = await makeProblemSets();
+  const cached = gen.made < Object.keys(PAPER).length;
+  log(
+    `problem sets: ${gen.made} of ${Object.keys(PAPER).length} made in ${(gen.ms / 1000).toFixed(1)} s wall, ${gen.cpu.toFixed(1)} s CPU` +
+      (cached ? ` (the others cached in ${problemsDir}: --fresh for a true end-to-end figure)` : ""),
+  );
 
   const domains = Object.keys(PAPER);
   rmSync(out, { recursive: true, force: true }); // a finished dataset would be resumed, not rebuilt
+  const c0 = process.cpuUsage(); // the workers are threads of this process: their CPU counts here
   const t0 = performance.now();
   let lastLog = 0;
   const summary = await writeDataset({
@@ -93,16 +136,36 @@ async function main(): Promise<void> {
     force: true,
     workers,
     seed,
+    gzip,
     onProgress: (p) => {
       const now = performance.now();
       if (now - lastLog > 15_000) {
         lastLog = now;
-        console.log(`  ${p.problemsDone}/${p.problemsTotal} problems, ${p.rows} rows, ${((p.rows / p.elapsedMs) * 1000).toFixed(0)} rows/s`);
+        log(`  ${p.problemsDone}/${p.problemsTotal} problems, ${p.rows} rows, ${((p.rows / p.elapsedMs) * 1000).toFixed(0)} rows/s`);
       }
     },
   });
   const wall = (performance.now() - t0) / 1000;
+  const cpuUse = process.cpuUsage(c0);
+  const cpu = (cpuUse.user + cpuUse.system) / 1e6;
   const rss = process.resourceUsage().maxRSS / 1024; // KiB -> MiB; worker threads share the process
+  const figures: RunFigures = {
+    scale,
+    rows: summary.rows,
+    problemsWall: gen.ms / 1000,
+    problemsCpu: gen.cpu,
+    problemSetsMade: gen.made,
+    wall,
+    cpu,
+    rowsPerS: summary.rows / wall,
+    endToEndWall: gen.ms / 1000 + wall,
+    peakRssMiB: rss,
+    stages: Object.fromEntries(Object.entries(summary.ms).map(([k, v]) => [k, v / 1000])),
+  };
+  if (json) {
+    console.log(JSON.stringify(figures));
+    return;
+  }
 
   console.log("");
   console.log("domain              problems   rows    paper rows   " + CATEGORIES.map((c) => c.padStart(14)).join(""));
@@ -119,11 +182,45 @@ async function main(): Promise<void> {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   console.log("");
   console.log(`rows: ${summary.rows} (paper: ${Math.round(paperRows * scale)}), problems: ${summary.problems}, skipped: ${summary.skipped}`);
-  console.log(`wall: ${wall.toFixed(1)} s, ${(summary.rows / wall).toFixed(0)} rows/s, peak RSS ${rss.toFixed(0)} MiB`);
+  console.log(`timed run: wall ${wall.toFixed(1)} s, CPU ${cpu.toFixed(1)} s (user ${(cpuUse.user / 1e6).toFixed(1)}, sys ${(cpuUse.system / 1e6).toFixed(1)}), ${figures.rowsPerS.toFixed(0)} rows/s, peak RSS ${rss.toFixed(0)} MiB`);
   console.log(
-    `stage time (summed over workers): grounding ${s(summary.ms.grounding)}, labelling incl. h* ${s(summary.ms.labelling)}, ` +
-      `translation ${s(summary.ms.translation)}; writing (main thread) ${s(summary.ms.writing)}`,
+    `end to end: ${figures.endToEndWall.toFixed(1)} s wall (problem sets ${figures.problemsWall.toFixed(1)} s + timed run ${wall.toFixed(1)} s), ` +
+      `${(gen.cpu + cpu).toFixed(1)} s CPU${cached ? "; problem sets partly cached" : ""}`,
+  );
+  console.log(
+    `stages: grounding ${s(summary.ms.grounding)}, labelling incl. h* ${s(summary.ms.labelling)}, translation ${s(summary.ms.translation)} (summed over workers); ` +
+      `main thread: writing ${s(summary.ms.writing)}, finishing ${s(summary.ms.finishing)}, merging ${s(summary.ms.merging)}`,
   );
 }
 
-await main();
+/** --scales: one run per scale in a process of its own (peak RSS is per process), then the table. */
+async function scaling(scales: number[]): Promise<void> {
+  const self = fileURLToPath(import.meta.url);
+  const pass = process.argv.slice(2).filter((a, i, all) => a !== "--scales" && all[i - 1] !== "--scales");
+  const rows: RunFigures[] = [];
+  for (const sc of scales) {
+    const args = [self, ...pass.filter((a, i, all) => a !== "--scale" && all[i - 1] !== "--scale"), "--scale", String(sc), "--json"];
+    const outText = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+      let text = "";
+      child.stdout.on("data", (d: Buffer) => (text += d.toString()));
+      child.on("exit", (code) => (code === 0 ? resolve(text) : reject(new Error(`scale ${sc} exited ${code}`))));
+    });
+    const r = JSON.parse(outText.trim().split("\n").pop()!) as RunFigures;
+    rows.push(r);
+    console.log(`scale ${sc}: ${r.rows} rows, ${r.wall.toFixed(1)} s, ${r.rowsPerS.toFixed(0)} rows/s, ${r.peakRssMiB.toFixed(0)} MiB`);
+  }
+  const base = rows.find((r) => r.scale === 1) ?? rows[0]!;
+  console.log("");
+  console.log("scale      rows   problems s   timed s    CPU s   rows/s  vs base   end-to-end s   peak RSS MiB");
+  for (const r of rows) {
+    console.log(
+      `${String(r.scale).padEnd(6)} ${String(r.rows).padStart(9)} ${r.problemsWall.toFixed(1).padStart(12)} ${r.wall.toFixed(1).padStart(9)} ${r.cpu.toFixed(1).padStart(8)} ` +
+        `${r.rowsPerS.toFixed(0).padStart(8)} ${(((r.rowsPerS / base.rowsPerS) - 1) * 100).toFixed(0).padStart(7)}% ${r.endToEndWall.toFixed(1).padStart(14)} ${r.peakRssMiB.toFixed(0).padStart(14)}`,
+    );
+  }
+}
+
+const scalesFlag = flag("--scales", "");
+if (scalesFlag !== "") await scaling(scalesFlag.split(",").map(Number));
+else await main();

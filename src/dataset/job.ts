@@ -73,27 +73,53 @@ function sameState(a: Uint32Array, b: Uint32Array): boolean {
 
 /** Text shared by the rows of one walk state, rendered and JSON-encoded once. */
 interface SharedText {
+  stateIndex: number;
+  prefixOps: readonly number[];
   prompt: string;
   prefix: string[];
+  /** `"prompt":<json>,"completions":[` and the JSON strings of the prefix steps, each followed by a comma. */
   promptJson: string;
-  /** The JSON strings of the prefix steps, each followed by a comma. */
-  prefixJson: string;
+  /** The prefix steps' labels, each followed by a comma ("1.0,1.0,"). */
+  prefixLabels: string;
+  /** `meta.prefix` (the names of the prefix actions) as JSON. */
+  prefixNamesJson: string;
 }
 
+/** A number or null as JSON.stringify writes it. */
+const jsonNum = (x: number | null): string => (x === null || !Number.isFinite(x) ? "null" : String(x));
+
 /**
- * The native JSON line of `row`, byte-identical to `formatRow(row, "native")` (tested), but
- * reusing the JSON of the prompt and prefix shared by all rows of a state: serialising the
- * long prompt once per row was the largest cost of a worker.
+ * The native JSON line of a row, byte-identical to `formatRow(row, "native")` (tested), built
+ * from parts: the problem's and the state's JSON once, only what differs per row encoded per row
+ * (serialising the long prompt once per row was the largest cost of a worker).
  */
-function nativeLine(row: NativeRow, shared: SharedText): string {
+function nativeLine(
+  rowId: string,
+  problemJson: string,
+  shared: SharedText,
+  step: LabeledStep,
+  candidateText: string,
+  critique: string,
+  revisits: number,
+  seed: number,
+): string {
   const J = JSON.stringify;
-  const cand = row.completions[row.completions.length - 1]!;
+  const ev = step.evidence;
   return (
-    `{"id":${J(row.id)},"domain":${J(row.domain)},"problem":${J(row.problem)},"split":${J(row.split)},` +
-    `"prompt":${shared.promptJson},"completions":[${shared.prefixJson}${J(cand)}],` +
-    `"labels":[${row.labels.map(formatFloat).join(",")}],"category":${J(row.category)},` +
-    `"critique":${J(row.critique)},"meta":${J(row.meta)}}`
+    `{"id":${J(rowId)},${problemJson}${shared.promptJson}${J(candidateText)}],` +
+    `"labels":[${shared.prefixLabels}${formatFloat(step.reward)}],"category":${J(step.category)},"critique":${J(critique)},` +
+    `"meta":{"state_index":${step.stateIndex},"prefix":${shared.prefixNamesJson},"action":${J(step.candidate.name)},` +
+    `"h_before":${jsonNum(ev.hBefore)},"h_after":${jsonNum(ev.hAfter)},"cost":${jsonNum(ev.cost)},"extra_cost":${jsonNum(ev.extraCost)},` +
+    `"failed_preconditions":${ev.failedPreconditions.length === 0 ? "[]" : J(ev.failedPreconditions)},"revisits":${revisits},` +
+    `"backtrack_to":${jsonNum(ev.backtrackTo)},"dead_end_proof":${ev.deadEnd === null ? "null" : J(ev.deadEnd.kind)},` +
+    `"plan_length":${step.planLength},"seed":${seed}}}`
   );
+}
+
+function sameOps(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**
@@ -178,6 +204,11 @@ export function runJob(job: ProblemJob, jobConfig: JobConfig): JobResult {
   const renderer = createRenderer(task, templates);
   const counter = config.maxLength == null ? null : tokenCounter(config.tokenizer ?? null);
   const sharedText = new Map<string, SharedText>();
+  let shared: SharedText | null = null;
+  const J = JSON.stringify;
+  const problemJson = `"domain":${J(job.domainName)},"problem":${J(job.problemId)},"split":${J(job.split)},`;
+  // The row object is needed only to return it, for another format, or to count its tokens.
+  const needRow = result.rows !== null || config.format !== "native" || counter !== null;
   // States of the walk, to report whether a candidate revisits one (meta.revisits).
   const walkStates: Uint32Array[] = [task.init];
   const walkOps: number[] = [];
@@ -189,21 +220,30 @@ export function runJob(job: ProblemJob, jobConfig: JobConfig): JobResult {
     }
     result.planLength = step.planLength;
     const rowId = stepRowId(job.domainName, job.problemId, step);
-    // The prompt and the prefix are shared by the candidates of one state: render them once per
-    // state (its own PRNG stream), the candidate step and the critique once per row.
-    const stateKey = `${step.stateIndex}/${step.prefixOps.join(",")}`;
-    let shared = sharedText.get(stateKey);
-    if (!shared) {
-      const sp = new Prng(config.seed, `${job.domainName}/${job.problemId}/t${step.stateIndex}/${step.prefixOps.length}`);
-      const prompt = renderer.prompt(sp);
-      // States are passed so that conditional effects are stated as they apply there.
-      const prefix = step.prefixOps.map((op, k) => renderer.step(k + 1, opCandidate(task, op), sp, walkStates[k]));
-      shared = { prompt, prefix, promptJson: JSON.stringify(prompt), prefixJson: prefix.map((t) => JSON.stringify(t) + ",").join("") };
-      sharedText.set(stateKey, shared);
+    // The prompt and the prefix are shared by the candidates of one state (consecutive steps):
+    // render them once per state (its own PRNG stream), the candidate step and the critique once per row.
+    if (shared === null || shared.stateIndex !== step.stateIndex || !sameOps(shared.prefixOps, step.prefixOps)) {
+      const stateKey = `${step.stateIndex}/${step.prefixOps.join(",")}`;
+      shared = sharedText.get(stateKey) ?? null;
+      if (shared === null) {
+        const sp = new Prng(config.seed, `${job.domainName}/${job.problemId}/t${step.stateIndex}/${step.prefixOps.length}`);
+        const prompt = renderer.prompt(sp);
+        // States are passed so that conditional effects are stated as they apply there.
+        const prefix = step.prefixOps.map((op, k) => renderer.step(k + 1, opCandidate(task, op), sp, walkStates[k]));
+        shared = {
+          stateIndex: step.stateIndex,
+          prefixOps: step.prefixOps,
+          prompt,
+          prefix,
+          promptJson: `"prompt":${J(prompt)},"completions":[${prefix.map((t) => J(t) + ",").join("")}`,
+          prefixLabels: "1.0,".repeat(prefix.length),
+          prefixNamesJson: J(step.prefix),
+        };
+        sharedText.set(stateKey, shared);
+      }
     }
     const prng = new Prng(config.seed, rowId);
-    const completions: string[] = [...shared.prefix];
-    completions.push(renderer.step(step.prefixOps.length + 1, step.candidate, prng, walkStates[step.stateIndex]));
+    const candidateText = renderer.step(step.prefixOps.length + 1, step.candidate, prng, walkStates[step.stateIndex]);
     let revisits = 0;
     const c = step.candidate;
     if (c.op >= 0 && step.category !== "non-executable") {
@@ -213,42 +253,49 @@ export function runJob(job: ProblemJob, jobConfig: JobConfig): JobResult {
         for (let j = 0; j <= step.stateIndex; j++) if (sameState(walkStates[j]!, next)) revisits++;
       }
     }
-    const ev = step.evidence;
-    const row: NativeRow = {
-      id: rowId,
-      domain: job.domainName,
-      problem: job.problemId,
-      split: job.split,
-      prompt: shared.prompt,
-      completions,
-      labels: [...step.prefixOps.map(() => 1.0), step.reward],
-      category: step.category,
-      critique: renderer.critique(step, prng),
-      meta: {
-        state_index: step.stateIndex,
-        prefix: step.prefix,
-        action: c.name,
-        h_before: ev.hBefore,
-        h_after: ev.hAfter,
-        cost: ev.cost,
-        extra_cost: ev.extraCost,
-        failed_preconditions: ev.failedPreconditions,
-        revisits,
-        backtrack_to: ev.backtrackTo,
-        dead_end_proof: ev.deadEnd === null ? null : ev.deadEnd.kind,
-        plan_length: step.planLength,
-        seed: config.seed,
-      },
-    };
-    const line = config.format === "native" ? nativeLine(row, shared) : formatRow(row, config.format, { threshold: config.threshold });
-    if (counter !== null && rowTokens(config.format, row, line, counter) > config.maxLength!) {
+    const critique = renderer.critique(step, prng);
+    let row: NativeRow | null = null;
+    if (needRow) {
+      const ev = step.evidence;
+      row = {
+        id: rowId,
+        domain: job.domainName,
+        problem: job.problemId,
+        split: job.split,
+        prompt: shared.prompt,
+        completions: [...shared.prefix, candidateText],
+        labels: [...step.prefixOps.map(() => 1.0), step.reward],
+        category: step.category,
+        critique,
+        meta: {
+          state_index: step.stateIndex,
+          prefix: step.prefix,
+          action: c.name,
+          h_before: ev.hBefore,
+          h_after: ev.hAfter,
+          cost: ev.cost,
+          extra_cost: ev.extraCost,
+          failed_preconditions: ev.failedPreconditions,
+          revisits,
+          backtrack_to: ev.backtrackTo,
+          dead_end_proof: ev.deadEnd === null ? null : ev.deadEnd.kind,
+          plan_length: step.planLength,
+          seed: config.seed,
+        },
+      };
+    }
+    const line =
+      config.format === "native"
+        ? nativeLine(rowId, problemJson, shared, step, candidateText, critique, revisits, config.seed)
+        : formatRow(row!, config.format, { threshold: config.threshold });
+    if (counter !== null && rowTokens(config.format, row!, line, counter) > config.maxLength!) {
       // cut to maxLength, the row would lose the candidate's label (the last one): drop it
       result.dropped++;
       continue;
     }
     result.counts[step.category]++;
     result.lines.push(line);
-    if (result.rows) result.rows.push(row);
+    if (result.rows) result.rows.push(row!);
   }
   result.states = walkStates.length;
   t1 = performance.now();

@@ -1,13 +1,14 @@
 import { join, resolve } from "node:path";
 import { Piscina } from "piscina";
 import { PddlError, UserError } from "../pddl/errors.js";
-import { getBuiltinDomain } from "../generators/index.js";
+import { getBuiltinDomain, type GeneratedProblem } from "../generators/index.js";
+import { pregenerateProblems } from "./problem-pool.js";
 import { packageRoot } from "../util/paths.js";
 import { type Format } from "./formats.js";
 import { isEvalFormat } from "./eval-job.js";
 import { VERIFIER_STYLES, type VerifierStyle } from "../products/verifier.js";
 import { openRlhfTokenProblem, tokenCounter } from "./length.js";
-import { emptyCounts, type JobConfig, type JobResult, type ProblemJob } from "./records.js";
+import { emptyCounts, type EncodedJobResult, type JobConfig, type ProblemJob } from "./records.js";
 import { type NativeRow } from "./row.js";
 import { resolveProblems, splitOf, type ProblemSelection, type ProblemSource } from "./problems.js";
 import { runJobSafe, type WorkerReply } from "./worker.js";
@@ -126,8 +127,25 @@ function checkInt(name: string, v: number | undefined, min: number): void {
   if (v !== undefined && (!Number.isInteger(v) || v < min)) throw new UserError(`${name} must be an integer >= ${min}, got ${v}`);
 }
 
-/** Resolve options into the ordered jobs of this rank. Throws UserError/PddlError for bad input. */
-export function planRun(options: GenerateOptions, keepRows: boolean): RunPlan {
+/**
+ * `planRun` with the fresh problem sets of a `count` run made on worker threads first
+ * (`pregenerateProblems`); the same plan, sooner.
+ */
+export async function preparePlan(options: GenerateOptions, keepRows: boolean): Promise<RunPlan> {
+  const budgetMb = options.maxMemoryMb ?? defaultMemoryBudgetMb();
+  const workers = options.workers ?? defaultWorkers(budgetMb);
+  // bad worker or memory flags are reported by planRun at once, before any set is made
+  const fits = Number.isInteger(workers) && workerBudgetProblem(workers, budgetMb, { workers: "workers", memory: "maxMemoryMb" }) === null;
+  const generated = fits ? await pregenerateProblems(options, workers) : undefined;
+  interrupted(options.signal);
+  return planRun(options, keepRows, generated);
+}
+
+/**
+ * Resolve options into the ordered jobs of this rank. Throws UserError/PddlError for bad input.
+ * `generated`: problem sets of a `count` run already made, by domain name.
+ */
+export function planRun(options: GenerateOptions, keepRows: boolean, generated?: ReadonlyMap<string, readonly GeneratedProblem[]>): RunPlan {
   const seed = options.seed ?? 1;
   checkInt("seed", seed, 0);
   checkInt("count", options.count, 1);
@@ -169,6 +187,7 @@ export function planRun(options: GenerateOptions, keepRows: boolean): RunPlan {
   if (options.templates !== undefined) sel.templatesFile = options.templates;
   if (options.genericFallback !== undefined) sel.genericFallback = options.genericFallback;
   if (options.count !== undefined) sel.count = options.count;
+  if (generated !== undefined && generated.size > 0) sel.generated = generated;
   const all = resolveProblems(sel);
   if (options.holdoutDomain !== undefined && !all.some((p) => p.domainName === options.holdoutDomain)) {
     throw new UserError(`holdout-domain '${options.holdoutDomain}' is not among the run's domains`);
@@ -218,16 +237,16 @@ export function samplesFor(job: ProblemJob, config: JobConfig): number {
   return DEFAULT_Y_USER;
 }
 
-function unwrap(reply: WorkerReply): JobResult {
+function unwrap(reply: WorkerReply): EncodedJobResult {
   if (reply.ok) return reply.result;
   if (reply.kind === "pddl") throw new PddlError(reply.message, { file: reply.file, line: reply.line, column: reply.column });
   throw new UserError(reply.message);
 }
 
 /** The result of a problem that was stopped from outside (memory, hard time limit): skipped. */
-function skippedResult(job: ProblemJob, reason: string): JobResult {
+function skippedResult(job: ProblemJob, reason: string): EncodedJobResult {
   return {
-    index: job.index, domainName: job.domainName, problemId: job.problemId, split: job.split, lines: [], rows: null,
+    index: job.index, domainName: job.domainName, problemId: job.problemId, split: job.split, bytes: new Uint8Array(0), lineCount: 0, rows: null,
     counts: emptyCounts(), planLength: 0, states: 0, skipped: reason, dropped: 0, ms: { grounding: 0, labelling: 0, translation: 0 },
   };
 }
@@ -251,7 +270,7 @@ function interrupted(signal: AbortSignal | undefined): void {
  * clock starts with it), at most a few problems ahead of the oldest unfinished one. A worker that
  * runs out of heap or past the hard time limit is stopped and its problem skipped; the run goes on.
  */
-export async function* runJobs(plan: RunPlan): AsyncGenerator<JobResult> {
+export async function* runJobs(plan: RunPlan): AsyncGenerator<EncodedJobResult> {
   const signal = plan.options.signal;
   const input = (job: ProblemJob) => ({ job, config: { ...plan.config, samplesPerState: samplesFor(job, plan.config) } });
   interrupted(signal);
@@ -274,7 +293,7 @@ export async function* runJobs(plan: RunPlan): AsyncGenerator<JobResult> {
     resourceLimits: { maxOldGenerationSizeMb: heapMb },
   });
   const hardMs = hardTimeMs(plan.config.timeMs);
-  const runOne = async (job: ProblemJob): Promise<JobResult> => {
+  const runOne = async (job: ProblemJob): Promise<EncodedJobResult> => {
     const stop = new AbortController();
     const timer = setTimeout(() => stop.abort("time"), hardMs);
     const onSignal = (): void => stop.abort("interrupted");
@@ -294,7 +313,7 @@ export async function* runJobs(plan: RunPlan): AsyncGenerator<JobResult> {
     }
   };
   const window = threads * 4;
-  const results: Array<Promise<JobResult> | undefined> = [];
+  const results: Array<Promise<EncodedJobResult> | undefined> = [];
   let running = 0;
   let next = 0;
   let head = 0;
@@ -334,13 +353,13 @@ export async function* generate(options: GenerateOptions): AsyncGenerator<Native
       `generate() yields native rows; format '${options.format}' is written per problem by writeDataset({ format: '${options.format}', ... })`,
     );
   }
-  const plan = planRun(options, true);
+  const plan = await preparePlan(options, true);
   const t0 = performance.now();
   let done = 0;
   let rows = 0;
   for await (const r of runJobs(plan)) {
     done++;
-    rows += r.lines.length;
+    rows += r.lineCount;
     options.onProgress?.({ problemsDone: done, problemsTotal: plan.jobs.length, rows, elapsedMs: performance.now() - t0 });
     for (const row of r.rows ?? []) yield row;
   }

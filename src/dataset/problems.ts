@@ -3,7 +3,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { parseDomain, parseProblem, type Domain } from "../pddl/index.js";
 import { UserError } from "../pddl/errors.js";
 import { domainFileFor, isDomainFileName } from "../pddl/files.js";
-import { BUILTIN_DOMAINS, builtinDomainFile, builtinProblemsDir, generateProblems, getBuiltinDomain } from "../generators/index.js";
+import { BUILTIN_DOMAINS, builtinDomainFile, builtinProblemsDir, generateProblems, getBuiltinDomain, type GeneratedProblem } from "../generators/index.js";
 import { loadTemplatesFile } from "../nl/index.js";
 import { hashString } from "../util/prng.js";
 import { readFileSync } from "node:fs";
@@ -46,6 +46,8 @@ export interface ProblemSelection {
   genericFallback?: boolean;
   /** Make this many fresh problems per domain with the built-in generator instead of the default set. */
   count?: number;
+  /** Sets for `count` already made (`pregenerateProblems`), by domain name; others are made here. */
+  generated?: ReadonlyMap<string, readonly GeneratedProblem[]>;
   seed: number;
 }
 
@@ -224,7 +226,7 @@ export function resolveProblems(sel: ProblemSelection): ProblemSource[] {
       }
       out.push(...builtinFromFiles(name, domainFile, domainText, spec));
     } else if (sel.count !== undefined) {
-      for (const p of generateProblems(name, { count: sel.count, seed: sel.seed })) {
+      for (const p of sel.generated?.get(name) ?? generateProblems(name, { count: sel.count, seed: sel.seed })) {
         out.push({
           domainName: name,
           domainFile,

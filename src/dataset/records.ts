@@ -55,6 +55,7 @@ export interface JobResult {
   domainName: string;
   problemId: string;
   split: Split;
+  /** The rows' lines (JSON, no newline), in order. */
   lines: string[];
   rows: NativeRow[] | null;
   counts: CategoryCounts;
@@ -65,6 +66,17 @@ export interface JobResult {
   dropped: number;
   /** Milliseconds per stage. */
   ms: { grounding: number; labelling: number; translation: number };
+}
+
+/**
+ * A job's result as it reaches the writer: its lines already encoded, in the worker, as the bytes
+ * its shard gets (`encodeLines`), which are moved to the main thread rather than copied.
+ */
+export interface EncodedJobResult extends Omit<JobResult, "lines"> {
+  /** The lines, each ended by a newline, UTF-8; a buffer of its own, never Node's shared pool. */
+  bytes: Uint8Array;
+  /** Number of lines in `bytes`. */
+  lineCount: number;
 }
 
 export function emptyCounts(): CategoryCounts {

@@ -12,6 +12,39 @@ export interface ShardInfo {
 }
 
 /**
+ * `lines`, each ended by "\n", UTF-8 encoded into one buffer of its own (never Node's shared
+ * pool), so that a worker can transfer it to the main thread. Each line is written straight into
+ * the buffer: no joined copy of the text.
+ */
+export function encodeLines(lines: readonly string[]): Uint8Array {
+  let size = lines.length;
+  for (const l of lines) size += l.length; // exact for ASCII text, grown below otherwise
+  let buf: Buffer = Buffer.allocUnsafeSlow(size);
+  let at = 0;
+  for (const line of lines) {
+    if (buf.length - at < line.length + 1) buf = ensure(buf, at, Buffer.byteLength(line) + 1);
+    let n = buf.write(line, at, "utf8");
+    // write() stops before a character that does not fit, which only happens in the last 3 bytes
+    if (buf.length - at - n < 4 && n !== Buffer.byteLength(line)) {
+      buf = ensure(buf, at, Buffer.byteLength(line) + 1);
+      n = buf.write(line, at, "utf8");
+    }
+    at += n;
+    buf = ensure(buf, at, 1);
+    buf[at++] = 10;
+  }
+  return new Uint8Array(buf.buffer, buf.byteOffset, at);
+}
+
+/** `buf`, or a copy of its first `used` bytes with room for `need` more. */
+function ensure(buf: Buffer, used: number, need: number): Buffer {
+  if (buf.length - used >= need) return buf;
+  const bigger = Buffer.allocUnsafeSlow(Math.max(buf.length * 2, used + need));
+  buf.copy(bigger, 0, 0, used);
+  return bigger;
+}
+
+/**
  * A JSONL shard written to a temporary name and renamed into place only when complete, so a
  * crash never leaves a file that looks finished. Optional gzip (deterministic: no mtime).
  */
@@ -46,12 +79,15 @@ export class ShardWriter {
     return this.file.write(chunk);
   }
 
-  /** Append lines (each without its newline). Resolves when it is safe to write more. */
-  async writeLines(lines: readonly string[]): Promise<void> {
+  /**
+   * Append `rows` lines already encoded (`encodeLines`); the buffer is kept until written, so the
+   * caller must not reuse it. Resolves when it is safe to write more.
+   */
+  async writeEncoded(bytes: Uint8Array, rows: number): Promise<void> {
     if (this.failed) throw this.failed;
-    if (lines.length === 0) return;
-    const buf = Buffer.from(lines.join("\n") + "\n", "utf8");
-    this.rows += lines.length;
+    if (bytes.length === 0) return;
+    const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    this.rows += rows;
     if (this.gzip) {
       if (!this.gzip.write(buf)) await once(this.gzip, "drain");
     } else if (!this.sink(buf)) {

@@ -1,16 +1,23 @@
+import { move, transferableSymbol, valueSymbol } from "piscina";
 import { PddlError, UserError } from "../pddl/errors.js";
-import { runJob, type JobConfig, type JobResult, type ProblemJob } from "./job.js";
+import { runJob, type JobConfig, type ProblemJob } from "./job.js";
+import type { EncodedJobResult } from "./records.js";
+import { encodeLines } from "./shard.js";
 
 /** What crosses the thread boundary back: a result, or a user error to re-raise in the main thread. */
 export type WorkerReply =
-  | { ok: true; result: JobResult }
+  | { ok: true; result: EncodedJobResult }
   | { ok: false; kind: "pddl"; message: string; file: string; line: number; column: number }
   | { ok: false; kind: "user"; message: string };
 
-/** Run a job, turning user errors into data (class identity does not survive postMessage). */
+/**
+ * Run a job and encode its lines as shard bytes, turning user errors into data (class identity
+ * does not survive postMessage).
+ */
 export function runJobSafe(input: { job: ProblemJob; config: JobConfig }): WorkerReply {
   try {
-    return { ok: true, result: runJob(input.job, input.config) };
+    const { lines, ...rest } = runJob(input.job, input.config);
+    return { ok: true, result: { ...rest, bytes: encodeLines(lines), lineCount: lines.length } };
   } catch (e) {
     if (e instanceof PddlError) return { ok: false, kind: "pddl", message: e.message, file: e.file, line: e.line, column: e.column };
     if (e instanceof UserError) return { ok: false, kind: "user", message: e.message };
@@ -18,7 +25,12 @@ export function runJobSafe(input: { job: ProblemJob; config: JobConfig }): Worke
   }
 }
 
-/** The piscina task entry point. */
-export default function task(input: { job: ProblemJob; config: JobConfig }): WorkerReply {
-  return runJobSafe(input);
+/**
+ * The piscina task entry point. The shard bytes are transferred, not cloned: the main thread
+ * then only appends and hashes them.
+ */
+export default function task(input: { job: ProblemJob; config: JobConfig }): unknown {
+  const reply = runJobSafe(input);
+  if (!reply.ok) return reply;
+  return move({ [transferableSymbol]: [reply.result.bytes.buffer], [valueSymbol]: reply } as unknown as ArrayBuffer);
 }

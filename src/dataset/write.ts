@@ -10,7 +10,7 @@ import { emptyCounts, type CategoryCounts, type DatasetAuditor, type ProblemReco
 
 export type { ProblemRecord, RankRecord };
 import { mergeDataset } from "./manifest.js";
-import { planRun, runJobs, type GenerateOptions, type Progress } from "./pipeline.js";
+import { planRun, preparePlan, runJobs, type GenerateOptions, type Progress } from "./pipeline.js";
 import type { ProblemSource } from "./problems.js";
 import { SPLITS, type Split } from "./row.js";
 import { readConfigFile, readRankFile } from "./state-files.js";
@@ -26,11 +26,17 @@ export interface WriteOptions extends GenerateOptions {
   audit?: DatasetAuditor;
 }
 
+/** Milliseconds per stage: the first three summed over the workers, the others on the main thread. */
 export interface StageTimes {
   grounding: number;
   labelling: number;
   translation: number;
+  /** Appending the workers' bytes to the shards (hashing, waiting for the disk). */
   writing: number;
+  /** Closing and renaming the shards, the PDDL copies, the completion marker. */
+  finishing: number;
+  /** manifest.json, the card, stats.csv and plots (when all ranks are complete). */
+  merging: number;
 }
 
 export interface DatasetSummary {
@@ -135,7 +141,7 @@ export function domainsWithSeveralFiles(all: readonly ProblemSource[]): Set<stri
  */
 export async function writeDataset(options: WriteOptions): Promise<DatasetSummary> {
   const t0 = performance.now();
-  const plan = planRun(options, false);
+  const plan = await preparePlan(options, false);
   const out = options.out;
   const config = runConfig(options, plan);
   const configHash = createHash("sha256").update(JSON.stringify(config)).digest("hex");
@@ -150,7 +156,7 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
     dropped: 0,
     counts: emptyCounts(),
     byDomain: {},
-    ms: { grounding: 0, labelling: 0, translation: 0, writing: 0 },
+    ms: { grounding: 0, labelling: 0, translation: 0, writing: 0, finishing: 0, merging: 0 },
     wallMs: 0,
     merged: false,
   };
@@ -162,7 +168,9 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
   try {
     lock = await openFolder(out, plan.rank, created);
     await prepareAndRun(plan, options, config, configHash, summary, created);
+    const tm = performance.now();
     summary.merged = (await mergeDataset(out, { quietIfIncomplete: true, ...(options.audit ? { audit: options.audit } : {}) })) !== null;
+    summary.ms.merging = performance.now() - tm;
   } catch (e) {
     lock?.release();
     lock = null;
@@ -278,12 +286,12 @@ async function runRank(
       const job = plan.jobs[done]!;
       done++;
       const tw = performance.now();
-      await writers.get(r.split)!.writeLines(r.lines);
+      await writers.get(r.split)!.writeEncoded(r.bytes, r.lineCount);
       summary.ms.writing += performance.now() - tw;
       summary.ms.grounding += r.ms.grounding;
       summary.ms.labelling += r.ms.labelling;
       summary.ms.translation += r.ms.translation;
-      summary.rows += r.lines.length;
+      summary.rows += r.lineCount;
       if (r.skipped !== null) summary.skipped++;
       summary.dropped += r.dropped;
       const dc = (summary.byDomain[r.domainName] ??= emptyCounts());
@@ -295,7 +303,7 @@ async function runRank(
         domain: r.domainName,
         problem: r.problemId,
         split: r.split,
-        rows: r.lines.length,
+        rows: r.lineCount,
         plan_length: r.planLength,
         skipped: r.skipped,
         counts: r.counts,
@@ -327,5 +335,5 @@ async function runRank(
   }
   const rec: RankRecord = { rank: plan.rank, world: plan.world, config_hash: configHash, shards, problems, counts: summary.counts };
   writeFileAtomic(join(out, "completions", pad5(plan.rank)), JSON.stringify(rec) + "\n");
-  summary.ms.writing += performance.now() - tw;
+  summary.ms.finishing = performance.now() - tw;
 }

@@ -49,9 +49,9 @@ export interface LabeledStep {
   problem: string;
   /** Index t of the state s_t in the walk (0 = initial state). */
   stateIndex: number;
-  /** The actions of the walk so far, PDDL text. */
+  /** The actions of the walk so far, PDDL text (one array shared by the steps of a state: read only). */
   prefix: string[];
-  /** Operator ids of the prefix. */
+  /** Operator ids of the prefix (shared like `prefix`). */
   prefixOps: number[];
   candidate: Candidate;
   category: Category;

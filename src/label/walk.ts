@@ -180,13 +180,16 @@ function run(task: GroundTask, o: LabelProblemOptions): LabeledStep[] {
       const prng = root.fork(branch === 0 ? `t${t}` : `b${branch}t${t}`);
       const drawn = drawCandidates(ctx, s, o.samplesPerState, prng, { ...sampleOptions, visited });
       const labels = labelDrawn(ctx, s, visited, drawn);
+      // one copy of the prefix per state, shared (read-only) by its steps
+      const statePrefix = pre.slice();
+      const statePrefixOps = preOps.slice();
       for (let i = 0; i < drawn.length; i++) {
         const l = labels[i]!;
         const step: LabeledStep = {
           problem: o.problemId,
           stateIndex: t,
-          prefix: pre.slice(),
-          prefixOps: preOps.slice(),
+          prefix: statePrefix,
+          prefixOps: statePrefixOps,
           candidate: drawn[i]!.candidate,
           category: l.category,
           reward: l.reward,

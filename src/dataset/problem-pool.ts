@@ -1,0 +1,53 @@
+/**
+ * Fresh problem sets (`--count`) made on worker threads, one domain per thread at a time, before
+ * a run is planned: made one after another on the main thread they kept the workers waiting.
+ */
+import { join } from "node:path";
+import { Piscina } from "piscina";
+import { BUILTIN_DOMAINS, MAX_PROBLEM_COUNT, type GeneratedProblem } from "../generators/index.js";
+import { packageRoot } from "../util/paths.js";
+import type { ProblemSetReply } from "./problem-worker.js";
+
+/** What `pregenerateProblems` needs of a run's options. */
+export interface PregenerateOptions {
+  domain?: string | string[];
+  domainFile?: string;
+  problems?: string;
+  pairs?: string;
+  count?: number;
+  seed?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * The problem sets of a `count` run over several built-in domains, by domain name, made with
+ * `generateProblems` on up to `workers` threads (the same sets: each depends only on domain,
+ * count and seed). Purely a speed-up: anything unusual (bad options, a failed set, an abort)
+ * gives an empty map, and the run's planning then makes the sets itself and reports the error.
+ */
+export async function pregenerateProblems(options: PregenerateOptions, workers: number): Promise<Map<string, GeneratedProblem[]>> {
+  const made = new Map<string, GeneratedProblem[]>();
+  const count = options.count;
+  const seed = options.seed ?? 1;
+  if (count === undefined || options.domainFile !== undefined || options.problems !== undefined || options.pairs !== undefined) return made;
+  if (!Number.isInteger(count) || count < 1 || count > MAX_PROBLEM_COUNT || !Number.isInteger(seed) || seed < 0) return made;
+  const asked = options.domain === undefined ? [] : Array.isArray(options.domain) ? options.domain : [options.domain];
+  const names = [...new Set(asked.includes("all") ? BUILTIN_DOMAINS.map((d) => d.name) : asked)];
+  if (names.length < 2 || workers < 2 || !names.every((n) => BUILTIN_DOMAINS.some((d) => d.name === n))) return made;
+  const pool = new Piscina({
+    filename: join(packageRoot(), "dist", "src", "dataset", "problem-worker.js"),
+    minThreads: Math.min(workers, names.length),
+    maxThreads: Math.min(workers, names.length),
+  });
+  try {
+    const replies = await Promise.all(
+      names.map((name) => pool.run({ name, count, seed }, options.signal ? { signal: options.signal } : {}) as Promise<ProblemSetReply>),
+    );
+    if (replies.every((r) => r.ok)) names.forEach((n, i) => made.set(n, (replies[i] as { problems: GeneratedProblem[] }).problems));
+  } catch {
+    // aborted or a worker failed: the caller plans without these sets
+  } finally {
+    await pool.destroy();
+  }
+  return made;
+}

@@ -1,0 +1,13 @@
+import { generateProblems, type GeneratedProblem } from "../generators/index.js";
+
+/** A domain's fresh problem set, or why it could not be made (the main thread then makes it and reports). */
+export type ProblemSetReply = { ok: true; problems: GeneratedProblem[] } | { ok: false; message: string };
+
+/** The piscina entry point of `pregenerateProblems`: one domain's `generateProblems`. */
+export default function task(input: { name: string; count: number; seed: number }): ProblemSetReply {
+  try {
+    return { ok: true, problems: generateProblems(input.name, { count: input.count, seed: input.seed }) };
+  } catch (e) {
+    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+  }
+}
