@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { createHeuristic } from "../src/search/heuristics.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { AdaptiveLmCutHeuristic, createHeuristic, LmCutHeuristic } from "../src/search/heuristics.js";
+import { parseDomain, parseProblem } from "../src/pddl/index.js";
+import { ground } from "../src/task/index.js";
+import { fdrTaskOf } from "../src/task/fdr.js";
 import { IntMinQueue } from "../src/search/queue.js";
+import { astarRun } from "../src/search/astar.js";
+import { StateSpace } from "../src/search/space.js";
 import { buildRelaxedTask, causalFactRank } from "../src/search/relaxed.js";
 import { handTask, mulberry, naiveHStar, randomTask, type HandOp } from "./search-helpers.js";
 
@@ -248,5 +255,40 @@ describe("IntMinQueue", () => {
         expect(q.empty).toBe(true);
       }
     }
+  });
+});
+
+describe("AdaptiveLmCutHeuristic (the labeller's LM-Cut)", () => {
+  it("gives plain LM-Cut's values up to its upgrade, Fast Downward's finite-domain LM-Cut's after, all admissible", () => {
+    // the 8-puzzle: mutexes make the finite-domain view's values differ from the plain relaxation's
+    const root = join(import.meta.dirname, "..");
+    const dFile = join(root, "domains", "npuzzle", "domain.pddl");
+    const pFile = join(root, "problems", "npuzzle", "p0001.pddl");
+    const d = parseDomain(readFileSync(dFile, "utf8"), dFile);
+    const task = ground(d, parseProblem(readFileSync(pFile, "utf8"), pFile, d));
+    expect("unsupported" in fdrTaskOf(task)).toBe(false);
+    const plain = new LmCutHeuristic(task);
+    const fdr = createHeuristic(task, "lmcut");
+    // the first 40 states breadth-first from the initial state
+    const space = new StateSpace(task);
+    space.intern(task.init);
+    const ops: number[] = [];
+    const next = new Uint32Array(task.words);
+    for (let id = 0; space.size < 40; id++) {
+      space.applicable(space.get(id), ops);
+      for (const o of ops) space.intern(space.apply(space.get(id), o, next));
+    }
+    const adaptive = new AdaptiveLmCutHeuristic(task, 5);
+    let differ = 0;
+    for (let i = 0; i < 40; i++) {
+      const state = space.get(i);
+      const v = adaptive.evaluate(state);
+      expect(v).toBe(i < 5 ? plain.evaluate(state) : fdr.evaluate(state));
+      const hstar = astarRun(task, fdr, { start: state }).cost!;
+      expect(v).toBeLessThanOrEqual(hstar);
+      if (plain.evaluate(state) !== fdr.evaluate(state)) differ++;
+    }
+    // the two relaxations are not the same function here (else the test would show nothing)
+    expect(differ).toBeGreaterThan(0);
   });
 });

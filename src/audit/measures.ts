@@ -157,8 +157,9 @@ export function words(text: string): string[] {
 export class LogisticRegression {
   private readonly classes: string[] = [];
   private readonly index = new Map<string, number>();
-  private readonly examples: { features: number[]; label: number }[] = [];
-  private weights: Float64Array[] = [];
+  private readonly examples: { features: Int32Array; label: number }[] = [];
+  /** Weight of feature f for class k at f * K + k (one flat array: the training loop is the audit's hot path). */
+  private weights = new Float64Array(0);
   private bias = new Float64Array(0);
 
   /** Keep one training example (features are deduplicated). */
@@ -171,16 +172,16 @@ export class LogisticRegression {
       if (f === undefined) this.index.set(t, (f = this.index.size));
       fs.add(f);
     }
-    this.examples.push({ features: [...fs], label: y });
+    this.examples.push({ features: Int32Array.from(fs), label: y });
   }
 
   /** Fit on the examples kept so far. */
   train(seed: number, epochs = 4, rate = 0.5, l2 = 1e-5): void {
     const K = this.classes.length;
     const F = this.index.size;
-    this.weights = Array.from({ length: F }, () => new Float64Array(K));
-    this.bias = new Float64Array(K);
-    const g2 = Array.from({ length: F }, () => new Float64Array(K).fill(1e-8));
+    const w = (this.weights = new Float64Array(F * K));
+    const bias = (this.bias = new Float64Array(K));
+    const g2 = new Float64Array(F * K).fill(1e-8);
     const b2 = new Float64Array(K).fill(1e-8);
     const order = this.examples.map((_, i) => i);
     const prng = new Prng(seed, "audit/logistic");
@@ -189,28 +190,30 @@ export class LogisticRegression {
       prng.shuffle(order);
       for (const i of order) {
         const ex = this.examples[i]!;
-        this.probabilities(ex.features, p);
+        const fs = ex.features;
+        this.probabilities(fs, p);
         for (let k = 0; k < K; k++) {
           const g = p[k]! - (k === ex.label ? 1 : 0);
           b2[k]! += g * g;
-          this.bias[k]! -= (rate * g) / Math.sqrt(b2[k]!);
-          for (const f of ex.features) {
-            const w = this.weights[f]!;
-            const gw = g + l2 * w[k]!;
-            g2[f]![k]! += gw * gw;
-            w[k]! -= (rate * gw) / Math.sqrt(g2[f]![k]!);
+          bias[k]! -= (rate * g) / Math.sqrt(b2[k]!);
+          for (let j = 0; j < fs.length; j++) {
+            const at = fs[j]! * K + k;
+            const gw = g + l2 * w[at]!;
+            g2[at]! += gw * gw;
+            w[at]! -= (rate * gw) / Math.sqrt(g2[at]!);
           }
         }
       }
     }
   }
 
-  private probabilities(features: readonly number[], out: Float64Array): void {
+  private probabilities(features: ArrayLike<number>, out: Float64Array): void {
     const K = this.classes.length;
+    const w = this.weights;
     let max = -Infinity;
     for (let k = 0; k < K; k++) {
       let s = this.bias[k]!;
-      for (const f of features) s += this.weights[f]![k]!;
+      for (let j = 0; j < features.length; j++) s += w[features[j]! * K + k]!;
       out[k] = s;
       if (s > max) max = s;
     }
@@ -224,7 +227,7 @@ export class LogisticRegression {
     const fs: number[] = [];
     for (const t of new Set(tokens)) {
       const f = this.index.get(t);
-      if (f !== undefined && f < this.weights.length) fs.push(f);
+      if (f !== undefined && f * this.classes.length < this.weights.length) fs.push(f);
     }
     const p = new Float64Array(this.classes.length);
     this.probabilities(fs, p);

@@ -5,7 +5,6 @@
  */
 import { createReadStream, existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { createGunzip } from "node:zlib";
 import { isFormat, type Format } from "../dataset/formats.js";
 import { SPLITS, type Split } from "../dataset/row.js";
@@ -62,24 +61,47 @@ function rowsBySplit(dir: string): Record<Split, number> | null {
   return out;
 }
 
+/** Bytes of a line's start that `readRows` hands to `keep` (row ids come first in every format that has them). */
+export const KEEP_HEAD_BYTES = 512;
+
 /**
- * Every row of every shard, in shard order (only lines `keep` accepts, if given: tested before
- * parsing). A line that is not a JSON object is an error naming it.
+ * The lines of a shard as byte ranges (a trailing "\r" dropped, as readline's crlfDelay does):
+ * newlines are found with Buffer.indexOf and only the lines a caller keeps are decoded, which
+ * is several times faster than readline on gigabytes of JSONL where a sample is audited.
  */
-export async function* readRows(info: DatasetInfo, keep?: (line: string) => boolean): AsyncGenerator<ShardRow> {
+async function* byteLines(file: string): AsyncGenerator<[Buffer, number, number]> {
+  const input = file.endsWith(".gz") ? createReadStream(file, { highWaterMark: 1 << 20 }).pipe(createGunzip()) : createReadStream(file, { highWaterMark: 1 << 20 });
+  let carry: Buffer | null = null;
+  for await (const chunk of input as AsyncIterable<Buffer>) {
+    const buf: Buffer = carry === null ? chunk : Buffer.concat([carry, chunk]);
+    let start = 0;
+    for (let nl = buf.indexOf(10, start); nl >= 0; nl = buf.indexOf(10, start)) {
+      yield [buf, start, nl > start && buf[nl - 1] === 13 ? nl - 1 : nl];
+      start = nl + 1;
+    }
+    carry = start < buf.length ? buf.subarray(start) : null;
+  }
+  if (carry !== null) yield [carry, 0, carry.length > 0 && carry[carry.length - 1] === 13 ? carry.length - 1 : carry.length];
+}
+
+/**
+ * Every row of every shard, in shard order (only lines `keep` accepts, if given: it is shown
+ * the line's first `KEEP_HEAD_BYTES` bytes, before the line is decoded or parsed). A line that
+ * is not a JSON object is an error naming it.
+ */
+export async function* readRows(info: DatasetInfo, keep?: (head: string) => boolean): AsyncGenerator<ShardRow> {
   for (const file of info.shards) {
     const base = file.slice(file.lastIndexOf("/") + 1);
     const split = SPLITS.find((s) => base.startsWith(`${s}-`))!;
-    const input = file.endsWith(".gz") ? createReadStream(file).pipe(createGunzip()) : createReadStream(file);
-    const rl = createInterface({ input, crlfDelay: Infinity });
     let line = 0;
     try {
-      for await (const text of rl) {
+      for await (const [buf, start, end] of byteLines(file)) {
         line++;
-        if (text.length === 0 || (keep !== undefined && !keep(text))) continue;
+        if (end === start) continue;
+        if (keep !== undefined && !keep(buf.toString("utf8", start, Math.min(end, start + KEEP_HEAD_BYTES)))) continue;
         let obj: unknown;
         try {
-          obj = JSON.parse(text);
+          obj = JSON.parse(buf.toString("utf8", start, end));
         } catch {
           throw new UserError(`${file}:${line}: invalid JSON`);
         }
@@ -99,8 +121,7 @@ export async function countRows(info: DatasetInfo): Promise<Record<Split, number
   for (const file of info.shards) {
     const base = file.slice(file.lastIndexOf("/") + 1);
     const split = SPLITS.find((s) => base.startsWith(`${s}-`))!;
-    const input = file.endsWith(".gz") ? createReadStream(file).pipe(createGunzip()) : createReadStream(file);
-    for await (const line of createInterface({ input, crlfDelay: Infinity })) if (line.length > 0) out[split]++;
+    for await (const [, start, end] of byteLines(file)) if (end > start) out[split]++;
   }
   return out;
 }

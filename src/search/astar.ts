@@ -222,8 +222,7 @@ export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarO
     for (let i = 0; i < ops.length; i++) {
       const op = ops[i]!;
       if (opMask !== undefined && opMask[op] === 0) continue;
-      space.apply(cur, op, next);
-      if (factMask !== undefined) for (let w = 0; w < words; w++) next[w]! &= factMask[w]!;
+      space.applyProjected(cur, op, next, factMask);
       generated++;
       if (forbidden !== undefined && forbidden(next)) continue;
       const ng = gid + opCost[op]!;

@@ -1,6 +1,7 @@
 /** Optimal search: A*, heuristics (blind, h^max, LM-Cut), the h* oracle and `solve`. */
 export * from "./types.js";
 export { astar, astarRun, type AStarOptions, type AStarRun } from "./astar.js";
+export { breadthFirst, type BreadthFirstOptions } from "./bfs.js";
 export {
   createHeuristic,
   BlindHeuristic,

@@ -1,7 +1,7 @@
 import type { GroundTask } from "../task/types.js";
 import type { SuccessorGenerator } from "../task/index.js";
 import { astarRun } from "./astar.js";
-import { createHeuristic, HMaxHeuristic } from "./heuristics.js";
+import { AdaptiveLmCutHeuristic, HMaxHeuristic } from "./heuristics.js";
 import { IntMinQueue } from "./queue.js";
 import { StateSpace } from "./space.js";
 import { LimitError, type Heuristic, type HStarOracle, type SearchLimits } from "./types.js";
@@ -268,7 +268,7 @@ class SearchOracle implements Oracle {
     this.cache = new StateSpace(task, succ);
     this.next = new Uint32Array(task.words);
     this.positiveCosts = task.opCost.every((c) => c > 0);
-    this.lmcut = createHeuristic(task, "lmcut");
+    this.lmcut = new AdaptiveLmCutHeuristic(task);
     this.exactFn = (s) => {
       const id = this.cache.intern(s);
       this.grow(id);
@@ -542,7 +542,7 @@ export function costAvoiding(
     h = { name: "hstar", evaluate: (s) => oracle.hstar(s) };
   } else {
     let lm = lmcutCache.get(task);
-    if (!lm) lmcutCache.set(task, (lm = createHeuristic(task, "lmcut")));
+    if (!lm) lmcutCache.set(task, (lm = new AdaptiveLmCutHeuristic(task)));
     const lmh = lm;
     h = {
       name: "lmcut+cache",

@@ -54,6 +54,16 @@ export class StateSpace {
     return applyOp(this.task, state, op, out);
   }
 
+  /**
+   * Successor of `state` by `op` into `out`, projected onto `factMask` when one is given (the
+   * goal-relevance projection of plain optimal search).
+   */
+  applyProjected(state: Uint32Array, op: number, out: Uint32Array, factMask: Uint32Array | undefined): Uint32Array {
+    applyOp(this.task, state, op, out);
+    if (factMask !== undefined) for (let w = 0; w < out.length; w++) out[w]! &= factMask[w]!;
+    return out;
+  }
+
   isGoal(state: Uint32Array): boolean {
     return isGoal(this.task, state);
   }
