@@ -1,4 +1,7 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parseDomain, parseProblem } from "../src/pddl/index.js";
 import {
   classify,
   createLabelContext,
@@ -9,7 +12,7 @@ import {
   type LabelContext,
 } from "../src/label/index.js";
 import { createOracle, LimitError } from "../src/search/index.js";
-import { isApplicable } from "../src/task/index.js";
+import { ground, isApplicable } from "../src/task/index.js";
 import type { GroundTask } from "../src/task/types.js";
 import { loadTask } from "./label-oracle.js";
 
@@ -92,5 +95,26 @@ describe("search-mode oracle (bounded, learning queries) agrees with the explici
     expect(createOracle(small, { maxEdges: 5 }).mode).toBe("search");
     expect(createOracle(small, { maxEdges: 1e9 }).mode).toBe("explicit");
     expect(createLabelContext(big, { oracleMaxStates: 1e7 }).oracle.mode).toBe("explicit");
+  });
+
+  it("a task shape whose explicit builds went over the caps twice goes straight to search mode (default policy only)", () => {
+    // 8-puzzles share their ground operators: each build explores up to the caps and gives up
+    const root = join(import.meta.dirname, "..");
+    const dFile = join(root, "domains", "npuzzle", "domain.pddl");
+    const domain = parseDomain(readFileSync(dFile, "utf8"), dFile);
+    const tasks = ["p0001", "p0002", "p0003", "p0004"].map((n) => {
+      const pFile = join(root, "problems", "npuzzle", `${n}.pddl`);
+      return ground(domain, parseProblem(readFileSync(pFile, "utf8"), pFile, domain));
+    });
+    const ctxs = tasks.map((t) => createLabelContext(t));
+    expect(ctxs.map((c) => c.oracle.mode)).toEqual(["search", "search", "search", "search"]);
+    expect(ctxs.map((c) => c.explicitSkipped)).toEqual([false, false, true, true]);
+    // an explicit cap is always tried
+    const capped = createLabelContext(tasks[0]!, { oracleMaxStates: 1e7 });
+    expect(capped.explicitSkipped).toBe(false);
+    expect(capped.oracle.mode).toBe("explicit");
+    // the same labels either way
+    const o = { problemId: "p0004", seed: 5, samplesPerState: 6 };
+    expect(JSON.stringify(labelProblemAll(tasks[3]!, o))).toBe(JSON.stringify(labelProblemAll(tasks[3]!, { ...o, oracleMaxStates: 1e7 })));
   });
 });

@@ -49,6 +49,8 @@ export interface LabelContext {
   readonly deadEndProofs: Map<number, DeadEndProof>;
   /** h* by registry id, so repeated queries skip the oracle's hashing. */
   readonly hstarCache: Map<number, number>;
+  /** True when the oracle went to search mode without trying the explicit build (see `explicitOutcomes`). */
+  readonly explicitSkipped: boolean;
 }
 
 const DEFAULT_MAX_STATES = 2_000_000;
@@ -66,6 +68,26 @@ export const DEFAULT_ORACLE_MAX_STATES = 2_500;
 /** See `DEFAULT_ORACLE_MAX_STATES`. */
 export const DEFAULT_ORACLE_MAX_EDGES = 16_000;
 
+/**
+ * Outcomes of the explicit build by task shape (the domain, and the ground operators by name),
+ * per thread. Tasks of one shape share their transition system and differ only in the initial
+ * state (the blocksworld with n blocks, the 8-puzzle), so a shape whose builds went over the caps
+ * twice and never fitted goes straight to the search mode: a failed build explores up to the
+ * caps for nothing (11% of labelling on the built-in corpus). Only the oracle's mode, never a
+ * label, depends on it: both modes are exact.
+ */
+const explicitOutcomes = new WeakMap<object, Map<string, { fit: number; over: number }>>();
+const MAX_SHAPES_PER_DOMAIN = 10_000;
+
+function taskShape(task: GroundTask): string {
+  let h = 0x811c9dc5;
+  for (const name of task.opNames) {
+    for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+    h = Math.imul(h ^ 10, 0x01000193);
+  }
+  return `${task.numFacts}/${task.numOps}/${h >>> 0}`;
+}
+
 /** Build the labelling context of a task (creates the h* oracle unless one is given). */
 export function createLabelContext(task: GroundTask, options: LabelContextOptions = {}): LabelContext {
   const start = performance.now(); // the deadline covers building the oracle too
@@ -74,14 +96,32 @@ export function createLabelContext(task: GroundTask, options: LabelContextOption
   const oracleLimits: SearchLimits = {};
   if (limits.maxExpansions !== undefined) oracleLimits.maxExpansions = limits.maxExpansions;
   if (limits.timeMs !== undefined) oracleLimits.timeMs = limits.timeMs;
-  const oracle =
-    options.oracle ??
-    createOracle(task, {
+  let oracle = options.oracle;
+  let skipped = false;
+  if (oracle === undefined) {
+    // the shape memo serves the default policy only: an explicit cap means try that cap
+    const policy = options.oracleMaxStates === undefined;
+    let byShape = policy ? explicitOutcomes.get(task.domain) : undefined;
+    if (policy && byShape === undefined) explicitOutcomes.set(task.domain, (byShape = new Map()));
+    const shape = byShape !== undefined ? taskShape(task) : "";
+    const seen = byShape?.get(shape);
+    const skip = seen !== undefined && seen.fit === 0 && seen.over >= 2;
+    skipped = skip;
+    oracle = createOracle(task, {
       maxStates: options.oracleMaxStates ?? Math.min(maxStates, DEFAULT_ORACLE_MAX_STATES),
       // the transition cap applies to the default policy only: an explicit option means that cap
-      ...(options.oracleMaxStates === undefined ? { maxEdges: DEFAULT_ORACLE_MAX_EDGES } : {}),
+      ...(policy ? { maxEdges: DEFAULT_ORACLE_MAX_EDGES } : {}),
+      ...(skip ? { mode: "search" as const } : {}),
       limits: oracleLimits,
     });
+    if (byShape !== undefined && !skip) {
+      if (seen === undefined && byShape.size >= MAX_SHAPES_PER_DOMAIN) byShape.clear();
+      const rec = seen ?? { fit: 0, over: 0 };
+      if (oracle.mode === "explicit") rec.fit++;
+      else rec.over++;
+      byShape.set(shape, rec);
+    }
+  }
   return {
     task,
     oracle,
@@ -92,6 +132,7 @@ export function createLabelContext(task: GroundTask, options: LabelContextOption
     stats: { hstarMs: 0, hstarCalls: 0 },
     deadEndProofs: new Map(),
     hstarCache: new Map(),
+    explicitSkipped: skipped,
   };
 }
 

@@ -43,8 +43,15 @@ export interface Oracle extends HStarOracle {
 }
 
 const DEFAULT_MAX_STATES = 2_000_000;
-// one LM-Cut instance per task for avoidance searches (building the relaxed task is not free)
-const lmcutCache = new WeakMap<GroundTask, Heuristic>();
+// One LM-Cut per task, shared by the search-mode oracle and the avoidance searches (building
+// the relaxed task, and later the finite-domain view, is not free). Single-threaded: evaluations
+// never nest.
+const lmcutCache = new WeakMap<GroundTask, AdaptiveLmCutHeuristic>();
+function labellerLmCut(task: GroundTask): AdaptiveLmCutHeuristic {
+  let lm = lmcutCache.get(task);
+  if (!lm) lmcutCache.set(task, (lm = new AdaptiveLmCutHeuristic(task)));
+  return lm;
+}
 
 /**
  * The h* oracle (DESIGN.md §5). Explicit mode: forward exploration of the whole reachable space,
@@ -268,7 +275,7 @@ class SearchOracle implements Oracle {
     this.cache = new StateSpace(task, succ);
     this.next = new Uint32Array(task.words);
     this.positiveCosts = task.opCost.every((c) => c > 0);
-    this.lmcut = new AdaptiveLmCutHeuristic(task);
+    this.lmcut = labellerLmCut(task);
     this.exactFn = (s) => {
       const id = this.cache.intern(s);
       this.grow(id);
@@ -541,9 +548,7 @@ export function costAvoiding(
   if (oracle.mode === "explicit") {
     h = { name: "hstar", evaluate: (s) => oracle.hstar(s) };
   } else {
-    let lm = lmcutCache.get(task);
-    if (!lm) lmcutCache.set(task, (lm = new AdaptiveLmCutHeuristic(task)));
-    const lmh = lm;
+    const lmh = labellerLmCut(task);
     h = {
       name: "lmcut+cache",
       evaluate: (s) => {
