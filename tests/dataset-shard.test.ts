@@ -62,4 +62,24 @@ describe("pregenerateProblems", () => {
     // a set that cannot be made: the caller makes it and reports the error
     expect((await pregenerateProblems({ domain: ["blocksworld", "ferry"], count: 100_000, seed: 1, problems: "x" }, 2)).size).toBe(0);
   }, 60_000);
+
+  it("all 11 domains with the caller's abort signal: no listener-leak warning; an abort gives an empty map", async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => void warnings.push(w.name);
+    process.on("warning", onWarning);
+    try {
+      const ac = new AbortController();
+      const made = await pregenerateProblems({ domain: "all", count: 1, seed: 2, signal: ac.signal }, 2);
+      expect(made.size).toBe(11);
+      // warnings are emitted on the next tick
+      await new Promise((r) => setImmediate(r));
+      expect(warnings).toEqual([]);
+      const stopped = new AbortController();
+      const pending = pregenerateProblems({ domain: "all", count: 50, seed: 2, signal: stopped.signal }, 2);
+      stopped.abort(new Error("stop"));
+      expect((await pending).size).toBe(0);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  }, 60_000);
 });

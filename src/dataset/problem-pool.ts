@@ -2,6 +2,7 @@
  * Fresh problem sets (`--count`) made on worker threads, one domain per thread at a time, before
  * a run is planned: made one after another on the main thread they kept the workers waiting.
  */
+import { setMaxListeners } from "node:events";
 import { join } from "node:path";
 import { Piscina } from "piscina";
 import { BUILTIN_DOMAINS, MAX_PROBLEM_COUNT, type GeneratedProblem } from "../generators/index.js";
@@ -39,14 +40,20 @@ export async function pregenerateProblems(options: PregenerateOptions, workers: 
     minThreads: Math.min(workers, names.length),
     maxThreads: Math.min(workers, names.length),
   });
+  // One task per domain, each listening for an abort: on a signal of our own (the caller's gets
+  // one listener), with room for all of them, else Node warns past 10 listeners (all 11 domains).
+  const stop = new AbortController();
+  setMaxListeners(names.length + 1, stop.signal);
+  const onAbort = (): void => stop.abort(options.signal?.reason);
+  if (options.signal?.aborted) stop.abort(options.signal.reason);
+  options.signal?.addEventListener("abort", onAbort, { once: true });
   try {
-    const replies = await Promise.all(
-      names.map((name) => pool.run({ name, count, seed }, options.signal ? { signal: options.signal } : {}) as Promise<ProblemSetReply>),
-    );
+    const replies = await Promise.all(names.map((name) => pool.run({ name, count, seed }, { signal: stop.signal }) as Promise<ProblemSetReply>));
     if (replies.every((r) => r.ok)) names.forEach((n, i) => made.set(n, (replies[i] as { problems: GeneratedProblem[] }).problems));
   } catch {
     // aborted or a worker failed: the caller plans without these sets
   } finally {
+    options.signal?.removeEventListener("abort", onAbort);
     await pool.destroy();
   }
   return made;
