@@ -627,7 +627,11 @@ function finish(c: Compiled, domain: Domain, problem: Problem, atoms: AtomTable,
     }
     start[lists.length] = n;
     const data = new Int32Array(n);
-    for (let i = 0; i < lists.length; i++) data.set(lists[i]!, start[i]!);
+    // element by element: TypedArray.set from a short JS array costs more than the copy
+    for (let i = 0, k = 0; i < lists.length; i++) {
+      const l = lists[i]!;
+      for (let j = 0; j < l.length; j++) data[k++] = l[j]!;
+    }
     return [start, data];
   };
   const [factArgStart, factArgs] = csr(factArgsL);
