@@ -7,19 +7,21 @@
  *                           [--fresh] [--gzip] [--seed 1] [--json]
  *   npm run bench:corpus -- --scales 0.25,1,4 [--gzip] ...   (one run per scale, each in its own process)
  *
- * Step 1 makes the problem sets with `pddl2prm problems` (seeded, cached in --problems: a set
- * that already has the right count is reused, so the end-to-end figure holds only for fresh
- * sets: --fresh makes them anew). Step 2 is the timed run: `writeDataset` over those problems,
+ * Step 1 makes the problem sets as `generate --count` does, on worker threads (seeded, the files
+ * `pddl2prm problems` writes; cached in --problems: a set that already has the right count is
+ * reused, so the end-to-end figure holds only for fresh sets: --fresh makes them anew). Step 2 is the timed run: `writeDataset` over those problems,
  * the same code as `pddl2prm generate`. With --scales, the table shows whether rows/s stays
  * level and peak RSS flat as the corpus grows.
  */
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Piscina } from "piscina";
 import { writeDataset } from "../src/dataset/write.js";
 import { CATEGORIES } from "../src/dataset/row.js";
+import type { ProblemSetReply } from "../src/dataset/problem-worker.js";
 import { packageRoot } from "../src/util/paths.js";
 
 /** The paper's corpus: problems per domain (and the mean optimal plan length it reports). */
@@ -49,34 +51,16 @@ const out = flag("--out", "out/corpus");
 const problemsDir = flag("--problems", "out/corpus-problems");
 const seed = Number(flag("--seed", "1"));
 const gzip = has("--gzip");
-const cli = join(packageRoot(), "dist", "src", "cli", "main.js");
-
-/** CPU seconds (user + system) of this process's finished children (Linux /proc; 0 elsewhere). */
-function childCpuSeconds(): number {
-  try {
-    const stat = readFileSync("/proc/self/stat", "utf8");
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // fields 16 and 17 of proc(5) (cutime, cstime), in clock ticks of 1/100 s
-    return (Number(f[13]) + Number(f[14])) / 100;
-  } catch {
-    return 0;
-  }
-}
+const json = has("--json");
+const log = json ? (..._: unknown[]) => undefined : console.log;
 
 function countOf(domain: string): number {
   return Math.max(1, Math.round(PAPER[domain]!.problems * scale));
 }
 
-function runCli(args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { stdio: ["ignore", "inherit", "inherit"] });
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`pddl2prm ${args.join(" ")} exited ${code}`))));
-  });
-}
-
 async function makeProblemSets(): Promise<{ ms: number; cpu: number; made: number }> {
   const t0 = performance.now();
-  const c0 = childCpuSeconds();
+  const c0 = process.cpuUsage();
   if (has("--fresh")) rmSync(problemsDir, { recursive: true, force: true });
   const todo = Object.keys(PAPER).filter((d) => {
     const dir = join(problemsDir, d);
@@ -85,17 +69,30 @@ async function makeProblemSets(): Promise<{ ms: number; cpu: number; made: numbe
     if (have > 0) rmSync(dir, { recursive: true, force: true });
     return true;
   });
-  // Largest sets first; as many processes as workers.
+  // Largest sets first, on worker threads, as `generate --count` makes them (no plan lengths
+  // where the generator proves solvability: the labeller finds the plans anyway).
   todo.sort((a, b) => countOf(b) - countOf(a));
-  const queue = [...todo];
-  await Promise.all(
-    Array.from({ length: Math.max(1, workers) }, async () => {
-      for (let d = queue.shift(); d !== undefined; d = queue.shift()) {
-        await runCli(["problems", "--domain", d, "--count", String(countOf(d)), "--seed", String(seed), "--out", join(problemsDir, d)]);
-      }
-    }),
-  );
-  return { ms: performance.now() - t0, cpu: childCpuSeconds() - c0, made: todo.length };
+  const pool = new Piscina({
+    filename: join(packageRoot(), "dist", "src", "dataset", "problem-worker.js"),
+    minThreads: Math.max(1, workers),
+    maxThreads: Math.max(1, workers),
+  });
+  try {
+    await Promise.all(
+      todo.map(async (d) => {
+        const r = (await pool.run({ name: d, count: countOf(d), seed })) as ProblemSetReply;
+        if (!r.ok) throw new Error(`${d}: ${r.message}`);
+        const dir = join(problemsDir, d);
+        mkdirSync(dir, { recursive: true });
+        for (const p of r.problems) writeFileSync(join(dir, `${p.name}.pddl`), p.text);
+        log(`made ${r.problems.length} ${d} problems in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      }),
+    );
+  } finally {
+    await pool.destroy();
+  }
+  const c = process.cpuUsage(c0);
+  return { ms: performance.now() - t0, cpu: (c.user + c.system) / 1e6, made: todo.length };
 }
 
 /** One result line of a run (--json), and what the scaling table shows. */
@@ -114,8 +111,6 @@ interface RunFigures {
 }
 
 async function main(): Promise<void> {
-  const json = has("--json");
-  const log = json ? (..._: unknown[]) => undefined : console.log;
   log(`bench/corpus: scale ${scale}, ${workers} workers, seed ${seed}${gzip ? ", gzip" : ""}`);
   const gen = await makeProblemSets();
   const cached = gen.made < Object.keys(PAPER).length;

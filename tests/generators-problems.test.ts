@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { goalHoldsInInit } from "../src/generators/common.js";
 import {
   BUILTIN_DOMAINS, builtinDomainFile, builtinProblemsDir, checkSizes, generateProblems, getBuiltinDomain,
 } from "../src/generators/index.js";
@@ -62,6 +63,57 @@ describe("generateProblems", () => {
     expect(() => generateProblems("blocksworld", { count: 30, seed: 1, sizes: { blocks: 2 } })).toThrow(UserError);
     expect(() => generateProblems("blocksworld", { count: 30, seed: 1, sizes: { blocks: 2 } })).toThrow(/too few/);
   });
+});
+
+describe("generateProblems without plan lengths (what a labelling run asks for)", () => {
+  const texts = (ps: { name: string; text: string }[]) => ps.map((p) => `${p.name}\n${p.text}`);
+  for (const d of BUILTIN_DOMAINS) {
+    it(`${d.name}: the same problems as with the planner's check`, () => {
+      for (const seed of [1, 2]) {
+        const checked = generateProblems(d.name, { count: 60, seed });
+        const fast = generateProblems(d.name, { count: 60, seed, planLengths: false });
+        expect(texts(fast)).toEqual(texts(checked));
+        // plan lengths are measured exactly where solvability is not known by construction
+        const proved = fast.filter((p) => p.planLength === -1).length;
+        expect(proved).toBe(["blocksworld", "blocksworld-3ops", "npuzzle", "ferry", "hanoi"].includes(d.name) ? 60 : 0);
+      }
+    });
+  }
+
+  it("goalHoldsInInit: positive and negated goal literals against the initial state", () => {
+    const spec = (init: string[], goal: string[]) => ({ objects: [], init, goal });
+    expect(goalHoldsInInit(spec(["(on b1 b2)", "(clear b1)"], ["(on b1 b2)"]))).toBe(true);
+    expect(goalHoldsInInit(spec(["(on b1 b2)"], ["(on b2 b1)"]))).toBe(false);
+    expect(goalHoldsInInit(spec(["(lit r1)"], ["(not (lit r1))"]))).toBe(false);
+    expect(goalHoldsInInit(spec(["(lit r1)"], ["(not (lit r2))", "(lit r1)"]))).toBe(true);
+    // two blocks: 3 configurations, so 6 problems whose goal does not hold at the start, and
+    // draws with the goal in the initial state come often: both ways keep the same 6, and neither finds a 7th
+    const two = { seed: 1, sizes: { blocks: 2 } };
+    const fast = generateProblems("blocksworld", { ...two, count: 6, planLengths: false });
+    expect(fast.map((p) => p.text)).toEqual(generateProblems("blocksworld", { ...two, count: 6 }).map((p) => p.text));
+    expect(() => generateProblems("blocksworld", { ...two, count: 7, planLengths: false })).toThrow(/could not make problem 7/);
+    expect(() => generateProblems("blocksworld", { ...two, count: 7 })).toThrow(/could not make problem 7/);
+  });
+
+  it("hanoi with two pegs (not always solvable) still goes to the planner", () => {
+    const two = { count: 3, seed: 4, sizes: { pegs: 2, disks: 2 } };
+    const fast = generateProblems("hanoi", { ...two, planLengths: false });
+    expect(fast.every((p) => p.planLength > 0)).toBe(true);
+    expect(texts(fast)).toEqual(texts(generateProblems("hanoi", two)));
+  });
+
+  it("solvable() claims hold: the planner solves every draw it vouches for (200 draws per domain)", () => {
+    for (const d of BUILTIN_DOMAINS) {
+      const domain = domainOf(d.name);
+      for (let i = 0; i < 200; i++) {
+        const spec = d.build(new Prng(11, `${d.name}/${i}`), {});
+        if (!d.solvable(spec)) continue;
+        const text = d.generate(new Prng(11, `${d.name}/${i}`), {}, "p");
+        const r = solve(ground(domain, parseProblem(text, "p.pddl", domain)), { heuristic: "lmcut" });
+        expect(r.status, `${d.name} draw ${i}`).toBe("solved");
+      }
+    }
+  }, 120_000);
 });
 
 describe("size options", () => {

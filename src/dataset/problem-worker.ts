@@ -6,7 +6,7 @@ export type ProblemSetReply = { ok: true; problems: GeneratedProblem[] } | { ok:
 /** The piscina entry point of `pregenerateProblems`: one domain's `generateProblems`. */
 export default function task(input: { name: string; count: number; seed: number }): ProblemSetReply {
   try {
-    return { ok: true, problems: generateProblems(input.name, { count: input.count, seed: input.seed }) };
+    return { ok: true, problems: generateProblems(input.name, { count: input.count, seed: input.seed, planLengths: false }) };
   } catch (e) {
     return { ok: false, message: e instanceof Error ? e.message : String(e) };
   }

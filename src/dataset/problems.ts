@@ -226,7 +226,7 @@ export function resolveProblems(sel: ProblemSelection): ProblemSource[] {
       }
       out.push(...builtinFromFiles(name, domainFile, domainText, spec));
     } else if (sel.count !== undefined) {
-      for (const p of sel.generated?.get(name) ?? generateProblems(name, { count: sel.count, seed: sel.seed })) {
+      for (const p of sel.generated?.get(name) ?? generateProblems(name, { count: sel.count, seed: sel.seed, planLengths: false })) {
         out.push({
           domainName: name,
           domainFile,

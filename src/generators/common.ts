@@ -33,6 +33,21 @@ export interface DomainGenerator {
   sizeOptions: readonly SizeOption[];
   /** Draw one problem. Throws UserError when the given sizes are inconsistent. */
   build(prng: Prng, sizes: Sizes): ProblemSpec;
+  /**
+   * True only where every problem like `spec` is solvable, by a property of the domain and the
+   * generator (say which in a comment); tested against the planner's check. Absent: the planner
+   * decides.
+   */
+  solvable?(spec: ProblemSpec): boolean;
+}
+
+/**
+ * Does the goal of `spec` hold in its initial state (closed world; literals as `atom` prints
+ * them)? Such a draw has an empty plan and is never kept.
+ */
+export function goalHoldsInInit(spec: ProblemSpec): boolean {
+  const init = new Set(spec.init);
+  return spec.goal.every((g) => (g.startsWith("(not ") ? !init.has(g.slice(5, -1)) : init.has(g)));
 }
 
 /**

@@ -9,6 +9,8 @@ export const ferry: DomainGenerator = {
     { flag: "cars", description: "number of cars", default: "2-3 (drawn per problem)", min: 1, max: 50 },
     { flag: "locations", description: "number of locations", default: "2-4 (drawn per problem)", min: 2, max: 50 },
   ],
+  // the ferry sails between any two locations and carries every car
+  solvable: () => true,
   build(prng, sizes) {
     const nc = draw(prng, sizes, "cars", 2, 3);
     const nl = draw(prng, sizes, "locations", 2, 4);

@@ -32,6 +32,8 @@ export const hanoi: DomainGenerator = {
     { flag: "disks", description: "number of disks", default: "3-4 (drawn per problem)", min: 1, max: 20 },
     { flag: "pegs", description: "number of pegs", default: "4", min: 2, max: 10 },
   ],
+  // with three pegs or more any legal stacking reaches any other; with two, not always
+  solvable: (spec) => spec.objects.filter(([, type]) => type === "peg").length >= 3,
   build(prng, sizes) {
     const nd = draw(prng, sizes, "disks", 3, 4);
     const np = draw(prng, sizes, "pegs", 4, 4);

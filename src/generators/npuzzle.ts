@@ -9,6 +9,8 @@ export const npuzzle: DomainGenerator = {
     { flag: "size", description: "side of the square board (3 = 8-puzzle)", default: "3", min: 2, max: 6 },
     { flag: "depth", description: "random moves of the blank that scramble the solved board", default: "7-12 (drawn per problem)", min: 1, max: 1000 },
   ],
+  // the board is the solved one scrambled by legal moves: undoing them solves it
+  solvable: () => true,
   build(prng, sizes) {
     const n = draw(prng, sizes, "size", 3, 3);
     const depth = draw(prng, sizes, "depth", 7, 12);
