@@ -78,14 +78,23 @@ async function makeProblemSets(): Promise<{ ms: number; cpu: number; made: numbe
     maxThreads: Math.max(1, workers),
   });
   try {
+    // Above scale 1 a set is made of paper-size parts with seeds seed, seed+1, ... (files s2-p0001,
+    // ...): a generator's default sizes allow only so many distinct problems (about 1,700
+    // 8-puzzles), and a scaling run measures the work per problem, which a repeat still costs.
+    const parts = todo.flatMap((d) => {
+      const per = PAPER[d]!.problems;
+      const total = countOf(d);
+      return Array.from({ length: Math.ceil(total / per) }, (_, k) => ({ d, k, count: Math.min(per, total - k * per) }));
+    });
     await Promise.all(
-      todo.map(async (d) => {
-        const r = (await pool.run({ name: d, count: countOf(d), seed })) as ProblemSetReply;
+      parts.map(async ({ d, k, count }) => {
+        const r = (await pool.run({ name: d, count, seed: seed + k })) as ProblemSetReply;
         if (!r.ok) throw new Error(`${d}: ${r.message}`);
         const dir = join(problemsDir, d);
         mkdirSync(dir, { recursive: true });
-        for (const p of r.problems) writeFileSync(join(dir, `${p.name}.pddl`), p.text);
-        log(`made ${r.problems.length} ${d} problems in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+        const prefix = k === 0 ? "" : `s${k + 1}-`;
+        for (const p of r.problems) writeFileSync(join(dir, `${prefix}${p.name}.pddl`), p.text);
+        log(`made ${r.problems.length} ${d} problems${k > 0 ? ` (seed ${seed + k})` : ""} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
       }),
     );
   } finally {
