@@ -3,6 +3,7 @@ import { LimitError, type SearchLimits } from "../search/types.js";
 import { StateRegistry, SuccessorGenerator, applyOp, findOperator, isApplicable } from "../task/index.js";
 import type { GroundTask } from "../task/types.js";
 import type { DeadEndProof } from "./types.js";
+import { hashString } from "../util/prng.js";
 
 /** Limits for one problem (DESIGN.md §5, §12). */
 export interface LabelLimits extends SearchLimits {
@@ -80,12 +81,7 @@ const explicitOutcomes = new WeakMap<object, Map<string, { fit: number; over: nu
 const MAX_SHAPES_PER_DOMAIN = 10_000;
 
 function taskShape(task: GroundTask): string {
-  let h = 0x811c9dc5;
-  for (const name of task.opNames) {
-    for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
-    h = Math.imul(h ^ 10, 0x01000193);
-  }
-  return `${task.numFacts}/${task.numOps}/${h >>> 0}`;
+  return `${task.numFacts}/${task.numOps}/${hashString(task.opNames.join("\n"))}`;
 }
 
 /** Build the labelling context of a task (creates the h* oracle unless one is given). */
