@@ -1,4 +1,4 @@
-import { createOracle, type Oracle } from "../search/index.js";
+import { createOracle, TransitionGraphCache, transitionHash, type Oracle } from "../search/index.js";
 import { LimitError, type SearchLimits } from "../search/types.js";
 import { StateRegistry, SuccessorGenerator, applyOp, findOperator, isApplicable } from "../task/index.js";
 import type { GroundTask } from "../task/types.js";
@@ -52,6 +52,8 @@ export interface LabelContext {
   readonly hstarCache: Map<number, number>;
   /** True when the oracle went to search mode without trying the explicit build (see `explicitOutcomes`). */
   readonly explicitSkipped: boolean;
+  /** True when the oracle reads h* off a transition graph shared with other problems (see `sharedGraphs`). */
+  readonly sharedGraph: boolean;
 }
 
 const DEFAULT_MAX_STATES = 2_000_000;
@@ -80,6 +82,75 @@ export const DEFAULT_ORACLE_MAX_EDGES = 16_000;
 const explicitOutcomes = new WeakMap<object, Map<string, { fit: number; over: number }>>();
 const MAX_SHAPES_PER_DOMAIN = 10_000;
 
+/**
+ * Transition graphs shared by the recurring transition systems of a run (per thread), so that
+ * h* for another problem of a system is one lazy backward search over edges already built
+ * instead of a build or searches of its own. Sized for the built-in systems that go over the
+ * per-problem caps (blocksworld-3ops with 7 blocks: 37,633 states; one half of the 8-puzzle:
+ * 181,440) within a memory bound of a few tens of MB.
+ */
+const sharedGraphs = new TransitionGraphCache({ maxStates: 200_000, maxEdges: 600_000, maxTotalEdges: 2_000_000 });
+
+/**
+ * Labelling time per problem of a transition system without ([0]) and with ([1]) its shared
+ * graph, per thread (moving averages, so that the slow first problems of a fresh thread fade).
+ * The first problems of a system go without (a one-off problem must not pay for a large build);
+ * then the graph is tried and kept while its problems label faster (where a walk needs most of a
+ * large space, as in visitgrid, searches win). Now and then a problem takes the other mode to
+ * keep both figures current, less often each time the choice holds. Timing decides only the
+ * oracle's mode, never a label: both modes are exact.
+ */
+interface ModeCost {
+  n: [number, number];
+  avgMs: [number, number];
+  problems: number;
+  preferred: 0 | 1;
+  period: number;
+  nextSample: number;
+}
+const modeCosts = new Map<number, ModeCost>();
+const FIRST_WITHOUT_GRAPH = 2; // ... and the first of them is not timed (warm-up)
+const GRAPH_TRIALS = 3;
+const FIRST_PERIOD = 16;
+const MAX_PERIOD = 1024;
+
+function wantGraph(c: ModeCost): boolean {
+  c.problems++;
+  if (c.n[0] < FIRST_WITHOUT_GRAPH) return false;
+  // trials alternate the modes, so that both see the same stretch of the run
+  if (c.n[1] < GRAPH_TRIALS) return c.n[1] < c.n[0] - 1;
+  const preferred = c.avgMs[1] <= c.avgMs[0] ? 1 : 0;
+  if (preferred !== c.preferred || c.nextSample === 0) {
+    c.preferred = preferred;
+    c.period = FIRST_PERIOD;
+    c.nextSample = c.problems + FIRST_PERIOD;
+  }
+  if (c.problems >= c.nextSample) {
+    c.period = Math.min(c.period * 2, MAX_PERIOD);
+    c.nextSample = c.problems + c.period;
+    return preferred === 0;
+  }
+  return preferred === 1;
+}
+
+/** What `noteLabellingTime` needs to know about a context made under the default policy. */
+const contextMode = new WeakMap<LabelContext, { cost: ModeCost; graph: 0 | 1; setupMs: number }>();
+
+/**
+ * Record how long labelling with `ctx` took (oracle creation and the shared graph's growth
+ * included, its first build excluded: that is paid once for many problems), for the policy above.
+ */
+export function noteLabellingTime(ctx: LabelContext, ms: number): void {
+  const m = contextMode.get(ctx);
+  if (m === undefined) return;
+  const x = Math.max(0, ms - m.setupMs);
+  const c = m.cost;
+  const k = c.n[m.graph]++;
+  // the first problem of a system pays for warming up its code paths: not a sample
+  if (m.graph === 0 && k === 0) return;
+  c.avgMs[m.graph] = k === (m.graph === 0 ? 1 : 0) ? x : c.avgMs[m.graph] + 0.25 * (x - c.avgMs[m.graph]);
+}
+
 function taskShape(task: GroundTask): string {
   return `${task.numFacts}/${task.numOps}/${hashString(task.opNames.join("\n"))}`;
 }
@@ -94,6 +165,26 @@ export function createLabelContext(task: GroundTask, options: LabelContextOption
   if (limits.timeMs !== undefined) oracleLimits.timeMs = limits.timeMs;
   let oracle = options.oracle;
   let skipped = false;
+  let mode: { cost: ModeCost; graph: 0 | 1; setupMs: number } | undefined;
+  if (oracle === undefined && options.oracleMaxStates === undefined) {
+    const key = transitionHash(task);
+    let cost = modeCosts.get(key);
+    if (cost === undefined) {
+      if (modeCosts.size >= MAX_SHAPES_PER_DOMAIN * 10) modeCosts.clear();
+      modeCosts.set(key, (cost = { n: [0, 0], avgMs: [0, 0], problems: 0, preferred: 0, period: FIRST_PERIOD, nextSample: 0 }));
+    }
+    mode = { cost, graph: 0, setupMs: 0 };
+    if (wantGraph(cost)) {
+      const deadline = limits.timeMs !== undefined && limits.timeMs > 0 ? start + limits.timeMs : Infinity;
+      const t0 = performance.now();
+      const graph = sharedGraphs.graphFor(task, deadline);
+      if (sharedGraphs.lastBuiltNew) mode.setupMs = performance.now() - t0;
+      if (graph !== null) {
+        oracle = createOracle(task, { graph, limits: oracleLimits });
+        mode.graph = 1;
+      }
+    }
+  }
   if (oracle === undefined) {
     // the shape memo serves the default policy only: an explicit cap means try that cap
     const policy = options.oracleMaxStates === undefined;
@@ -118,7 +209,7 @@ export function createLabelContext(task: GroundTask, options: LabelContextOption
       byShape.set(shape, rec);
     }
   }
-  return {
+  const ctx: LabelContext = {
     task,
     oracle,
     successors: new SuccessorGenerator(task),
@@ -129,7 +220,10 @@ export function createLabelContext(task: GroundTask, options: LabelContextOption
     deadEndProofs: new Map(),
     hstarCache: new Map(),
     explicitSkipped: skipped,
+    sharedGraph: mode?.graph === 1,
   };
+  if (mode !== undefined) contextMode.set(ctx, mode);
+  return ctx;
 }
 
 /** Throw LimitError when the context's deadline has passed. */

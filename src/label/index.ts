@@ -5,6 +5,7 @@ export {
   DEFAULT_ORACLE_MAX_EDGES,
   DEFAULT_ORACLE_MAX_STATES,
   hstar,
+  noteLabellingTime,
   type LabelContext,
   type LabelContextOptions,
   type LabelLimits,

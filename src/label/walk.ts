@@ -6,6 +6,7 @@ import { Prng } from "../util/prng.js";
 import {
   applicableOps,
   createLabelContext,
+  noteLabellingTime,
   hstar,
   hstarAtMost,
   optimalActions,
@@ -147,6 +148,7 @@ function run(task: GroundTask, o: LabelProblemOptions): LabeledStep[] {
   if (o.limits) ctxOptions.limits = o.limits;
   if (o.oracleMaxStates !== undefined) ctxOptions.oracleMaxStates = o.oracleMaxStates;
   if (o.oracle) ctxOptions.oracle = o.oracle;
+  const t0 = performance.now();
   const ctx = o.context ?? createLabelContext(task, ctxOptions);
   const root = Prng.forProblem(o.seed, o.problemId);
   const walkPrng = root.fork("walk");
@@ -232,5 +234,6 @@ function run(task: GroundTask, o: LabelProblemOptions): LabeledStep[] {
       );
     }
   }
+  if (o.context === undefined) noteLabellingTime(ctx, performance.now() - t0);
   return steps;
 }

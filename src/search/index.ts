@@ -14,3 +14,4 @@ export { buildRelaxedTask, buildRelaxedTaskFromFdr, causalFactRank, fdrSuccessor
 export { createOracle, costAvoiding, type Oracle, type OracleOptions, type DeadEndKind } from "./oracle.js";
 export { solve, formatPlan, type SolveOptions } from "./solve.js";
 export { StateSpace } from "./space.js";
+export { TransitionGraph, TransitionGraphCache, sameTransitions, transitionHash, type TransitionGraphCaps } from "./transition-graph.js";

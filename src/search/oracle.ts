@@ -2,8 +2,8 @@ import type { GroundTask } from "../task/types.js";
 import type { SuccessorGenerator } from "../task/index.js";
 import { astarRun } from "./astar.js";
 import { AdaptiveLmCutHeuristic, HMaxHeuristic } from "./heuristics.js";
-import { IntMinQueue } from "./queue.js";
 import { StateSpace } from "./space.js";
+import { TransitionGraph, type GoalDistances } from "./transition-graph.js";
 import { LimitError, type Heuristic, type HStarOracle, type SearchLimits } from "./types.js";
 
 /** Options of `createOracle`. */
@@ -19,6 +19,11 @@ export interface OracleOptions {
   maxEdges?: number;
   /** "auto" (default): explicit when the reachable space fits under `maxStates`, else search. */
   mode?: "auto" | "explicit" | "search";
+  /**
+   * A closed graph of the task's transitions holding its initial state (`TransitionGraphCache`):
+   * explicit mode without a build of its own.
+   */
+  graph?: TransitionGraph;
 }
 
 /** How a dead end was proved. */
@@ -64,6 +69,7 @@ function labellerLmCut(task: GroundTask): AdaptiveLmCutHeuristic {
 export function createOracle(task: GroundTask, options: OracleOptions = {}): Oracle {
   const mode = options.mode ?? "auto";
   if (mode === "search") return new SearchOracle(task, options.limits);
+  if (options.graph !== undefined) return ExplicitOracle.fromGraph(task, options.graph, options.limits);
   const ex = ExplicitOracle.build(task, options.maxStates ?? DEFAULT_MAX_STATES, options.limits, options.maxEdges ?? Infinity);
   if (ex) return ex;
   if (mode === "explicit") {
@@ -108,122 +114,47 @@ class ExplicitOracle implements Oracle {
   private constructor(
     private readonly task: GroundTask,
     private readonly space: StateSpace,
-    private readonly h: Float64Array,
+    private readonly h: GoalDistances,
     private readonly limits: SearchLimits | undefined,
   ) {}
 
   /** Explore and solve backwards; null when the space exceeds `maxStates`. */
   static build(task: GroundTask, maxStates: number, limits: SearchLimits | undefined, maxEdges = Infinity): ExplicitOracle | null {
-    const space = new StateSpace(task);
-    space.intern(task.init);
-    const cur = new Uint32Array(task.words);
-    const next = new Uint32Array(task.words);
-    const ops: number[] = [];
-    let edgeStart = new Int32Array(1024);
-    let dst = new Int32Array(4096);
-    let eop = new Int32Array(4096);
-    let m = 0;
-    const goals: number[] = [];
+    const graph = new TransitionGraph(task);
     const deadline = limits?.timeMs !== undefined && limits.timeMs > 0 ? performance.now() + limits.timeMs : Infinity;
-    for (let id = 0; id < space.size; id++) {
-      // the build honours the time limit: a LimitError skips the problem instead of hanging
-      if ((id & 1023) === 1023 && deadline !== Infinity && performance.now() > deadline) {
-        throw new LimitError(`explicit h* oracle: time limit reached after exploring ${space.size} states`);
-      }
-      cur.set(space.get(id));
-      if (space.isGoal(cur)) goals.push(id);
-      if (id + 1 >= edgeStart.length) {
-        const e2 = new Int32Array(edgeStart.length * 2);
-        e2.set(edgeStart);
-        edgeStart = e2;
-      }
-      edgeStart[id] = m;
-      space.applicable(cur, ops);
-      if (m + ops.length > dst.length) {
-        let n = dst.length * 2;
-        while (n < m + ops.length) n *= 2;
-        const d2 = new Int32Array(n);
-        d2.set(dst);
-        dst = d2;
-        const o2 = new Int32Array(n);
-        o2.set(eop);
-        eop = o2;
-      }
-      for (let i = 0; i < ops.length; i++) {
-        space.apply(cur, ops[i]!, next);
-        dst[m] = space.intern(next);
-        eop[m] = ops[i]!;
-        m++;
-      }
-      if (space.size > maxStates || m > maxEdges) return null;
-    }
-    const n = space.size;
-    edgeStart[n] = m;
-    // reverse edges (CSR by destination)
-    const revStart = new Int32Array(n + 1);
-    for (let e = 0; e < m; e++) revStart[dst[e]! + 1]!++;
-    for (let v = 0; v < n; v++) revStart[v + 1]! += revStart[v]!;
-    const fill = revStart.slice(0, n);
-    const revSrc = new Int32Array(m);
-    const revCost = new Int32Array(m);
-    const cost = task.opCost;
-    let maxCost = 0;
-    for (let u = 0; u < n; u++) {
-      for (let e = edgeStart[u]!; e < edgeStart[u + 1]!; e++) {
-        const k = fill[dst[e]!]!++;
-        revSrc[k] = u;
-        const c = cost[eop[e]!]!;
-        revCost[k] = c;
-        if (c > maxCost) maxCost = c;
-      }
-    }
-    // backward Dijkstra from all goal states
-    const h = new Float64Array(n).fill(Infinity);
-    const q = new IntMinQueue(maxCost <= 100);
-    for (const v of goals) {
-      h[v] = 0;
-      q.push(0, v);
-    }
-    while (!q.empty) {
-      const v = q.pop();
-      const d = q.lastKey;
-      if (d > h[v]!) continue;
-      for (let k = revStart[v]!; k < revStart[v + 1]!; k++) {
-        const u = revSrc[k]!;
-        const nd = d + revCost[k]!;
-        if (nd < h[u]!) {
-          h[u] = nd;
-          q.push(nd, u);
-        }
-      }
-    }
-    return new ExplicitOracle(task, space, h, limits);
+    if (!graph.extend(task.init, maxStates, maxEdges, deadline)) return null;
+    return ExplicitOracle.fromGraph(task, graph, limits);
+  }
+
+  /** h* for `task` from a closed graph of its transitions that holds its initial state. */
+  static fromGraph(task: GroundTask, graph: TransitionGraph, limits: SearchLimits | undefined): ExplicitOracle {
+    return new ExplicitOracle(task, graph.space, graph.goalDistances(task), limits);
   }
 
   private search(): SearchOracle {
     // explicit values are exact for every explored state the fallback searches run into
     const outer = (s: Uint32Array): number => {
       const id = this.space.lookup(s);
-      return id >= 0 ? this.h[id]! : NaN;
+      return id >= 0 ? this.h.of(id) : NaN;
     };
     return (this.fallback ??= new SearchOracle(this.task, this.limits, this.space.successorGenerator, outer));
   }
 
   known(state: Uint32Array): number {
     const id = this.space.lookup(state);
-    if (id >= 0) return this.h[id]!;
+    if (id >= 0) return this.h.of(id);
     return this.fallback ? this.fallback.known(state) : NaN;
   }
 
   hstar(state: Uint32Array): number {
     const id = this.space.lookup(state);
     // states outside the explored space (not reachable from the initial state) go to search
-    return id >= 0 ? this.h[id]! : this.search().hstar(state);
+    return id >= 0 ? this.h.of(id) : this.search().hstar(state);
   }
 
   hstarAtMost(state: Uint32Array, bound: number): boolean {
     const id = this.space.lookup(state);
-    return id >= 0 ? this.h[id]! <= bound : this.search().hstarAtMost(state, bound);
+    return id >= 0 ? this.h.of(id) <= bound : this.search().hstarAtMost(state, bound);
   }
 
   optimalActions(state: Uint32Array): number[] {

@@ -113,6 +113,36 @@ export class StateRegistry {
     return out;
   }
 
+  /**
+   * Ids of the states in which every fact of `pos` is true and every fact of `neg` false (a
+   * goal test over all states without a view per state).
+   */
+  matching(pos: Int32Array, neg: Int32Array): Int32Array {
+    const w = this.words;
+    const arena = this.arena;
+    const out: number[] = [];
+    for (let id = 0, base = 0; id < this.count; id++, base += w) {
+      let ok = true;
+      for (let i = 0; i < pos.length; i++) {
+        const f = pos[i]!;
+        if ((arena[base + (f >>> 5)]! & (1 << (f & 31))) === 0) {
+          ok = false;
+          break;
+        }
+      }
+      if (!ok) continue;
+      for (let i = 0; i < neg.length; i++) {
+        const f = neg[i]!;
+        if ((arena[base + (f >>> 5)]! & (1 << (f & 31))) !== 0) {
+          ok = false;
+          break;
+        }
+      }
+      if (ok) out.push(id);
+    }
+    return Int32Array.from(out);
+  }
+
   /** Hash of state `id` (as computed at interning). */
   hashOf(id: number): number {
     return this.hashes[id]!;

@@ -1,0 +1,325 @@
+import type { GroundTask } from "../task/types.js";
+import { IntMinQueue } from "./queue.js";
+import { StateSpace } from "./space.js";
+import { LimitError } from "./types.js";
+
+/**
+ * The explicit transition system reachable from one or more initial states: states interned in
+ * exploration order and edges (successor id, operator) in CSR form by source, closed under
+ * successors. Tasks that differ only in initial state and goal (the blocksworld with n blocks,
+ * the 8-puzzle) have the same transitions, so one graph serves all of them: h* for another goal
+ * is one backward Dijkstra over edges already built (see `TransitionGraphCache`).
+ */
+export class TransitionGraph {
+  readonly space: StateSpace;
+  private edgeStart: Int32Array<ArrayBuffer> = new Int32Array(1024);
+  private dst: Int32Array<ArrayBuffer> = new Int32Array(4096);
+  private eop: Int32Array<ArrayBuffer> = new Int32Array(4096);
+  private m = 0;
+  /** States 0 .. expanded-1 have their edges; the graph is closed when expanded = size. */
+  private expanded = 0;
+  private rev: { n: number; start: Int32Array; src: Int32Array; cost: Int32Array; unit: boolean; maxCost: number } | null = null;
+
+  constructor(readonly task: GroundTask) {
+    this.space = new StateSpace(task);
+  }
+
+  get states(): number {
+    return this.space.size;
+  }
+
+  get edges(): number {
+    return this.m;
+  }
+
+  /**
+   * Add the states reachable from `init` (a state of a task with the same transitions). Returns
+   * false when the graph would pass `maxStates` or `maxEdges`: it is then no longer closed and
+   * must not be used. Throws LimitError past `deadline` (performance.now() time).
+   */
+  extend(init: Uint32Array, maxStates: number, maxEdges: number, deadline = Infinity): boolean {
+    const space = this.space;
+    space.intern(init);
+    const cur = new Uint32Array(this.task.words);
+    const next = new Uint32Array(this.task.words);
+    const ops: number[] = [];
+    for (let id = this.expanded; id < space.size; id++) {
+      // the build honours the time limit: a LimitError skips the problem instead of hanging
+      if ((id & 1023) === 1023 && deadline !== Infinity && performance.now() > deadline) {
+        throw new LimitError(`explicit h* oracle: time limit reached after exploring ${space.size} states`);
+      }
+      cur.set(space.get(id));
+      if (id + 1 >= this.edgeStart.length) this.edgeStart = grow(this.edgeStart, id + 2);
+      this.edgeStart[id] = this.m;
+      space.applicable(cur, ops);
+      if (this.m + ops.length > this.dst.length) {
+        this.dst = grow(this.dst, this.m + ops.length);
+        this.eop = grow(this.eop, this.m + ops.length);
+      }
+      for (let i = 0; i < ops.length; i++) {
+        space.apply(cur, ops[i]!, next);
+        this.dst[this.m] = space.intern(next);
+        this.eop[this.m] = ops[i]!;
+        this.m++;
+      }
+      this.expanded = id + 1;
+      if (space.size > maxStates || this.m > maxEdges) return false;
+    }
+    this.edgeStart[space.size] = this.m;
+    return true;
+  }
+
+  /** Reverse edges (CSR by destination), rebuilt after the graph grew. */
+  private reverse(): NonNullable<TransitionGraph["rev"]> {
+    const n = this.space.size;
+    if (this.rev !== null && this.rev.n === n) return this.rev;
+    const m = this.m;
+    const edgeStart = this.edgeStart;
+    const dst = this.dst;
+    const eop = this.eop;
+    const start = new Int32Array(n + 1);
+    for (let e = 0; e < m; e++) start[dst[e]! + 1]!++;
+    for (let v = 0; v < n; v++) start[v + 1]! += start[v]!;
+    const fill = start.slice(0, n);
+    const src = new Int32Array(m);
+    const cost = new Int32Array(m);
+    const opCost = this.task.opCost;
+    let maxCost = 0;
+    let minCost = Infinity;
+    for (let u = 0; u < n; u++) {
+      for (let e = edgeStart[u]!, end = edgeStart[u + 1]!; e < end; e++) {
+        const k = fill[dst[e]!]!++;
+        src[k] = u;
+        const c = opCost[eop[e]!]!;
+        cost[k] = c;
+        if (c > maxCost) maxCost = c;
+        if (c < minCost) minCost = c;
+      }
+    }
+    // breadth-first order is distance order only when every transition costs 1
+    return (this.rev = { n, start, src, cost, unit: m === 0 || (minCost === 1 && maxCost === 1), maxCost });
+  }
+
+  /**
+   * h* for the goal of `task` (which must have this graph's transitions) on the closed graph,
+   * computed lazily: a backward search from all goal states that runs only as far as queries need.
+   */
+  goalDistances(task: GroundTask): GoalDistances {
+    const r = this.reverse();
+    return new GoalDistances(r.n, r.start, r.src, r.cost, r.unit, r.maxCost, this.space.registry.matching(task.goalPos, task.goalNeg));
+  }
+}
+
+/**
+ * Distances to the goal over reverse edges, settled on demand: breadth-first with unit costs,
+ * else Dijkstra. A labelling walk asks about states near an optimal plan, which the search
+ * reaches long before it has covered a space of hundreds of thousands of states.
+ */
+export class GoalDistances {
+  private readonly d: Float64Array;
+  /** Unit costs: discovered = settled; a FIFO of discovered states not yet expanded. */
+  private readonly fifo: Int32Array | null;
+  private head = 0;
+  private tail = 0;
+  private readonly heap: IntMinQueue | null;
+  private readonly settled: Uint8Array | null;
+
+  constructor(
+    n: number,
+    private readonly start: Int32Array,
+    private readonly src: Int32Array,
+    private readonly cost: Int32Array,
+    unit: boolean,
+    maxCost: number,
+    goals: Int32Array,
+  ) {
+    this.d = new Float64Array(n).fill(Infinity);
+    if (unit) {
+      this.fifo = new Int32Array(n);
+      this.heap = null;
+      this.settled = null;
+    } else {
+      this.fifo = null;
+      this.heap = new IntMinQueue(maxCost <= 100);
+      this.settled = new Uint8Array(n);
+    }
+    for (let i = 0; i < goals.length; i++) {
+      const v = goals[i]!;
+      this.d[v] = 0;
+      if (this.fifo !== null) this.fifo[this.tail++] = v;
+      else this.heap!.push(0, v);
+    }
+  }
+
+  /** h* of state `id` (Infinity: no goal state is reachable from it). */
+  of(id: number): number {
+    if (this.fifo !== null) {
+      const d = this.d;
+      const fifo = this.fifo;
+      const start = this.start;
+      const src = this.src;
+      while (d[id] === Infinity && this.head < this.tail) {
+        const v = fifo[this.head++]!;
+        const nd = d[v]! + 1;
+        for (let k = start[v]!, end = start[v + 1]!; k < end; k++) {
+          const u = src[k]!;
+          if (d[u] === Infinity) {
+            d[u] = nd;
+            fifo[this.tail++] = u;
+          }
+        }
+      }
+      return d[id]!;
+    }
+    const q = this.heap!;
+    const settled = this.settled!;
+    const d = this.d;
+    while (settled[id] === 0 && !q.empty) {
+      const v = q.pop();
+      const dv = q.lastKey;
+      if (settled[v] !== 0 || dv > d[v]!) continue;
+      settled[v] = 1;
+      for (let k = this.start[v]!, end = this.start[v + 1]!; k < end; k++) {
+        const u = this.src[k]!;
+        const nd = dv + this.cost[k]!;
+        if (nd < d[u]!) {
+          d[u] = nd;
+          q.push(nd, u);
+        }
+      }
+    }
+    return settled[id] !== 0 ? d[id]! : Infinity;
+  }
+}
+
+function grow(a: Int32Array, need: number): Int32Array<ArrayBuffer> {
+  let n = a.length * 2;
+  while (n < need) n *= 2;
+  const b = new Int32Array(n);
+  b.set(a);
+  return b;
+}
+
+/** The arrays that decide a task's transitions (on packed states), for `sameTransitions`. */
+function transitionArrays(t: GroundTask): ArrayLike<number>[] {
+  return [
+    t.opCost, t.preStart, t.pre, t.negPreStart, t.negPre, t.addStart, t.add, t.delStart, t.del,
+    t.ceStart, t.ceCondStart, t.ceCond, t.ceNegCondStart, t.ceNegCond, t.ceFact, t.ceIsAdd,
+    t.axHead, t.axLayer, t.axBodyStart, t.axBody, t.axNegBodyStart, t.axNegBody, t.factDerived,
+  ];
+}
+
+/** A hash of everything that decides a task's transitions (not its initial state or goal). */
+export function transitionHash(t: GroundTask): number {
+  let h = Math.imul(0x811c9dc5 ^ t.numFacts, 16777619) ^ t.numOps;
+  for (const a of transitionArrays(t)) {
+    h = Math.imul(h ^ a.length, 16777619);
+    for (let i = 0; i < a.length; i++) h = Math.imul(h ^ a[i]!, 16777619);
+  }
+  return h >>> 0;
+}
+
+/** True when `a` and `b` have the same facts, operators and transitions (names aside). */
+export function sameTransitions(a: GroundTask, b: GroundTask): boolean {
+  if (a.numFacts !== b.numFacts || a.numOps !== b.numOps || a.numAxioms !== b.numAxioms) return false;
+  const xs = transitionArrays(a);
+  const ys = transitionArrays(b);
+  for (let k = 0; k < xs.length; k++) {
+    const x = xs[k]!;
+    const y = ys[k]!;
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  }
+  return true;
+}
+
+interface CacheEntry {
+  graph: TransitionGraph;
+  lastUse: number;
+}
+
+/** Caps of a `TransitionGraphCache`. */
+export interface TransitionGraphCaps {
+  /** States and transitions of one graph. */
+  maxStates: number;
+  maxEdges: number;
+  /** Transitions of all graphs kept; the least recently used ones go first. */
+  maxTotalEdges: number;
+}
+
+/** Transition systems remembered by hash alone (a collision there only means no graph). */
+const MAX_REMEMBERED = 100_000;
+
+/**
+ * Transition graphs by transition system, for a run of many problems (one cache per thread):
+ * a graph is built once, extended by each new initial state, and reused (only ever for tasks
+ * whose transitions equal its own, compared in full). A system whose graph passes the caps is
+ * remembered and not tried again. When to ask for a graph is the caller's policy.
+ */
+export class TransitionGraphCache {
+  private readonly tooBig = new Set<number>();
+  private readonly graphs = new Map<number, CacheEntry[]>();
+  private clock = 0;
+  private totalEdges = 0;
+  /** True when the last `graphFor` built a new graph (rather than reusing or extending one). */
+  lastBuiltNew = false;
+
+  constructor(readonly caps: TransitionGraphCaps) {}
+
+  /** The closed graph holding `task.init` for a recurring transition system, else null. */
+  graphFor(task: GroundTask, deadline = Infinity): TransitionGraph | null {
+    this.lastBuiltNew = false;
+    const key = transitionHash(task);
+    if (this.tooBig.has(key)) return null;
+    const list = this.graphs.get(key);
+    let e = list?.find((x) => sameTransitions(x.graph.task, task));
+    if (e === undefined) {
+      e = { graph: new TransitionGraph(task), lastUse: 0 };
+      if (list === undefined) this.graphs.set(key, [e]);
+      else list.push(e);
+    }
+    e.lastUse = ++this.clock;
+    const g = e.graph;
+    this.lastBuiltNew = g.states === 0;
+    const before = g.edges;
+    let ok = false;
+    try {
+      ok = g.extend(task.init, this.caps.maxStates, this.caps.maxEdges, deadline);
+    } finally {
+      this.totalEdges += g.edges - before;
+      // a graph that stopped half-way is not closed: drop it (over the caps: for good)
+      if (!ok) {
+        this.drop(key, e);
+        if (g.states > this.caps.maxStates || g.edges > this.caps.maxEdges) {
+          if (this.tooBig.size >= MAX_REMEMBERED) this.tooBig.clear();
+          this.tooBig.add(key);
+        }
+      }
+    }
+    if (!ok) return null;
+    this.evict(e);
+    return g;
+  }
+
+  private drop(key: number, e: CacheEntry): void {
+    const list = this.graphs.get(key);
+    if (list === undefined) return;
+    const i = list.indexOf(e);
+    if (i < 0) return;
+    list.splice(i, 1);
+    if (list.length === 0) this.graphs.delete(key);
+    this.totalEdges -= e.graph.edges;
+  }
+
+  /** Drop least recently used graphs (never `keep`) until the total fits the cap. */
+  private evict(keep: CacheEntry): void {
+    if (this.totalEdges <= this.caps.maxTotalEdges) return;
+    const live: Array<[number, CacheEntry]> = [];
+    for (const [key, list] of this.graphs) for (const x of list) live.push([key, x]);
+    live.sort((a, b) => a[1].lastUse - b[1].lastUse);
+    for (const [key, x] of live) {
+      if (this.totalEdges <= this.caps.maxTotalEdges) break;
+      if (x !== keep) this.drop(key, x);
+    }
+  }
+}
