@@ -15,6 +15,7 @@ import type { ProblemSource } from "./problems.js";
 import { SPLITS, type Split } from "./row.js";
 import { readConfigFile, readRankFile } from "./state-files.js";
 import { ShardWriter, type ShardInfo } from "./shard.js";
+import { PddlCopies } from "./pddl-copies.js";
 
 export interface WriteOptions extends GenerateOptions {
   /** Output folder. */
@@ -277,7 +278,7 @@ async function runRank(
     writers.set(split, new ShardWriter(join(dataDir, name), tempName(join(dataDir, name)), `data/${name}`, gzip));
   }
   const problems: ProblemRecord[] = [];
-  const pddlFiles = new Map<string, string>();
+  const copies = new PddlCopies(out);
   const perProblemDomain = domainsWithSeveralFiles(plan.allProblems);
   const t0 = performance.now();
   let done = 0;
@@ -311,8 +312,8 @@ async function runRank(
       });
       // one domain.pddl per domain name, or each problem's own domain file where they differ
       const domainRel = perProblemDomain.has(job.domainName) ? `${job.problemId}.domain.pddl` : "domain.pddl";
-      pddlFiles.set(join("pddl", job.domainName, domainRel), job.domainText);
-      pddlFiles.set(join("pddl", job.domainName, `${job.problemId}.pddl`), job.problemText);
+      copies.add(join("pddl", job.domainName, domainRel), job.domainText);
+      copies.add(join("pddl", job.domainName, `${job.problemId}.pddl`), job.problemText);
       const progress: Progress = {
         problemsDone: done,
         problemsTotal: plan.jobs.length,
@@ -323,15 +324,17 @@ async function runRank(
     }
   } catch (e) {
     await Promise.all([...writers.values()].map((w) => w.abort()));
+    await copies.undo();
     throw e;
   }
   const tw = performance.now();
   const shards: ShardInfo[] = [];
-  for (const split of SPLITS) shards.push(await writers.get(split)!.finish());
-  for (const [rel, text] of pddlFiles) {
-    const path = join(out, rel);
-    mkdirSync(join(path, ".."), { recursive: true });
-    writeFileAtomic(path, text);
+  try {
+    for (const split of SPLITS) shards.push(await writers.get(split)!.finish());
+    await copies.finish();
+  } catch (e) {
+    await copies.undo();
+    throw e;
   }
   const rec: RankRecord = { rank: plan.rank, world: plan.world, config_hash: configHash, shards, problems, counts: summary.counts };
   writeFileAtomic(join(out, "completions", pad5(plan.rank)), JSON.stringify(rec) + "\n");
