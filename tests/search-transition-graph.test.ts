@@ -105,7 +105,7 @@ describe("sameTransitions", () => {
 describe("TransitionGraphCache", () => {
   it("builds once and reuses, remembers a system over its caps, and evicts the least recently used graph", () => {
     const bw = systems("blocksworld", 40, 3).filter((g) => g.length >= 2);
-    const cache = new TransitionGraphCache({ maxStates: 50_000, maxEdges: 500_000, maxTotalEdges: 1e9 });
+    const cache = new TransitionGraphCache({ maxStates: 50_000, maxEdges: 500_000, maxTotalWeight: 1e9 });
     const g1 = cache.graphFor(bw[0]![0]!);
     expect(g1).not.toBeNull();
     expect(cache.lastBuiltNew).toBe(true);
@@ -113,13 +113,13 @@ describe("TransitionGraphCache", () => {
     expect(cache.lastBuiltNew).toBe(false);
 
     const puzzles = systems("npuzzle", 2, 1)[0]!;
-    const small = new TransitionGraphCache({ maxStates: 1000, maxEdges: 1e6, maxTotalEdges: 1e9 });
+    const small = new TransitionGraphCache({ maxStates: 1000, maxEdges: 1e6, maxTotalWeight: 1e9 });
     expect(small.graphFor(puzzles[0]!)).toBeNull();
     expect(small.graphFor(puzzles[1]!)).toBeNull();
     expect(small.lastBuiltNew).toBe(false); // remembered: not tried again
 
     // room for one graph only: using a second system drops the first
-    const tight = new TransitionGraphCache({ maxStates: 50_000, maxEdges: 500_000, maxTotalEdges: 1 });
+    const tight = new TransitionGraphCache({ maxStates: 50_000, maxEdges: 500_000, maxTotalWeight: 1 });
     tight.graphFor(bw[0]![0]!);
     tight.graphFor(bw[1]![0]!);
     tight.graphFor(bw[0]![1]!);

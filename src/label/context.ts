@@ -87,9 +87,10 @@ const MAX_SHAPES_PER_DOMAIN = 10_000;
  * h* for another problem of a system is one lazy backward search over edges already built
  * instead of a build or searches of its own. Sized for the built-in systems that go over the
  * per-problem caps (blocksworld-3ops with 7 blocks: 37,633 states; one half of the 8-puzzle:
- * 181,440) within a memory bound of a few tens of MB.
+ * 181,440 states, 483,840 transitions) within about 25 MB per thread (at 2,000,000 transitions
+ * of budget, sokoban's many maps held some 80 MB per worker at 4x the paper's corpus).
  */
-const sharedGraphs = new TransitionGraphCache({ maxStates: 200_000, maxEdges: 600_000, maxTotalEdges: 2_000_000 });
+const sharedGraphs = new TransitionGraphCache({ maxStates: 200_000, maxEdges: 600_000, maxTotalWeight: 1_200_000 });
 
 /**
  * Labelling time per problem of a transition system without ([0]) and with ([1]) its shared

@@ -243,9 +243,16 @@ export interface TransitionGraphCaps {
   /** States and transitions of one graph. */
   maxStates: number;
   maxEdges: number;
-  /** Transitions of all graphs kept; the least recently used ones go first. */
-  maxTotalEdges: number;
+  /**
+   * Size of all graphs kept, in transitions plus `STATE_WEIGHT` per state (a state costs about
+   * three transitions' worth of memory); the least recently used graphs go first.
+   */
+  maxTotalWeight: number;
 }
+
+/** Memory of a state in a graph (registry, CSR offsets) in units of one transition (both directions). */
+const STATE_WEIGHT = 3;
+const weightOf = (g: TransitionGraph): number => g.edges + STATE_WEIGHT * g.states;
 
 /** Transition systems remembered by hash alone (a collision there only means no graph). */
 const MAX_REMEMBERED = 100_000;
@@ -260,7 +267,7 @@ export class TransitionGraphCache {
   private readonly tooBig = new Set<number>();
   private readonly graphs = new Map<number, CacheEntry[]>();
   private clock = 0;
-  private totalEdges = 0;
+  private totalWeight = 0;
   /** True when the last `graphFor` built a new graph (rather than reusing or extending one). */
   lastBuiltNew = false;
 
@@ -281,12 +288,12 @@ export class TransitionGraphCache {
     e.lastUse = ++this.clock;
     const g = e.graph;
     this.lastBuiltNew = g.states === 0;
-    const before = g.edges;
+    const before = weightOf(g);
     let ok = false;
     try {
       ok = g.extend(task.init, this.caps.maxStates, this.caps.maxEdges, deadline);
     } finally {
-      this.totalEdges += g.edges - before;
+      this.totalWeight += weightOf(g) - before;
       // a graph that stopped half-way is not closed: drop it (over the caps: for good)
       if (!ok) {
         this.drop(key, e);
@@ -308,17 +315,17 @@ export class TransitionGraphCache {
     if (i < 0) return;
     list.splice(i, 1);
     if (list.length === 0) this.graphs.delete(key);
-    this.totalEdges -= e.graph.edges;
+    this.totalWeight -= weightOf(e.graph);
   }
 
   /** Drop least recently used graphs (never `keep`) until the total fits the cap. */
   private evict(keep: CacheEntry): void {
-    if (this.totalEdges <= this.caps.maxTotalEdges) return;
+    if (this.totalWeight <= this.caps.maxTotalWeight) return;
     const live: Array<[number, CacheEntry]> = [];
     for (const [key, list] of this.graphs) for (const x of list) live.push([key, x]);
     live.sort((a, b) => a[1].lastUse - b[1].lastUse);
     for (const [key, x] of live) {
-      if (this.totalEdges <= this.caps.maxTotalEdges) break;
+      if (this.totalWeight <= this.caps.maxTotalWeight) break;
       if (x !== keep) this.drop(key, x);
     }
   }
