@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { tempName } from "../util/atomic-write.js";
+import { UserError } from "../pddl/errors.js";
 import { undoCreated } from "./output-folder.js";
 
 /** Copies written at once; more wait in a queue (their texts are kept until written). */
@@ -64,12 +65,14 @@ export class PddlCopies {
       await writeFile(tmp, text);
       await rename(tmp, path);
     } catch (e) {
-      this.failed ??= e;
+      // a full disk or a folder without write permission is the user's to fix: name the file
+      const why = (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
+      this.failed ??= new UserError(`${path}: cannot write the PDDL copy (${why})`);
       await rm(tmp, { force: true }).catch(() => undefined);
     }
   }
 
-  /** Wait until every queued copy is written; throws the first write error. */
+  /** Wait until every queued copy is written; throws the first write error (a UserError naming the file). */
   async finish(): Promise<void> {
     if (this.inflight > 0 || this.queue.length > 0) await new Promise<void>((r) => (this.idle = r));
     this.idle = null;
