@@ -3,6 +3,14 @@ import type { Heuristic } from "./types.js";
 import { AdaptiveQueue } from "./queue.js";
 import { fdrTaskOf, type FdrTask } from "../task/fdr.js";
 import { buildRelaxedTask, buildRelaxedTaskFromFdr, FdrStateMap, type RelaxedTask } from "./relaxed.js";
+import { LmCutKernel } from "./lmcut-kernel.js";
+
+/**
+ * Which implementation evaluates h^max and LM-Cut: "auto" runs the WebAssembly kernel
+ * (`LmCutKernel`) where it is built and fits the costs, else JavaScript; "js" always runs the
+ * JavaScript reference. Both give the same values.
+ */
+export type HeuristicEngine = "auto" | "js";
 
 /** Names accepted by `createHeuristic`. */
 export type HeuristicName = "blind" | "hmax" | "lmcut";
@@ -284,12 +292,21 @@ class RelaxedExplorer {
 /** h^max (Bonet & Geffner): admissible; conditional effects as separate relaxed operators. */
 export class HMaxHeuristic implements Heuristic {
   readonly name = "hmax";
-  private readonly ex: RelaxedExplorer;
-  constructor(task: GroundTask, rt: RelaxedTask = buildRelaxedTask(task)) {
-    this.ex = new RelaxedExplorer(rt);
+  private readonly rt: RelaxedTask;
+  private ex: RelaxedExplorer | null = null;
+  private readonly kernel: LmCutKernel | null;
+  constructor(task: GroundTask, rt: RelaxedTask = buildRelaxedTask(task), engine: HeuristicEngine = "auto") {
+    this.rt = rt;
+    this.kernel = engine === "auto" ? LmCutKernel.create(rt) : null;
+  }
+  /** True when the WebAssembly kernel evaluates (see `HeuristicEngine`). */
+  get usesKernel(): boolean {
+    return this.kernel !== null;
   }
   evaluate(state: Uint32Array): number {
-    const h = this.ex.explore(state, this.ex.rt.cost, true);
+    if (this.kernel !== null) return this.kernel.hmax(state);
+    this.ex ??= new RelaxedExplorer(this.rt);
+    const h = this.ex.explore(state, this.rt.cost, true);
     return h >= INF ? Infinity : h;
   }
 }
@@ -302,9 +319,33 @@ export class HMaxHeuristic implements Heuristic {
  *
  * Tasks with conditional effects: cost sharing between the relaxed operators of one real
  * operator breaks admissibility, so `createHeuristic("lmcut")` falls back to h^max there.
+ * Evaluated by the WebAssembly kernel where it runs (`HeuristicEngine`), else by `JsLmCut`.
  */
 export class LmCutHeuristic implements Heuristic {
   readonly name = "lmcut";
+  private readonly rt: RelaxedTask;
+  private js: JsLmCut | null = null;
+  private readonly kernel: LmCutKernel | null;
+
+  constructor(task: GroundTask, rt: RelaxedTask = buildRelaxedTask(task), engine: HeuristicEngine = "auto") {
+    this.rt = rt;
+    this.kernel = engine === "auto" ? LmCutKernel.create(rt) : null;
+  }
+
+  /** True when the WebAssembly kernel evaluates (see `HeuristicEngine`). */
+  get usesKernel(): boolean {
+    return this.kernel !== null;
+  }
+
+  evaluate(state: Uint32Array): number {
+    if (this.kernel !== null) return this.kernel.lmcut(state);
+    this.js ??= new JsLmCut(this.rt);
+    return this.js.evaluate(state);
+  }
+}
+
+/** The JavaScript LM-Cut: the reference the WebAssembly kernel is a port of. */
+class JsLmCut {
   private readonly ex: RelaxedExplorer;
   private readonly zone: Int32Array;
   private readonly reached: Int32Array;
@@ -313,7 +354,7 @@ export class LmCutHeuristic implements Heuristic {
   private readonly cut: Int32Array;
   private round = 0;
 
-  constructor(task: GroundTask, rt: RelaxedTask = buildRelaxedTask(task)) {
+  constructor(rt: RelaxedTask) {
     this.ex = new RelaxedExplorer(rt);
     this.zone = new Int32Array(rt.numFacts);
     this.reached = new Int32Array(rt.numFacts);

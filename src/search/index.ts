@@ -9,7 +9,9 @@ export {
   LmCutHeuristic,
   HEURISTIC_NAMES,
   type HeuristicName,
+  type HeuristicEngine,
 } from "./heuristics.js";
+export { LmCutKernel, lmcutKernelAvailable } from "./lmcut-kernel.js";
 export { buildRelaxedTask, buildRelaxedTaskFromFdr, causalFactRank, fdrSuccessorOrder, FdrStateMap, goalRelevance, successorOrder, type Relevance, type RelaxedTask } from "./relaxed.js";
 export { createOracle, costAvoiding, type Oracle, type OracleOptions, type DeadEndKind } from "./oracle.js";
 export { solve, formatPlan, type SolveOptions } from "./solve.js";
