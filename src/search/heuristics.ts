@@ -2,15 +2,49 @@ import type { GroundTask } from "../task/types.js";
 import type { Heuristic } from "./types.js";
 import { AdaptiveQueue } from "./queue.js";
 import { fdrTaskOf, type FdrTask } from "../task/fdr.js";
-import { buildRelaxedTask, buildRelaxedTaskFromFdr, FdrStateMap, type RelaxedTask } from "./relaxed.js";
+import { buildRelaxedTaskFromFdr, FdrStateMap, relaxedTaskOf, type RelaxedTask } from "./relaxed.js";
 import { LmCutKernel } from "./lmcut-kernel.js";
 
 /**
- * Which implementation evaluates h^max and LM-Cut: "auto" runs the WebAssembly kernel
- * (`LmCutKernel`) where it is built and fits the costs, else JavaScript; "js" always runs the
- * JavaScript reference. Both give the same values.
+ * Which implementation evaluates h^max and LM-Cut; all give the same values. "wasm" runs the
+ * WebAssembly kernel (`LmCutKernel`) where it is built and fits the costs, else JavaScript;
+ * "js" always runs the JavaScript reference; "auto" runs JavaScript for the first
+ * KERNEL_AFTER_EVALUATIONS states, then as "wasm". `createHeuristic` (solve) uses "wasm".
  */
-export type HeuristicEngine = "auto" | "js";
+export type HeuristicEngine = "auto" | "wasm" | "js";
+
+/**
+ * When a heuristic moves to the kernel. A kernel instance costs about 0.1 ms to make (its own
+ * linear memory, the task copied in): the labeller makes h^max and LM-Cut for thousands of
+ * tasks and evaluates many of them only a handful of times (dead-end proofs; spanner's
+ * labelling was 15-20% slower with a kernel made at once), so "auto" waits until a heuristic is
+ * evaluated often enough for the kernel to pay.
+ */
+class KernelSwitch {
+  private kernel: LmCutKernel | null = null;
+  private remaining: number;
+
+  constructor(
+    private readonly rt: RelaxedTask,
+    engine: HeuristicEngine,
+  ) {
+    const fits = engine !== "js" && LmCutKernel.fits(rt);
+    this.remaining = !fits ? Infinity : engine === "auto" ? KERNEL_AFTER_EVALUATIONS : 0;
+  }
+
+  get willUseKernel(): boolean {
+    return this.remaining !== Infinity;
+  }
+
+  /** The kernel, or null while JavaScript evaluates. */
+  get(): LmCutKernel | null {
+    if (this.kernel === null && this.remaining-- <= 0) this.kernel = LmCutKernel.create(this.rt);
+    return this.kernel;
+  }
+}
+
+/** Evaluations in JavaScript before an "auto" heuristic moves to the kernel. */
+const KERNEL_AFTER_EVALUATIONS = 64;
 
 /** Names accepted by `createHeuristic`. */
 export type HeuristicName = "blind" | "hmax" | "lmcut";
@@ -294,17 +328,18 @@ export class HMaxHeuristic implements Heuristic {
   readonly name = "hmax";
   private readonly rt: RelaxedTask;
   private ex: RelaxedExplorer | null = null;
-  private readonly kernel: LmCutKernel | null;
-  constructor(task: GroundTask, rt: RelaxedTask = buildRelaxedTask(task), engine: HeuristicEngine = "auto") {
+  private readonly kernel: KernelSwitch;
+  constructor(task: GroundTask, rt: RelaxedTask = relaxedTaskOf(task), engine: HeuristicEngine = "auto") {
     this.rt = rt;
-    this.kernel = engine === "auto" ? LmCutKernel.create(rt) : null;
+    this.kernel = new KernelSwitch(rt, engine);
   }
-  /** True when the WebAssembly kernel evaluates (see `HeuristicEngine`). */
+  /** True when the WebAssembly kernel evaluates, or will after the first few states (`HeuristicEngine`). */
   get usesKernel(): boolean {
-    return this.kernel !== null;
+    return this.kernel.willUseKernel;
   }
   evaluate(state: Uint32Array): number {
-    if (this.kernel !== null) return this.kernel.hmax(state);
+    const k = this.kernel.get();
+    if (k !== null) return k.hmax(state);
     this.ex ??= new RelaxedExplorer(this.rt);
     const h = this.ex.explore(state, this.rt.cost, true);
     return h >= INF ? Infinity : h;
@@ -325,20 +360,21 @@ export class LmCutHeuristic implements Heuristic {
   readonly name = "lmcut";
   private readonly rt: RelaxedTask;
   private js: JsLmCut | null = null;
-  private readonly kernel: LmCutKernel | null;
+  private readonly kernel: KernelSwitch;
 
-  constructor(task: GroundTask, rt: RelaxedTask = buildRelaxedTask(task), engine: HeuristicEngine = "auto") {
+  constructor(task: GroundTask, rt: RelaxedTask = relaxedTaskOf(task), engine: HeuristicEngine = "auto") {
     this.rt = rt;
-    this.kernel = engine === "auto" ? LmCutKernel.create(rt) : null;
+    this.kernel = new KernelSwitch(rt, engine);
   }
 
-  /** True when the WebAssembly kernel evaluates (see `HeuristicEngine`). */
+  /** True when the WebAssembly kernel evaluates, or will after the first few states (`HeuristicEngine`). */
   get usesKernel(): boolean {
-    return this.kernel !== null;
+    return this.kernel.willUseKernel;
   }
 
   evaluate(state: Uint32Array): number {
-    if (this.kernel !== null) return this.kernel.lmcut(state);
+    const k = this.kernel.get();
+    if (k !== null) return k.lmcut(state);
     this.js ??= new JsLmCut(this.rt);
     return this.js.evaluate(state);
   }
@@ -475,8 +511,10 @@ export class FdrLmCutHeuristic implements Heuristic {
   constructor(
     private readonly task: GroundTask,
     fdr: FdrTask,
+    engine: HeuristicEngine = "wasm",
   ) {
-    this.lm = new LmCutHeuristic(task, buildRelaxedTaskFromFdr(fdr));
+    // built where a search is under way (solve, or after AdaptiveLmCutHeuristic's upgrade)
+    this.lm = new LmCutHeuristic(task, buildRelaxedTaskFromFdr(fdr), engine);
     this.map = new FdrStateMap(fdr);
     this.buf = new Uint32Array(this.map.words);
   }
@@ -508,7 +546,7 @@ export class AdaptiveLmCutHeuristic implements Heuristic {
     private readonly task: GroundTask,
     private readonly upgradeAfter = ADAPTIVE_LMCUT_UPGRADE,
   ) {
-    const rt = buildRelaxedTask(task);
+    const rt = relaxedTaskOf(task);
     // with conditional effects both are h^max (see createHeuristic): nothing to upgrade to
     this.upgraded = rt.hasConditionalEffects;
     this.current = rt.hasConditionalEffects ? new HMaxHeuristic(task, rt) : new LmCutHeuristic(task, rt);
@@ -529,7 +567,8 @@ export class AdaptiveLmCutHeuristic implements Heuristic {
 export const ADAPTIVE_LMCUT_UPGRADE = 1000;
 
 /**
- * Create a heuristic by name. `lmcut` runs on the task's finite-domain view (`fdrTaskOf`: Fast
+ * Create a heuristic by name, for a search (the WebAssembly kernel from the first state, where it
+ * runs). `lmcut` runs on the task's finite-domain view (`fdrTaskOf`: Fast
  * Downward's relaxation and values) where there is one, else on the plain relaxation, and falls
  * back to h^max on tasks with conditional effects (the returned heuristic's `name` is then "hmax").
  */
@@ -538,12 +577,12 @@ export function createHeuristic(task: GroundTask, name: HeuristicName): Heuristi
     case "blind":
       return new BlindHeuristic(task);
     case "hmax":
-      return new HMaxHeuristic(task);
+      return new HMaxHeuristic(task, relaxedTaskOf(task), "wasm");
     case "lmcut": {
       const fdr = fdrTaskOf(task);
       if (!("unsupported" in fdr)) return new FdrLmCutHeuristic(task, fdr);
-      const rt = buildRelaxedTask(task);
-      return rt.hasConditionalEffects ? new HMaxHeuristic(task, rt) : new LmCutHeuristic(task, rt);
+      const rt = relaxedTaskOf(task);
+      return rt.hasConditionalEffects ? new HMaxHeuristic(task, rt, "wasm") : new LmCutHeuristic(task, rt, "wasm");
     }
     default:
       throw new Error(`unknown heuristic '${String(name)}' (expected blind, hmax or lmcut)`);

@@ -12,7 +12,7 @@ export {
   type HeuristicEngine,
 } from "./heuristics.js";
 export { LmCutKernel, lmcutKernelAvailable } from "./lmcut-kernel.js";
-export { buildRelaxedTask, buildRelaxedTaskFromFdr, causalFactRank, fdrSuccessorOrder, FdrStateMap, goalRelevance, successorOrder, type Relevance, type RelaxedTask } from "./relaxed.js";
+export { buildRelaxedTask, relaxedTaskOf, buildRelaxedTaskFromFdr, causalFactRank, fdrSuccessorOrder, FdrStateMap, goalRelevance, successorOrder, type Relevance, type RelaxedTask } from "./relaxed.js";
 export { createOracle, costAvoiding, type Oracle, type OracleOptions, type DeadEndKind } from "./oracle.js";
 export { solve, formatPlan, type SolveOptions } from "./solve.js";
 export { StateSpace } from "./space.js";

@@ -87,10 +87,13 @@ export class LmCutKernel {
    */
   static create(rt: RelaxedTask): LmCutKernel | null {
     const module = kernelModule();
-    if (module === null) return null;
+    return module !== null && LmCutKernel.fits(rt) ? new LmCutKernel(module, rt) : null;
+  }
+
+  /** True when `create(rt)` makes a kernel. */
+  static fits(rt: RelaxedTask): boolean {
     // any h^max value is a sum of at most numOps costs along a chain
-    if ((rt.numOps + 1) * Math.max(rt.maxCost, 1) >= KERNEL_INF) return null;
-    return new LmCutKernel(module, rt);
+    return kernelModule() !== null && (rt.numOps + 1) * Math.max(rt.maxCost, 1) < KERNEL_INF;
   }
 
   private load(state: Uint32Array): void {

@@ -53,7 +53,16 @@ export interface RelaxedTask {
   numComplements: number;
 }
 
-/** Build the relaxed task (once per GroundTask). */
+const relaxedTasks = new WeakMap<GroundTask, RelaxedTask>();
+
+/** The task's relaxed task, built once and shared by its heuristics (do not modify it). */
+export function relaxedTaskOf(task: GroundTask): RelaxedTask {
+  let rt = relaxedTasks.get(task);
+  if (rt === undefined) relaxedTasks.set(task, (rt = buildRelaxedTask(task)));
+  return rt;
+}
+
+/** Build the relaxed task (a new one; `relaxedTaskOf` shares one per task). */
 export function buildRelaxedTask(task: GroundTask): RelaxedTask {
   const nf = task.numFacts;
   const TRUE = nf;
