@@ -28,7 +28,9 @@
  * `--label-time-limit` bounds `generate`. `--cli` measures another build of pddl2prm (an older
  * checkout's dist/src/cli/main.js, for "before" figures). Results are cached per instance in a
  * JSONL file (default bench/results/ipc-cache-<hash of cli>.jsonl, not committed) keyed by cli,
- * instance and options, so an interrupted sweep resumes; `--fresh` starts it over.
+ * its build (the names, sizes and times of the files of its dist folder: a rebuild at the same
+ * path is a new key), instance and options, so an interrupted sweep resumes; `--fresh` starts
+ * it over.
  * Output: a Markdown table (one row per instance) and a summary, one line per column, written
  * to `--out` and printed.
  */
@@ -61,6 +63,8 @@ interface Options {
   skipLabel: boolean;
   h0Only: boolean;
   cache: string;
+  /** Fingerprint of the cli's build (see `buildStamp`). */
+  build: string;
   out: string;
 }
 
@@ -130,6 +134,7 @@ function parseOptions(): Options {
     skipLabel: process.argv.includes("--skip-label") || process.argv.includes("--h0-only"),
     h0Only: process.argv.includes("--h0-only"),
     cache: arg("--cache") ?? join(packageRoot(), "bench", "results", `ipc-cache-${cliHash}.jsonl`),
+    build: buildStamp(cli),
     out: arg("--out") ?? join(packageRoot(), "bench", "results", "ipc.txt"),
   };
   if (process.argv.includes("--fresh") && existsSync(o.cache)) rmSync(o.cache);
@@ -350,8 +355,35 @@ async function runFd(o: Options, domain: string, problem: string): Promise<FdRes
 // ---------------------------------------------------------------------------------------------
 // Cache
 
+/**
+ * Fingerprint of the build `cli` belongs to: name, size and modification time of every file of
+ * the enclosing `dist` folder (the cli file's folder where there is none).
+ */
+function buildStamp(cli: string): string {
+  let root = dirname(cli);
+  for (let d = root; dirname(d) !== d; d = dirname(d)) {
+    if (basename(d) === "dist") {
+      root = d;
+      break;
+    }
+  }
+  const h = createHash("sha256");
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const f = join(dir, e.name);
+      if (e.isDirectory()) walk(f);
+      else if (/\.(js|wasm)$/.test(e.name)) {
+        const st = statSync(f);
+        h.update(`${relative(root, f)}\0${st.size}\0${st.mtimeMs}\n`);
+      }
+    }
+  };
+  walk(root);
+  return h.digest("hex").slice(0, 16);
+}
+
 function cacheKey(o: Options, problem: string, label: boolean): string {
-  return JSON.stringify([CACHE_VERSION, o.cli, relative(o.benchmarks, problem), o.timeLimit, o.labelTimeLimit, o.fd, o.skipSolve, label, o.h0Only]);
+  return JSON.stringify([CACHE_VERSION, o.cli, o.build, relative(o.benchmarks, problem), o.timeLimit, o.labelTimeLimit, o.fd, o.skipSolve, label, o.h0Only]);
 }
 
 function loadCache(file: string): Map<string, Result> {
