@@ -30,6 +30,8 @@ class KernelSwitch {
   ) {
     const fits = engine !== "js" && LmCutKernel.fits(rt);
     this.remaining = !fits ? Infinity : engine === "auto" ? KERNEL_AFTER_EVALUATIONS : 0;
+    // "wasm": made now, with the heuristic, not inside the first evaluation (a search's clock)
+    if (this.remaining === 0) this.get();
   }
 
   get willUseKernel(): boolean {

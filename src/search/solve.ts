@@ -1,4 +1,5 @@
 import type { GroundTask } from "../task/types.js";
+import { SuccessorGenerator } from "../task/index.js";
 import { astar } from "./astar.js";
 import { createHeuristic, type HeuristicName } from "./heuristics.js";
 import { fdrTaskOf } from "../task/fdr.js";
@@ -25,10 +26,12 @@ export function solve(task: GroundTask, options: SolveOptions = {}): SearchResul
   // successors in Fast Downward's generator order where the task has its finite-domain view
   const fdr = fdrTaskOf(task);
   const order = "unsupported" in fdr ? successorOrder(task) : fdrSuccessorOrder(task, fdr);
-  if (options.pruneIrrelevant === false) r = astar(task, h, options.limits, { successorOrder: order });
+  // built before the search, like the heuristic (Fast Downward's search time excludes both)
+  const successorGenerator = new SuccessorGenerator(task);
+  if (options.pruneIrrelevant === false) r = astar(task, h, options.limits, { successorOrder: order, successorGenerator });
   else {
     const rel = goalRelevance(task);
-    r = astar(task, h, options.limits, { opMask: rel.ops, factMask: rel.factWords, successorOrder: order });
+    r = astar(task, h, options.limits, { opMask: rel.ops, factMask: rel.factWords, successorOrder: order, successorGenerator });
   }
   return { ...r, planNames: r.plan.map((op) => task.opNames[op]!), heuristic: h.name };
 }
