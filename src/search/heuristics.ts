@@ -523,7 +523,7 @@ export class FdrLmCutHeuristic implements Heuristic {
 
   evaluate(state: Uint32Array): number {
     if (this.map.map(state, this.buf)) return this.lm.evaluate(this.buf);
-    this.plain ??= new LmCutHeuristic(this.task);
+    this.plain ??= new LmCutHeuristic(this.task, relaxedTaskOf(this.task), "wasm");
     return this.plain.evaluate(state);
   }
 }

@@ -583,6 +583,27 @@ export function buildRelaxedTaskFromFdr(fdr: FdrTask): RelaxedTask {
  * "none of those" value): such a state is unreachable, and its FDR image would not be a
  * relaxation of it.
  */
+/**
+ * `factWords` (a goal-relevance projection) widened to whole finite-domain variables: a variable
+ * with one kept value keeps all of them. Fast Downward's translator keeps or drops whole
+ * variables; a projection that cleared the true value of a kept variable left the state with no
+ * value for it, and `FdrStateMap` then had to send it to the plain relaxation.
+ */
+export function relevanceByVariable(fdr: FdrTask, factWords: Uint32Array): Uint32Array {
+  const out = factWords.slice();
+  const has = (f: number): boolean => ((factWords[f >>> 5]! >>> (f & 31)) & 1) === 1;
+  for (const vals of fdr.values) {
+    let keep = false;
+    for (let x = 0; x < vals.length && !keep; x++) if (vals[x]! >= 0 && has(vals[x]!)) keep = true;
+    if (!keep) continue;
+    for (let x = 0; x < vals.length; x++) {
+      const f = vals[x]!;
+      if (f >= 0) out[f >>> 5]! |= 1 << (f & 31);
+    }
+  }
+  return out;
+}
+
 export class FdrStateMap {
   readonly words: number;
   private readonly atomStart: Int32Array;

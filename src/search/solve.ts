@@ -3,7 +3,7 @@ import { SuccessorGenerator } from "../task/index.js";
 import { astar } from "./astar.js";
 import { createHeuristic, type HeuristicName } from "./heuristics.js";
 import { fdrTaskOf } from "../task/fdr.js";
-import { fdrSuccessorOrder, goalRelevance, successorOrder } from "./relaxed.js";
+import { fdrSuccessorOrder, goalRelevance, relevanceByVariable, successorOrder } from "./relaxed.js";
 import type { SearchLimits, SearchResult } from "./types.js";
 
 /** Options of `solve`. */
@@ -31,7 +31,8 @@ export function solve(task: GroundTask, options: SolveOptions = {}): SearchResul
   if (options.pruneIrrelevant === false) r = astar(task, h, options.limits, { successorOrder: order, successorGenerator });
   else {
     const rel = goalRelevance(task);
-    r = astar(task, h, options.limits, { opMask: rel.ops, factMask: rel.factWords, successorOrder: order, successorGenerator });
+    const factMask = "unsupported" in fdr ? rel.factWords : relevanceByVariable(fdr, rel.factWords);
+    r = astar(task, h, options.limits, { opMask: rel.ops, factMask, successorOrder: order, successorGenerator });
   }
   return { ...r, planNames: r.plan.map((op) => task.opNames[op]!), heuristic: h.name };
 }
