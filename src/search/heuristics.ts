@@ -325,23 +325,42 @@ class RelaxedExplorer {
   }
 }
 
-/** h^max (Bonet & Geffner): admissible; conditional effects as separate relaxed operators. */
-export class HMaxHeuristic implements Heuristic {
-  readonly name = "hmax";
-  private readonly rt: RelaxedTask;
-  private ex: RelaxedExplorer | null = null;
+/** A delete-relaxation heuristic evaluated by the kernel or by JavaScript (`HeuristicEngine`). */
+abstract class RelaxationHeuristic implements Heuristic {
+  abstract readonly name: string;
+  protected readonly rt: RelaxedTask;
   private readonly kernel: KernelSwitch;
-  constructor(task: GroundTask, rt: RelaxedTask = relaxedTaskOf(task), engine: HeuristicEngine = "auto") {
+
+  constructor(rt: RelaxedTask, engine: HeuristicEngine) {
     this.rt = rt;
     this.kernel = new KernelSwitch(rt, engine);
   }
+
   /** True when the WebAssembly kernel evaluates, or will after the first few states (`HeuristicEngine`). */
   get usesKernel(): boolean {
     return this.kernel.willUseKernel;
   }
+
   evaluate(state: Uint32Array): number {
     const k = this.kernel.get();
-    if (k !== null) return k.hmax(state);
+    return k !== null ? this.evaluateKernel(k, state) : this.evaluateJs(state);
+  }
+
+  protected abstract evaluateKernel(kernel: LmCutKernel, state: Uint32Array): number;
+  protected abstract evaluateJs(state: Uint32Array): number;
+}
+
+/** h^max (Bonet & Geffner): admissible; conditional effects as separate relaxed operators. */
+export class HMaxHeuristic extends RelaxationHeuristic {
+  readonly name = "hmax";
+  private ex: RelaxedExplorer | null = null;
+  constructor(task: GroundTask, rt: RelaxedTask = relaxedTaskOf(task), engine: HeuristicEngine = "auto") {
+    super(rt, engine);
+  }
+  protected evaluateKernel(kernel: LmCutKernel, state: Uint32Array): number {
+    return kernel.hmax(state);
+  }
+  protected evaluateJs(state: Uint32Array): number {
     this.ex ??= new RelaxedExplorer(this.rt);
     const h = this.ex.explore(state, this.rt.cost, true);
     return h >= INF ? Infinity : h;
@@ -358,25 +377,16 @@ export class HMaxHeuristic implements Heuristic {
  * operator breaks admissibility, so `createHeuristic("lmcut")` falls back to h^max there.
  * Evaluated by the WebAssembly kernel where it runs (`HeuristicEngine`), else by `JsLmCut`.
  */
-export class LmCutHeuristic implements Heuristic {
+export class LmCutHeuristic extends RelaxationHeuristic {
   readonly name = "lmcut";
-  private readonly rt: RelaxedTask;
   private js: JsLmCut | null = null;
-  private readonly kernel: KernelSwitch;
-
   constructor(task: GroundTask, rt: RelaxedTask = relaxedTaskOf(task), engine: HeuristicEngine = "auto") {
-    this.rt = rt;
-    this.kernel = new KernelSwitch(rt, engine);
+    super(rt, engine);
   }
-
-  /** True when the WebAssembly kernel evaluates, or will after the first few states (`HeuristicEngine`). */
-  get usesKernel(): boolean {
-    return this.kernel.willUseKernel;
+  protected evaluateKernel(kernel: LmCutKernel, state: Uint32Array): number {
+    return kernel.lmcut(state);
   }
-
-  evaluate(state: Uint32Array): number {
-    const k = this.kernel.get();
-    if (k !== null) return k.lmcut(state);
+  protected evaluateJs(state: Uint32Array): number {
     this.js ??= new JsLmCut(this.rt);
     return this.js.evaluate(state);
   }

@@ -167,7 +167,11 @@ function qPush(key: i32, val: i32): void {
     }
   }
   if (count == hCap) growHeap(count * 2 + 16);
-  let hole = count++;
+  siftUp(count++, key, val);
+}
+
+/** push_heap's second half: move the hole up while the parent's key is larger, then fill it. */
+function siftUp(hole: i32, key: i32, val: i32): void {
   let parent = (hole - 1) >> 1;
   while (hole > 0 && ld(hKey, parent) > key) {
     st(hKey, hole, ld(hKey, parent));
@@ -212,15 +216,7 @@ function qPop(): i32 {
       st(hVal, hole, ld(hVal, child - 1));
       hole = child - 1;
     }
-    let parent = (hole - 1) >> 1;
-    while (hole > 0 && ld(hKey, parent) > key) {
-      st(hKey, hole, ld(hKey, parent));
-      st(hVal, hole, ld(hVal, parent));
-      hole = parent;
-      parent = (hole - 1) >> 1;
-    }
-    st(hKey, hole, key);
-    st(hVal, hole, val);
+    siftUp(hole, key, val);
   }
   return topVal;
 }
@@ -280,7 +276,24 @@ export function init(
   return state;
 }
 
-function explore(costs: usize): i32 {
+
+/** The effects of op `o` reached at cost `v`: lower and enqueue those it improves. */
+@inline function relaxEffects(o: i32, v: i32): void {
+  for (let j = ld(effStart, o), je = ld(effStart, o + 1); j < je; j++) {
+    const g = ld(eff, j);
+    if (v < ld(factCost, g)) {
+      st(factCost, g, v);
+      qPush(v, g);
+    }
+  }
+}
+
+/**
+ * Full h^max from the state buffer with op costs `costs` (INF if the goal is unreachable). With
+ * `stopAtGoal`, ends when the goal is popped (enough for h^max, not for LM-Cut, which also needs
+ * the supporter lists built at the end).
+ */
+function explore(costs: usize, stopAtGoal: bool): i32 {
   fill(factCost, numFacts, INF);
   copy(opUnsat, preCount, numOps);
   qClear();
@@ -301,6 +314,7 @@ function explore(costs: usize): i32 {
     const f = qPop();
     const d = lastKey;
     if (d > ld(factCost, f)) continue;
+    if (stopAtGoal && f == goalFact) return d;
     for (let k = ld(preOfStart, f), e = ld(preOfStart, f + 1); k < e; k++) {
       const o = ld(preOf, k);
       const u = ld(opUnsat, o) - 1;
@@ -308,17 +322,11 @@ function explore(costs: usize): i32 {
       if (u == 0) {
         st(opSupp, o, f);
         st(opSuppCost, o, d);
-        const v = d + ld(costs, o);
-        for (let j = ld(effStart, o), je = ld(effStart, o + 1); j < je; j++) {
-          const g = ld(eff, j);
-          if (v < ld(factCost, g)) {
-            st(factCost, g, v);
-            qPush(v, g);
-          }
-        }
+        relaxEffects(o, d + ld(costs, o));
       }
     }
   }
+  if (stopAtGoal) return ld(factCost, goalFact);
   fill(suppHead, numFacts, -1);
   fill(suppDirty, numFacts, 0);
   for (let o = numOps - 1; o >= 0; o--) {
@@ -388,14 +396,7 @@ function updateAfterCut(cutLen: i32): void {
   if (!qHeap) pushes += numFacts - 2;
   for (let i = 0; i < cutLen; i++) {
     const o = ld(cut, i);
-    const v = ld(opSuppCost, o) + ld(costs, o);
-    for (let j = ld(effStart, o), je = ld(effStart, o + 1); j < je; j++) {
-      const g = ld(eff, j);
-      if (v < ld(factCost, g)) {
-        st(factCost, g, v);
-        qPush(v, g);
-      }
-    }
+    relaxEffects(o, ld(opSuppCost, o) + ld(costs, o));
   }
   while (count != 0) {
     const f = qPop();
@@ -445,14 +446,7 @@ function updateAfterCut(cutLen: i32): void {
       } else p = o;
       if (bestCost < old) {
         st(opSuppCost, o, bestCost);
-        const v = bestCost + ld(costs, o);
-        for (let j = ld(effStart, o), je = ld(effStart, o + 1); j < je; j++) {
-          const g = ld(eff, j);
-          if (v < ld(factCost, g)) {
-            st(factCost, g, v);
-            qPush(v, g);
-          }
-        }
+        relaxEffects(o, bestCost + ld(costs, o));
       }
     }
   }
@@ -460,48 +454,13 @@ function updateAfterCut(cutLen: i32): void {
 
 /** h^max from the state in the state buffer (INF if the goal is unreachable). */
 export function hmax(): i32 {
-  // h^max alone: same exploration, stopped at the goal
-  fill(factCost, numFacts, INF);
-  copy(opUnsat, preCount, numOps);
-  qClear();
-  for (let i = 0; i < nOrder; i++) {
-    const t = ld(factTest, i);
-    if (((load<u32>(state + (<usize>(t >>> 5) << 2)) >>> (t & 31)) & 1) != <u32>ld(factNeg, i)) {
-      const f = ld(factOrder, i);
-      st(factCost, f, 0);
-      qPush(0, f);
-    }
-  }
-  st(factCost, trueFact, 0);
-  qPush(0, trueFact);
-  while (count != 0) {
-    const f = qPop();
-    const d = lastKey;
-    if (d > ld(factCost, f)) continue;
-    if (f == goalFact) return d;
-    for (let k = ld(preOfStart, f), e = ld(preOfStart, f + 1); k < e; k++) {
-      const o = ld(preOf, k);
-      const u = ld(opUnsat, o) - 1;
-      st(opUnsat, o, u);
-      if (u == 0) {
-        const v = d + ld(cost, o);
-        for (let j = ld(effStart, o), je = ld(effStart, o + 1); j < je; j++) {
-          const g = ld(eff, j);
-          if (v < ld(factCost, g)) {
-            st(factCost, g, v);
-            qPush(v, g);
-          }
-        }
-      }
-    }
-  }
-  return ld(factCost, goalFact);
+  return explore(cost, true);
 }
 
 /** LM-Cut of the state in the state buffer: h, INF for a dead end, -1 on an empty or zero-cost cut. */
 export function lmcut(): i32 {
   copy(redCost, cost, numOps);
-  if (explore(redCost) >= INF) return INF;
+  if (explore(redCost, false) >= INF) return INF;
   let h = 0;
   while (ld(factCost, goalFact) != 0) {
     if (round >= 0x7ffffff0) {
