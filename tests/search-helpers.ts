@@ -188,6 +188,21 @@ export function randomTask(rnd: () => number, withCE = false, withNeg = false): 
   return handTask(nf, ops, init, goal, goalNeg);
 }
 
+/** A chain of three operators whose cost sum (2^29 + 3) overflows the kernels' 32-bit sums. */
+export function overflowTask(): GroundTask {
+  const big = 1 << 28;
+  return handTask(
+    4,
+    [
+      { name: "a", pre: [0], add: [1], cost: big },
+      { name: "b", pre: [1], add: [2], cost: big },
+      { name: "c", pre: [2], add: [3], cost: 3 },
+    ],
+    [0],
+    [3],
+  );
+}
+
 /** Deterministic PRNG for tests (mulberry32). */
 export function mulberry(seed: number): () => number {
   let a = seed >>> 0;

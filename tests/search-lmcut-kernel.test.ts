@@ -10,7 +10,7 @@ import { fdrTaskOf } from "../src/task/fdr.js";
 import { parseDomain, parseProblem } from "../src/pddl/index.js";
 import { ground } from "../src/task/index.js";
 import type { GroundTask } from "../src/task/types.js";
-import { handTask, mulberry, randomTask, type HandOp } from "./search-helpers.js";
+import { handTask, mulberry, overflowTask, randomTask, type HandOp } from "./search-helpers.js";
 
 // The WebAssembly kernel (src/search/wasm/lmcut.as.ts) must give exactly the values of the
 // JavaScript reference, state after state: LM-Cut's value depends on tie-breaking (supporter
@@ -114,16 +114,7 @@ describe("LM-Cut WebAssembly kernel", () => {
 
   it("leaves tasks whose cost sums could overflow 32 bits to JavaScript, with the same values", () => {
     const big = 1 << 28;
-    const t = handTask(
-      4,
-      [
-        { name: "a", pre: [0], add: [1], cost: big },
-        { name: "b", pre: [1], add: [2], cost: big },
-        { name: "c", pre: [2], add: [3], cost: 3 },
-      ],
-      [0],
-      [3],
-    );
+    const t = overflowTask();
     const lm = new LmCutHeuristic(t);
     expect(lm.usesKernel).toBe(false);
     expect(lm.evaluate(t.init)).toBe(2 * big + 3);

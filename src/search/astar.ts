@@ -49,6 +49,8 @@ export interface AStarRun extends SearchResult {
    * last jump"): independent of tie-breaking among equal f, so it compares heuristics alone.
    */
   expandedUntilLastJump: number;
+  /** Expanded states put back on the open list by a cheaper path (Fast Downward's "reopened"). */
+  reopened: number;
 }
 
 const DEAD = -2;
@@ -111,6 +113,7 @@ export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarO
   let evaluated = 0;
   let lastF = -1;
   let untilJump = 0;
+  let reopened = 0;
   const result = (status: SearchResult["status"], initialH: number | null): AStarRun => ({
     status,
     cost: null,
@@ -124,6 +127,7 @@ export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarO
     pathIds: [],
     endH: 0,
     expandedUntilLastJump: untilJump,
+    reopened,
   });
 
   /** Heuristic value (or exact value) of a fresh state; DEAD for Infinity. */
@@ -203,6 +207,7 @@ export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarO
         pathIds,
         endH,
         expandedUntilLastJump: untilJump,
+        reopened,
       };
     }
     space.applicable(cur, ops);
@@ -243,6 +248,7 @@ export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarO
         const h = hv[sid]!;
         if (h === DEAD || ng >= g[sid]!) continue;
         // cheaper path to a known state: reopen
+        if (closed[sid] === 1) reopened++;
         g[sid] = ng;
         parent[sid] = id;
         parentOp[sid] = op;

@@ -45,6 +45,18 @@ class KernelSwitch {
   }
 }
 
+/**
+ * What a search kernel needs to evaluate a heuristic itself (`SearchKernel`): the relaxation,
+ * the map from task states to its states (null: the same facts), and the heuristic's own
+ * evaluation for states the map rejects.
+ */
+export interface KernelHeuristicSpec {
+  kind: "lmcut" | "hmax";
+  rt: RelaxedTask;
+  map: FdrStateMap | null;
+  fallback(state: Uint32Array): number;
+}
+
 /** Evaluations in JavaScript before an "auto" heuristic moves to the kernel. */
 const KERNEL_AFTER_EVALUATIONS = 64;
 
@@ -346,6 +358,11 @@ abstract class RelaxationHeuristic implements Heuristic {
     return k !== null ? this.evaluateKernel(k, state) : this.evaluateJs(state);
   }
 
+  /** This heuristic for a search kernel (evaluated on the task's own facts). */
+  kernelSpec(): KernelHeuristicSpec {
+    return { kind: this.name === "hmax" ? "hmax" : "lmcut", rt: this.rt, map: null, fallback: (s) => this.evaluate(s) };
+  }
+
   protected abstract evaluateKernel(kernel: LmCutKernel, state: Uint32Array): number;
   protected abstract evaluateJs(state: Uint32Array): number;
 }
@@ -536,6 +553,11 @@ export class FdrLmCutHeuristic implements Heuristic {
     this.plain ??= new LmCutHeuristic(this.task, relaxedTaskOf(this.task), "wasm");
     return this.plain.evaluate(state);
   }
+
+  /** This heuristic for a search kernel: LM-Cut on the view through the state map. */
+  kernelSpec(): KernelHeuristicSpec {
+    return { ...this.lm.kernelSpec(), map: this.map, fallback: (s) => this.evaluate(s) };
+  }
 }
 
 /**
@@ -580,21 +602,21 @@ export const ADAPTIVE_LMCUT_UPGRADE = 1000;
 
 /**
  * Create a heuristic by name, for a search (the WebAssembly kernel from the first state, where it
- * runs). `lmcut` runs on the task's finite-domain view (`fdrTaskOf`: Fast
+ * runs, unless `engine` says otherwise). `lmcut` runs on the task's finite-domain view (`fdrTaskOf`: Fast
  * Downward's relaxation and values) where there is one, else on the plain relaxation, and falls
  * back to h^max on tasks with conditional effects (the returned heuristic's `name` is then "hmax").
  */
-export function createHeuristic(task: GroundTask, name: HeuristicName): Heuristic {
+export function createHeuristic(task: GroundTask, name: HeuristicName, engine: HeuristicEngine = "wasm"): Heuristic & { kernelSpec?(): KernelHeuristicSpec } {
   switch (name) {
     case "blind":
       return new BlindHeuristic(task);
     case "hmax":
-      return new HMaxHeuristic(task, relaxedTaskOf(task), "wasm");
+      return new HMaxHeuristic(task, relaxedTaskOf(task), engine);
     case "lmcut": {
       const fdr = fdrTaskOf(task);
-      if (!("unsupported" in fdr)) return new FdrLmCutHeuristic(task, fdr);
+      if (!("unsupported" in fdr)) return new FdrLmCutHeuristic(task, fdr, engine);
       const rt = relaxedTaskOf(task);
-      return rt.hasConditionalEffects ? new HMaxHeuristic(task, rt, "wasm") : new LmCutHeuristic(task, rt, "wasm");
+      return rt.hasConditionalEffects ? new HMaxHeuristic(task, rt, engine) : new LmCutHeuristic(task, rt, engine);
     }
     default:
       throw new Error(`unknown heuristic '${String(name)}' (expected blind, hmax or lmcut)`);

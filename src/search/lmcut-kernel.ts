@@ -1,8 +1,5 @@
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { setFlagsFromString } from "node:v8";
-import { packageRoot } from "../util/paths.js";
 import type { RelaxedTask } from "./relaxed.js";
+import { instantiate, wasmModule, type WasmMemory, type WasmModule } from "./wasm-module.js";
 
 /**
  * h^max and LM-Cut in WebAssembly (`src/search/wasm/lmcut.as.ts`, AssemblyScript built to
@@ -13,20 +10,11 @@ import type { RelaxedTask } from "./relaxed.js";
  * which is most of a short search.
  */
 
-// the WebAssembly API as used here (tsconfig's lib has no DOM, where its types live)
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-}
-type WasmModule = object;
-declare const WebAssembly: {
-  Module: new (bytes: Uint8Array) => WasmModule;
-  Instance: new (module: WasmModule, imports: object) => { exports: object };
-};
-
 /** Largest value the kernel uses for "unreachable"; sums of costs must stay below it in i32. */
 const KERNEL_INF = 0x3fffffff;
 
-interface KernelExports {
+/** What a kernel instance exports (the search kernel, `search.wasm`, exports these too). */
+export interface KernelExports {
   memory: WasmMemory;
   alloc(bytes: number): number;
   init(...args: number[]): number;
@@ -34,35 +22,29 @@ interface KernelExports {
   hmax(): number;
 }
 
-let wasmModule: WasmModule | null | undefined;
+/** Copy `a` into the instance's memory; returns its address. */
+export function putArray(x: KernelExports, a: Int32Array | Uint32Array | Uint8Array): number {
+  const p = x.alloc(Math.max(a.byteLength, 4));
+  new Uint8Array(x.memory.buffer, p, a.byteLength).set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  return p;
+}
+
+/**
+ * Write relaxed task `rt` into a kernel instance: the address of its state buffer and the
+ * buffer's length in words (enough for the largest fact the relaxation tests).
+ */
+export function loadRelaxedTask(x: KernelExports, rt: RelaxedTask): { statePtr: number; words: number } {
+  let maxBit = 0;
+  for (let i = 0; i < rt.factTest.length; i++) if (rt.factTest[i]! > maxBit) maxBit = rt.factTest[i]!;
+  const words = (maxBit >>> 5) + 1;
+  const arrays = [rt.preStart, rt.pre, rt.effStart, rt.eff, rt.cost, rt.preOfStart, rt.preOf, rt.addedByStart, rt.addedBy, rt.factOrder, rt.factTest, Int32Array.from(rt.factNeg)];
+  const ptrs = arrays.map((a) => putArray(x, a));
+  return { statePtr: x.init(rt.numFacts, rt.numOps, rt.trueFact, rt.goalFact, rt.factOrder.length, words, ...ptrs), words };
+}
 
 /** The compiled kernel module, or null where the build has not made it (then JavaScript runs). */
 function kernelModule(): WasmModule | null {
-  if (wasmModule !== undefined) return wasmModule;
-  if (process.env.PDDL2PRM_NO_WASM === "1") return (wasmModule = null);
-  const file = join(packageRoot(), "dist", "wasm", "lmcut.wasm");
-  wasmModule = existsSync(file) ? compileOptimized(readFileSync(file)) : null;
-  return wasmModule;
-}
-
-/** V8's WebAssembly flags this module turns off for its own compile, and their defaults. */
-const EAGER_FLAGS = ["liftoff", "wasm-lazy-compilation"] as const;
-
-/**
- * Compile with V8's optimizing compiler, every function at once (about 10 ms for this module).
- * By default V8 compiles each function on its first call with its baseline compiler, which runs
- * 2-4x slower, and tiers up hot functions later: single calls of 2-4 ms, and most of a search
- * of a few hundred states spent in baseline code. The flags are V8-wide, so they are set for
- * this compile only and then put back (to the defaults, unless node was started with them).
- */
-function compileOptimized(bytes: Uint8Array): WasmModule {
-  const own = EAGER_FLAGS.filter((f) => !process.execArgv.some((a) => a === `--${f}` || a === `--no-${f}`));
-  for (const f of own) setFlagsFromString(`--no-${f}`);
-  try {
-    return new WebAssembly.Module(bytes);
-  } finally {
-    for (const f of own) setFlagsFromString(`--${f}`);
-  }
+  return wasmModule("lmcut");
 }
 
 /** True when the WebAssembly kernel is built and enabled (`PDDL2PRM_NO_WASM=1` turns it off). */
@@ -82,25 +64,8 @@ export class LmCutKernel {
   private view: Uint32Array | null = null;
 
   private constructor(module: WasmModule, rt: RelaxedTask) {
-    const inst = new WebAssembly.Instance(module, {
-      env: {
-        abort: () => {
-          throw new Error("lmcut kernel: abort (internal error)");
-        },
-      },
-    });
-    const x = (this.x = inst.exports as unknown as KernelExports);
-    let maxBit = 0;
-    for (let i = 0; i < rt.factTest.length; i++) if (rt.factTest[i]! > maxBit) maxBit = rt.factTest[i]!;
-    this.words = (maxBit >>> 5) + 1;
-    const put = (a: Int32Array): number => {
-      const p = x.alloc(Math.max(a.length, 1) * 4);
-      new Int32Array(x.memory.buffer, p, a.length).set(a);
-      return p;
-    };
-    const arrays = [rt.preStart, rt.pre, rt.effStart, rt.eff, rt.cost, rt.preOfStart, rt.preOf, rt.addedByStart, rt.addedBy, rt.factOrder, rt.factTest, Int32Array.from(rt.factNeg)];
-    const ptrs = arrays.map(put);
-    this.statePtr = x.init(rt.numFacts, rt.numOps, rt.trueFact, rt.goalFact, rt.factOrder.length, this.words, ...ptrs);
+    this.x = instantiate(module) as unknown as KernelExports;
+    ({ statePtr: this.statePtr, words: this.words } = loadRelaxedTask(this.x, rt));
   }
 
   /**

@@ -606,10 +606,12 @@ export function relevanceByVariable(fdr: FdrTask, factWords: Uint32Array): Uint3
 
 export class FdrStateMap {
   readonly words: number;
-  private readonly atomStart: Int32Array;
-  private readonly atomFact: Int32Array;
-  private readonly atomProp: Int32Array;
-  private readonly noneProp: Int32Array;
+  // variable v's atoms are k in atomStart[v] .. atomStart[v+1]: task fact atomFact[k] true ->
+  // proposition atomProp[k]; none true -> noneProp[v] (-1: the state breaks the view)
+  readonly atomStart: Int32Array;
+  readonly atomFact: Int32Array;
+  readonly atomProp: Int32Array;
+  readonly noneProp: Int32Array;
 
   constructor(fdr: FdrTask) {
     const nv = fdr.ranges.length;

@@ -1,6 +1,7 @@
 import type { GroundTask } from "../task/types.js";
 import { SuccessorGenerator } from "../task/index.js";
 import { astar } from "./astar.js";
+import { SearchKernel, searchKernelRuns, type SearchKernelOptions } from "./astar-kernel.js";
 import { createHeuristic, type HeuristicName } from "./heuristics.js";
 import { fdrTaskOf } from "../task/fdr.js";
 import { fdrSuccessorOrder, goalRelevance, relevanceByVariable, successorOrder } from "./relaxed.js";
@@ -13,27 +14,35 @@ export interface SolveOptions {
   limits?: SearchLimits;
   /** Skip operators and facts that cannot matter for the goal (backward relevance; default true). */
   pruneIrrelevant?: boolean;
+  /** Search in JavaScript (`astar`) even where the WebAssembly search kernel runs (tests). */
+  noKernel?: boolean;
 }
 
 /**
  * Optimal planning: A* with the chosen heuristic over the goal-relevant operators and
  * facts (see `goalRelevance`); `planNames` are the plan's PDDL actions, `heuristic` the name
- * of the heuristic used (lmcut falls back to hmax on conditional effects).
+ * of the heuristic used (lmcut falls back to hmax on conditional effects). The search runs in
+ * WebAssembly (`SearchKernel`) where it can, else in JavaScript; both give the same result.
  */
 export function solve(task: GroundTask, options: SolveOptions = {}): SearchResult & { planNames: string[]; heuristic: string } {
-  const h = createHeuristic(task, options.heuristic ?? "lmcut");
-  let r: SearchResult;
+  const useKernel = !options.noKernel && searchKernelRuns(task);
+  // the search kernel evaluates the heuristic itself: then the JavaScript object only describes
+  // it (and evaluates the rare states the finite-domain view rejects)
+  const h = createHeuristic(task, options.heuristic ?? "lmcut", useKernel ? "js" : "wasm");
+  const spec = useKernel ? h.kernelSpec?.() : undefined;
   // successors in Fast Downward's generator order where the task has its finite-domain view
   const fdr = fdrTaskOf(task);
   const order = "unsupported" in fdr ? successorOrder(task) : fdrSuccessorOrder(task, fdr);
   // built before the search, like the heuristic (Fast Downward's search time excludes both)
   const successorGenerator = new SuccessorGenerator(task);
-  if (options.pruneIrrelevant === false) r = astar(task, h, options.limits, { successorOrder: order, successorGenerator });
-  else {
+  const options2: SearchKernelOptions = { successorOrder: order, successorGenerator };
+  if (options.pruneIrrelevant !== false) {
     const rel = goalRelevance(task);
-    const factMask = "unsupported" in fdr ? rel.factWords : relevanceByVariable(fdr, rel.factWords);
-    r = astar(task, h, options.limits, { opMask: rel.ops, factMask, successorOrder: order, successorGenerator });
+    options2.opMask = rel.ops;
+    options2.factMask = "unsupported" in fdr ? rel.factWords : relevanceByVariable(fdr, rel.factWords);
   }
+  const kernel = spec !== undefined ? SearchKernel.create(task, spec, options2) : null;
+  const r = kernel !== null ? kernel.run(options.limits) : astar(task, h, options.limits, options2);
   return { ...r, planNames: r.plan.map((op) => task.opNames[op]!), heuristic: h.name };
 }
 

@@ -8,9 +8,11 @@ import type { GroundTask } from "./types.js";
 /** Applicable-operator enumeration for one task. */
 export class SuccessorGenerator {
   private readonly task: GroundTask;
-  private readonly keyStart: Int32Array;
-  private readonly keyOps: Int32Array;
-  private readonly unkeyed: Int32Array;
+  /** Operators filed under fact f: keyOps[keyStart[f] .. keyStart[f+1]]. */
+  readonly keyStart: Int32Array;
+  readonly keyOps: Int32Array;
+  /** Operators without positive preconditions (checked in every state). */
+  readonly unkeyed: Int32Array;
   private readonly preStart: Int32Array;
   private readonly pre: Int32Array;
   private readonly negStart: Int32Array;

@@ -2,7 +2,7 @@
 // AdaptiveQueue in src/search: same relaxation, same queue, same tie-breaking, same values.
 // All arrays live in linear memory; the host writes the task once and a state per call.
 
-const INF: i32 = 0x3fffffff;
+import { INF, ld, st } from "./memory.as";
 
 // ---- bump allocator (memory is per instance and never freed: arrays only grow by doubling)
 let top: usize = 0;
@@ -19,12 +19,6 @@ export function alloc(bytes: i32): usize {
   return p;
 }
 
-@inline function ld(p: usize, i: i32): i32 {
-  return load<i32>(p + (<usize>i << 2));
-}
-@inline function st(p: usize, i: i32, v: i32): void {
-  store<i32>(p + (<usize>i << 2), v);
-}
 function fill(p: usize, n: i32, v: i32): void {
   for (let i = 0; i < n; i++) st(p, i, v);
 }

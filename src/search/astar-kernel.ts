@@ -1,0 +1,140 @@
+import type { GroundTask } from "../task/types.js";
+import type { SuccessorGenerator } from "../task/index.js";
+import type { KernelHeuristicSpec } from "./heuristics.js";
+import { loadRelaxedTask, putArray, type KernelExports } from "./lmcut-kernel.js";
+import type { SearchLimits, SearchResult } from "./types.js";
+import { instantiate, wasmModule } from "./wasm-module.js";
+
+/**
+ * A* in WebAssembly (`src/search/wasm/search.as.ts`, with the LM-Cut kernel in the same
+ * instance) for solve: a port of `astarRun` with the same successor order, open-list order,
+ * reopening and counts, hence the same expansions and plan (tests compare both). A search of a
+ * few hundred states runs in JavaScript mostly before V8 has optimised it (2-4x slower than
+ * warm); compiled code from the first state is what makes short searches as fast as long ones.
+ */
+
+interface SearchExports extends KernelExports {
+  searchInit(...args: number[]): void;
+  startBuffer(): number;
+  search(maxExpanded: number, deadline: number): number;
+  stat(i: number): number;
+  planPtr(): number;
+}
+
+/** Largest value the kernels use for "unreachable". */
+const KERNEL_INF = 0x3fffffff;
+const STATUS = ["solved", "unsolvable", "limit"] as const;
+const INTERNAL = 3;
+
+/** What the kernel needs besides the task (`astarRun`'s options, the subset solve uses). */
+export interface SearchKernelOptions {
+  successorGenerator: SuccessorGenerator;
+  /** Operators with mask 0 are never applied. */
+  opMask?: Uint8Array;
+  /** Project every state onto these facts (packed mask). */
+  factMask?: Uint32Array;
+  /** Successors in increasing order of this position per operator (ties by id); default: by id. */
+  successorOrder?: Int32Array;
+}
+
+/**
+ * True when the kernel is built and can run `task`'s transitions: no conditional effects or
+ * axioms (its transition function is STRIPS with negative preconditions).
+ */
+export function searchKernelRuns(task: GroundTask): boolean {
+  return task.ceFact.length === 0 && task.axHead.length === 0 && wasmModule("search") !== null;
+}
+
+/** `searchKernelRuns`, and costs small enough for the kernel's 32-bit sums. */
+export function searchKernelFits(task: GroundTask, spec: KernelHeuristicSpec): boolean {
+  if (!searchKernelRuns(task)) return false;
+  let maxCost = Math.max(spec.rt.maxCost, 1);
+  for (let o = 0; o < task.numOps; o++) if (task.opCost[o]! > maxCost) maxCost = task.opCost[o]!;
+  return (spec.rt.numOps + 1) * maxCost < KERNEL_INF && (task.numOps + 1) * maxCost < KERNEL_INF;
+}
+
+/**
+ * One A* search of one task in its own kernel instance. Made before the search clock starts
+ * (the task and relaxation copied into linear memory), run once.
+ */
+export class SearchKernel {
+  private readonly x: SearchExports;
+  private readonly spec: KernelHeuristicSpec;
+  private used = false;
+
+  /** A kernel for `task`, or null where `searchKernelFits` says no. */
+  static create(task: GroundTask, spec: KernelHeuristicSpec, options: SearchKernelOptions): SearchKernel | null {
+    return searchKernelFits(task, spec) ? new SearchKernel(task, spec, options) : null;
+  }
+
+  private constructor(
+    private readonly task: GroundTask,
+    spec: KernelHeuristicSpec,
+    options: SearchKernelOptions,
+  ) {
+    this.spec = spec;
+    const words = Math.max(1, task.words);
+    const scratch = new Uint32Array(words);
+    const x = (this.x = instantiate(wasmModule("search")!, {
+      now: () => performance.now(),
+      // a state the finite-domain map rejects: the heuristic's own evaluation
+      fallback: (ptr: number, n: number) => {
+        scratch.set(new Uint32Array(x.memory.buffer, ptr, n));
+        const h = spec.fallback(scratch);
+        return h === Infinity ? KERNEL_INF : h;
+      },
+    }) as unknown as SearchExports);
+    const { statePtr, words: hWords } = loadRelaxedTask(x, spec.rt);
+    const put = (a: Int32Array | Uint32Array | Uint8Array | undefined): number => (a === undefined ? 0 : putArray(x, a));
+    const sg = options.successorGenerator;
+    const map = spec.map;
+    x.searchInit(
+      words, task.numOps,
+      put(task.preStart), put(task.pre), put(task.negPreStart), put(task.negPre),
+      put(task.addStart), put(task.add), put(task.delStart), put(task.del), put(task.opCost),
+      put(task.goalPos), task.goalPos.length, put(task.goalNeg), task.goalNeg.length,
+      put(options.opMask), put(options.factMask), put(options.successorOrder),
+      put(sg.keyStart), put(sg.keyOps), put(sg.unkeyed), sg.unkeyed.length,
+      spec.kind === "lmcut" ? 1 : 2, statePtr, hWords,
+      map === null ? -1 : map.noneProp.length, put(map?.atomStart), put(map?.atomFact), put(map?.atomProp), put(map?.noneProp),
+    );
+  }
+
+  /**
+   * A* from the task's initial state; the same result as `astar` with the same options, and how
+   * many expanded states were reopened (as `astarRun`).
+   */
+  run(limits: SearchLimits = {}): SearchResult & { reopened: number } {
+    if (this.used) throw new Error("SearchKernel.run: a kernel searches once");
+    this.used = true;
+    const t0 = performance.now();
+    const x = this.x;
+    const start = this.task.init;
+    new Uint32Array(x.memory.buffer, x.startBuffer(), Math.max(1, this.task.words)).set(start.subarray(0, Math.max(1, this.task.words)));
+    const maxExp = limits.maxExpansions ?? Infinity;
+    const deadline = limits.timeMs !== undefined ? t0 + limits.timeMs : Infinity;
+    let code: number;
+    try {
+      code = x.search(maxExp, deadline);
+    } catch (e) {
+      // a trap: the registry outgrew linear memory (4 GB); a resource limit like the others
+      if (e instanceof Error && e.constructor.name === "RuntimeError") code = 2;
+      else throw e;
+    }
+    if (code === INTERNAL) throw new Error("lmcut: empty or zero-cost cut (internal error)");
+    const h0 = x.stat(3);
+    const planLen = x.stat(5);
+    const status = STATUS[code]!;
+    return {
+      status,
+      cost: status === "solved" ? x.stat(4) : null,
+      plan: status === "solved" ? Array.from(new Int32Array(x.memory.buffer, x.planPtr(), planLen)) : [],
+      initialH: h0 < 0 ? null : h0,
+      expanded: x.stat(0),
+      generated: x.stat(1),
+      evaluated: x.stat(2),
+      searchMs: performance.now() - t0,
+      reopened: x.stat(7),
+    };
+  }
+}
