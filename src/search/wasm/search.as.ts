@@ -208,6 +208,11 @@ function hashState(s: usize): i32 {
   return <i32>(h & 0x7fffffff);
 }
 
+@inline function sameState(a: usize, b: usize): bool {
+  for (let i = 0; i < words; i++) if (load<u32>(a + (<usize>i << 2)) != load<u32>(b + (<usize>i << 2))) return false;
+  return true;
+}
+
 /** Id of the state at `s`, interning a copy if it is new (ids count up from 0). */
 function intern(s: usize): i32 {
   const h = hashState(s);
@@ -215,7 +220,7 @@ function intern(s: usize): i32 {
   for (;;) {
     const id = ld(table, slot);
     if (id < 0) break;
-    if (ld(hashes, id) == h && memory.compare(arena + ((<usize>id * <usize>words) << 2), s, <usize>words << 2) == 0) return id;
+    if (ld(hashes, id) == h && sameState(arena + ((<usize>id * <usize>words) << 2), s)) return id;
     slot = (slot + 1) & tableMask;
   }
   if (count == cap) {
