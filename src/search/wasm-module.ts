@@ -48,6 +48,8 @@ const EAGER_FLAGS = ["liftoff", "wasm-lazy-compilation"] as const;
  * 2-4x slower, and tiers up hot functions later: single calls of 2-4 ms, and most of a search
  * of a few hundred states spent in baseline code. The flags are V8-wide, so they are set for
  * this compile only and then put back (to the defaults, unless node was started with them).
+ * Threads compiling at the same moment may see them put back early: their module then takes
+ * V8's default path, slower at first, with the same results.
  */
 function compileOptimized(bytes: Uint8Array): WasmModule {
   const own = EAGER_FLAGS.filter((f) => !process.execArgv.some((a) => a === `--${f}` || a === `--no-${f}`));
