@@ -23,6 +23,7 @@ import { writeDataset } from "../src/dataset/write.js";
 import { CATEGORIES } from "../src/dataset/row.js";
 import type { ProblemSetReply } from "../src/dataset/problem-worker.js";
 import { packageRoot } from "../src/util/paths.js";
+import { tuneJitForLabelling } from "../src/util/jit.js";
 
 /** The paper's corpus: problems per domain (and the mean optimal plan length it reports). */
 const PAPER: Record<string, { problems: number; mopl: number; rows: number }> = {
@@ -72,6 +73,7 @@ async function makeProblemSets(): Promise<{ ms: number; cpu: number; made: numbe
   // Largest sets first, on worker threads, as `generate --count` makes them (no plan lengths
   // where the generator proves solvability: the labeller finds the plans anyway).
   todo.sort((a, b) => countOf(b) - countOf(a));
+  tuneJitForLabelling(); // as generate does before its pools
   const pool = new Piscina({
     filename: join(packageRoot(), "dist", "src", "dataset", "problem-worker.js"),
     minThreads: Math.max(1, workers),

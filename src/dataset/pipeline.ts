@@ -13,6 +13,7 @@ import { type NativeRow } from "./row.js";
 import { resolveProblems, splitOf, type ProblemSelection, type ProblemSource } from "./problems.js";
 import { runJobSafe, type WorkerReply } from "./worker.js";
 import { defaultMemoryBudgetMb, defaultWorkers, workerBudgetProblem, workerHeapMb } from "./resources.js";
+import { tuneJitForLabelling } from "../util/jit.js";
 
 /** Options of `generate()` and `writeDataset()` (the CLI's flags, see `pddl2prm generate --help`). */
 export interface GenerateOptions {
@@ -274,6 +275,7 @@ export async function* runJobs(plan: RunPlan): AsyncGenerator<EncodedJobResult> 
   const signal = plan.options.signal;
   const input = (job: ProblemJob) => ({ job, config: { ...plan.config, samplesPerState: samplesFor(job, plan.config) } });
   interrupted(signal);
+  tuneJitForLabelling();
   if (plan.workerHeapMb === null) {
     for (const job of plan.jobs) {
       yield unwrap(runJobSafe(input(job)));

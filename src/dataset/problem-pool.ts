@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { Piscina } from "piscina";
 import { BUILTIN_DOMAINS, MAX_PROBLEM_COUNT, type GeneratedProblem } from "../generators/index.js";
 import { packageRoot } from "../util/paths.js";
+import { tuneJitForLabelling } from "../util/jit.js";
 import type { ProblemSetReply } from "./problem-worker.js";
 
 /** What `pregenerateProblems` needs of a run's options. */
@@ -35,6 +36,7 @@ export async function pregenerateProblems(options: PregenerateOptions, workers: 
   const asked = options.domain === undefined ? [] : Array.isArray(options.domain) ? options.domain : [options.domain];
   const names = [...new Set(asked.includes("all") ? BUILTIN_DOMAINS.map((d) => d.name) : asked)];
   if (names.length < 2 || workers < 2 || !names.every((n) => BUILTIN_DOMAINS.some((d) => d.name === n))) return made;
+  tuneJitForLabelling();
   const pool = new Piscina({
     filename: join(packageRoot(), "dist", "src", "dataset", "problem-worker.js"),
     minThreads: Math.min(workers, names.length),
