@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { encodeLines } from "../src/dataset/shard.js";
+import { gunzipSync } from "node:zlib";
+import { BufferPool } from "../src/dataset/buffer-pool.js";
+import { encodeLines, ShardWriter } from "../src/dataset/shard.js";
 import { writeDataset } from "../src/dataset/write.js";
 import { pregenerateProblems } from "../src/dataset/problem-pool.js";
 import { generateProblems } from "../src/generators/index.js";
@@ -26,12 +28,64 @@ describe("encodeLines", () => {
     expect(encodeLines([]).length).toBe(0);
   });
 
+  it("encodes into a spare buffer that is large enough, whatever it held before", () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: "grapheme", maxLength: 40 })), fc.nat(2000), (lines, size) => {
+        const spare = new ArrayBuffer(size);
+        new Uint8Array(spare).fill(0x7b);
+        const bytes = encodeLines(lines, spare);
+        expect(Buffer.from(bytes).equals(joined(lines))).toBe(true);
+        const need = joined(lines).length;
+        if (need > 0 && need <= size) expect(bytes.buffer).toBe(spare);
+        if (need > size) expect(bytes.buffer).not.toBe(spare);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("never returns a slice of Node's shared pool (its buffer is moved to another thread)", () => {
     const pooled = Buffer.from("x");
     const bytes = encodeLines(["short"]);
     expect(bytes.buffer).not.toBe(pooled.buffer);
     expect(bytes.byteOffset).toBe(0);
   });
+});
+
+describe("BufferPool", () => {
+  it("hands out the largest kept buffer, keeps at most max, ignores empty ones", () => {
+    const pool = new BufferPool(3);
+    expect(pool.take()).toBeNull();
+    for (const n of [10, 40, 0, 20, 30]) pool.give(new ArrayBuffer(n));
+    expect(pool.size).toBe(3);
+    expect([pool.take()?.byteLength, pool.take()?.byteLength, pool.take()?.byteLength, pool.take()]).toEqual([40, 20, 10, null]);
+  });
+});
+
+describe("ShardWriter", () => {
+  const tmp = mkdtempSync(join(tmpdir(), "pddl2prm-writer-"));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+  for (const gzip of [false, true]) {
+    it(`calls back once each chunk is consumed, so its buffer can go round (gzip: ${gzip})`, async () => {
+      const path = join(tmp, `s${gzip}.jsonl`);
+      const w = new ShardWriter(path, path + ".tmp", "s.jsonl", gzip);
+      const lines = Array.from({ length: 2000 }, (_, i) => `{"row":${i},"text":"${"x".repeat(i % 97)}"}`);
+      const calls: number[] = [];
+      for (let i = 0; i < lines.length; i += 100) {
+        const bytes = encodeLines(lines.slice(i, i + 100));
+        await w.writeEncoded(bytes, 100, () => {
+          calls.push(i);
+          new Uint8Array(bytes.buffer).fill(0x21); // reused at once: must not reach the file
+        });
+      }
+      await w.writeEncoded(new Uint8Array(0), 0, () => calls.push(-1));
+      const info = await w.finish();
+      expect(calls.length).toBe(21);
+      const got = readFileSync(path);
+      expect((gzip ? gunzipSync(got) : got).equals(joined(lines))).toBe(true);
+      expect(info.rows).toBe(2000);
+    });
+  }
 });
 
 describe("writeDataset bytes", () => {
@@ -41,7 +95,8 @@ describe("writeDataset bytes", () => {
     Object.fromEntries(readdirSync(join(out, "data")).map((n) => [n, readFileSync(join(out, "data", n)).toString("base64")]));
 
   it("are the same in this thread (one worker, sets made in turn) and from worker threads (sets made in parallel, bytes moved)", async () => {
-    const opts = { domain: ["hanoi", "ferry"], count: 3, seed: 7 };
+    // enough problems that later ones get written buffers back (BufferPool)
+    const opts = { domain: ["hanoi", "ferry"], count: 8, seed: 7 };
     await writeDataset({ ...opts, out: join(tmp, "in-process"), workers: 1 });
     await writeDataset({ ...opts, out: join(tmp, "threads"), workers: 2 });
     const a = shards(join(tmp, "in-process"));

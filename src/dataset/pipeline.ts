@@ -11,7 +11,8 @@ import { openRlhfTokenProblem, tokenCounter } from "./length.js";
 import { emptyCounts, type EncodedJobResult, type JobConfig, type ProblemJob } from "./records.js";
 import { type NativeRow } from "./row.js";
 import { resolveProblems, splitOf, type ProblemSelection, type ProblemSource } from "./problems.js";
-import { runJobSafe, type WorkerReply } from "./worker.js";
+import { runJobSafe, type JobInput, type WorkerReply } from "./worker.js";
+import type { BufferPool } from "./buffer-pool.js";
 import { defaultMemoryBudgetMb, defaultWorkers, workerBudgetProblem, workerHeapMb } from "./resources.js";
 import { tuneJitForLabelling } from "../util/jit.js";
 
@@ -270,10 +271,16 @@ function interrupted(signal: AbortSignal | undefined): void {
  * output bytes never depend on scheduling. A problem starts only when a worker is free (so its
  * clock starts with it), at most a few problems ahead of the oldest unfinished one. A worker that
  * runs out of heap or past the hard time limit is stopped and its problem skipped; the run goes on.
+ * With `buffers`, each problem takes a written shard buffer from it to encode its rows into (the
+ * caller gives results' buffers back once written).
  */
-export async function* runJobs(plan: RunPlan): AsyncGenerator<EncodedJobResult> {
+export async function* runJobs(plan: RunPlan, buffers?: BufferPool): AsyncGenerator<EncodedJobResult> {
   const signal = plan.options.signal;
-  const input = (job: ProblemJob) => ({ job, config: { ...plan.config, samplesPerState: samplesFor(job, plan.config) } });
+  const input = (job: ProblemJob): JobInput => ({
+    job,
+    config: { ...plan.config, samplesPerState: samplesFor(job, plan.config) },
+    spare: buffers?.take() ?? null,
+  });
   interrupted(signal);
   tuneJitForLabelling();
   if (plan.workerHeapMb === null) {
@@ -301,7 +308,8 @@ export async function* runJobs(plan: RunPlan): AsyncGenerator<EncodedJobResult> 
     const onSignal = (): void => stop.abort("interrupted");
     signal?.addEventListener("abort", onSignal);
     try {
-      return unwrap(await pool.run(input(job), { signal: stop.signal }));
+      const task = input(job);
+      return unwrap(await pool.run(task, { signal: stop.signal, ...(task.spare ? { transferList: [task.spare] } : {}) }));
     } catch (e) {
       interrupted(signal);
       if ((e as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY") {

@@ -14,12 +14,15 @@ export interface ShardInfo {
 /**
  * `lines`, each ended by "\n", UTF-8 encoded into one buffer of its own (never Node's shared
  * pool), so that a worker can transfer it to the main thread. Each line is written straight into
- * the buffer: no joined copy of the text.
+ * the buffer: no joined copy of the text. Into `spare` where it is large enough (a buffer the
+ * main thread has written and handed back, see BufferPool); a new buffer gets a quarter more
+ * room than it needs, so that it can serve larger problems when it comes back.
  */
-export function encodeLines(lines: readonly string[]): Uint8Array {
+export function encodeLines(lines: readonly string[], spare: ArrayBuffer | null = null): Uint8Array {
   let size = lines.length;
   for (const l of lines) size += l.length; // exact for ASCII text, grown below otherwise
-  let buf: Buffer = Buffer.allocUnsafeSlow(size);
+  let buf: Buffer =
+    spare !== null && spare.byteLength >= size ? Buffer.from(spare) : Buffer.allocUnsafeSlow(size === 0 ? 0 : size + (size >> 2));
   let at = 0;
   for (const line of lines) {
     if (buf.length - at < line.length + 1) buf = ensure(buf, at, Buffer.byteLength(line) + 1);
@@ -80,24 +83,30 @@ export class ShardWriter {
     }
   }
 
-  private sink(chunk: Buffer): boolean {
+  private sink(chunk: Buffer, written?: () => void): boolean {
     this.hash.update(chunk);
     this.bytes += chunk.length;
-    return this.file.write(chunk);
+    return written === undefined ? this.file.write(chunk) : this.file.write(chunk, () => written());
   }
 
   /**
    * Append `rows` lines already encoded (`encodeLines`); the buffer is kept until written, so the
-   * caller must not reuse it. Resolves when it is safe to write more.
+   * caller must not reuse it before `written` is called (also after a failed write). Resolves
+   * when it is safe to write more.
    */
-  async writeEncoded(bytes: Uint8Array, rows: number): Promise<void> {
+  async writeEncoded(bytes: Uint8Array, rows: number, written?: () => void): Promise<void> {
     if (this.failed) throw this.failed;
-    if (bytes.length === 0) return;
+    if (bytes.length === 0) {
+      written?.();
+      return;
+    }
     const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
     this.rows += rows;
     if (this.gzip) {
-      if (!this.gzip.write(buf)) await once(this.gzip, "drain");
-    } else if (!this.sink(buf)) {
+      // zlib has consumed the chunk when its write callback runs
+      const more = written === undefined ? this.gzip.write(buf) : this.gzip.write(buf, () => written());
+      if (!more) await once(this.gzip, "drain");
+    } else if (!this.sink(buf, written)) {
       await once(this.file, "drain");
     }
   }

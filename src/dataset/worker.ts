@@ -10,14 +10,21 @@ export type WorkerReply =
   | { ok: false; kind: "pddl"; message: string; file: string; line: number; column: number }
   | { ok: false; kind: "user"; message: string };
 
+/** A task: the problem, the run's settings, and a written shard buffer to reuse (BufferPool). */
+export interface JobInput {
+  job: ProblemJob;
+  config: JobConfig;
+  spare?: ArrayBuffer | null;
+}
+
 /**
  * Run a job and encode its lines as shard bytes, turning user errors into data (class identity
  * does not survive postMessage).
  */
-export function runJobSafe(input: { job: ProblemJob; config: JobConfig }): WorkerReply {
+export function runJobSafe(input: JobInput): WorkerReply {
   try {
     const { lines, ...rest } = runJob(input.job, input.config);
-    return { ok: true, result: { ...rest, bytes: encodeLines(lines), lineCount: lines.length } };
+    return { ok: true, result: { ...rest, bytes: encodeLines(lines, input.spare ?? null), lineCount: lines.length } };
   } catch (e) {
     if (e instanceof PddlError) return { ok: false, kind: "pddl", message: e.message, file: e.file, line: e.line, column: e.column };
     if (e instanceof UserError) return { ok: false, kind: "user", message: e.message };
@@ -29,7 +36,7 @@ export function runJobSafe(input: { job: ProblemJob; config: JobConfig }): Worke
  * The piscina task entry point. The shard bytes are transferred, not cloned: the main thread
  * then only appends and hashes them.
  */
-export default function task(input: { job: ProblemJob; config: JobConfig }): unknown {
+export default function task(input: JobInput): unknown {
   const reply = runJobSafe(input);
   if (!reply.ok) return reply;
   return move({ [transferableSymbol]: [reply.result.bytes.buffer], [valueSymbol]: reply } as unknown as ArrayBuffer);

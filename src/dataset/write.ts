@@ -14,6 +14,7 @@ import { planRun, preparePlan, runJobs, type GenerateOptions, type Progress } fr
 import type { ProblemSource } from "./problems.js";
 import { SPLITS, type Split } from "./row.js";
 import { readConfigFile, readRankFile } from "./state-files.js";
+import { BufferPool } from "./buffer-pool.js";
 import { ShardWriter, type ShardInfo } from "./shard.js";
 import { PddlCopies } from "./pddl-copies.js";
 
@@ -283,11 +284,14 @@ async function runRank(
   const t0 = performance.now();
   let done = 0;
   try {
-    for await (const r of runJobs(plan)) {
+    // written buffers go back to the workers (BufferPool): up to one per queued or running problem
+    const buffers = new BufferPool(plan.workers * 4 + 4);
+    for await (const r of runJobs(plan, buffers)) {
       const job = plan.jobs[done]!;
       done++;
       const tw = performance.now();
-      await writers.get(r.split)!.writeEncoded(r.bytes, r.lineCount);
+      const buffer = r.bytes.buffer as ArrayBuffer; // transferred from a worker: never shared
+      await writers.get(r.split)!.writeEncoded(r.bytes, r.lineCount, () => buffers.give(buffer));
       summary.ms.writing += performance.now() - tw;
       summary.ms.grounding += r.ms.grounding;
       summary.ms.labelling += r.ms.labelling;
