@@ -59,6 +59,15 @@ describe("BufferPool", () => {
     expect(pool.size).toBe(3);
     expect([pool.take()?.byteLength, pool.take()?.byteLength, pool.take()?.byteLength, pool.take()]).toEqual([40, 20, 10, null]);
   });
+
+  it("keeps no more than maxBytes in all", () => {
+    const pool = new BufferPool(10, 100);
+    for (const n of [60, 50, 30, 10]) pool.give(new ArrayBuffer(n));
+    expect(pool.size).toBe(3); // 60 + 30 + 10; 50 would pass 100
+    expect(pool.take()?.byteLength).toBe(60);
+    pool.give(new ArrayBuffer(50));
+    expect([pool.take()?.byteLength, pool.take()?.byteLength, pool.take()?.byteLength, pool.take()]).toEqual([50, 30, 10, null]);
+  });
 });
 
 describe("ShardWriter", () => {

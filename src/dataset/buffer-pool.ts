@@ -9,18 +9,28 @@
  */
 export class BufferPool {
   private readonly free: ArrayBuffer[] = [];
+  private bytes = 0;
 
-  /** @param max buffers kept at most (the rest are left to the garbage collector) */
-  constructor(private readonly max: number) {}
+  /**
+   * @param max buffers kept at most (the rest are left to the garbage collector)
+   * @param maxBytes their total size at most (problems with huge outputs keep nothing back)
+   */
+  constructor(
+    private readonly max: number,
+    private readonly maxBytes = 64 << 20,
+  ) {}
 
   /** A written buffer, the largest kept, or null. */
   take(): ArrayBuffer | null {
-    return this.free.pop() ?? null;
+    const b = this.free.pop() ?? null;
+    if (b !== null) this.bytes -= b.byteLength;
+    return b;
   }
 
   /** Keep `buffer` for a later problem (it must be written and no longer used). */
   give(buffer: ArrayBuffer): void {
-    if (buffer.byteLength === 0 || this.free.length >= this.max) return;
+    if (buffer.byteLength === 0 || this.free.length >= this.max || this.bytes + buffer.byteLength > this.maxBytes) return;
+    this.bytes += buffer.byteLength;
     // sorted ascending, so take() hands out the largest: fewer problems outgrow their buffer
     let i = this.free.length;
     while (i > 0 && this.free[i - 1]!.byteLength > buffer.byteLength) i--;
