@@ -60,7 +60,7 @@ export function rowsOf<T>(domain: string, problem: string, format: Format, thres
 export function freshContext(domain: string, problem: string): { task: GroundTask; ctx: LabelContext } {
   const job = builtinJob(domain, problem);
   const d = parseDomain(job.domainText, job.domainFile);
-  const task = ground(d, parseProblem(job.problemText, job.problemFile, d));
+  const task = ground(d, parseProblem(job.problemText!, job.problemFile, d));
   return { task, ctx: createLabelContext(task) };
 }
 

@@ -14,6 +14,7 @@ import { formatFloat, oneLine, trainerPrompt } from "../products/layout.js";
 import { placeholderProblem, stepwiseTokens, tokenCounter, type TokenCounter } from "./length.js";
 import type { NativeRow } from "./row.js";
 import { isEvalFormat, runEvalJob } from "./eval-job.js";
+import { problemTextOf } from "./problems.js";
 import { emptyCounts, type CategoryCounts, type JobConfig, type JobResult, type ProblemJob } from "./records.js";
 
 export { emptyCounts, type CategoryCounts, type JobConfig, type JobResult, type ProblemJob };
@@ -159,7 +160,9 @@ export function runJob(job: ProblemJob, jobConfig: JobConfig): JobResult {
   let t0 = performance.now();
   const deadline = t0 + jobConfig.timeMs;
   const domain = cachedDomain(job);
-  const problem = parseProblem(job.problemText, job.problemFile, domain);
+  const problemText = problemTextOf(job);
+  if (job.problemText === null) result.problemText = problemText;
+  const problem = parseProblem(problemText, job.problemFile, domain);
   const templates = cachedTemplates(job, domain, jobConfig.genericFallback);
   let task: GroundTask;
   try {

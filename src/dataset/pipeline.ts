@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
 import { Piscina } from "piscina";
 import { PddlError, UserError } from "../pddl/errors.js";
@@ -10,7 +11,7 @@ import { VERIFIER_STYLES, type VerifierStyle } from "../products/verifier.js";
 import { openRlhfTokenProblem, tokenCounter } from "./length.js";
 import { emptyCounts, type EncodedJobResult, type JobConfig, type ProblemJob } from "./records.js";
 import { type NativeRow } from "./row.js";
-import { resolveProblems, splitOf, type ProblemSelection, type ProblemSource } from "./problems.js";
+import { problemTextOf, releaseFileTexts, resolveProblems, splitOf, type ProblemSelection, type ProblemSource } from "./problems.js";
 import { runJobSafe, type JobInput, type WorkerReply } from "./worker.js";
 import type { BufferPool } from "./buffer-pool.js";
 import { defaultMemoryBudgetMb, defaultWorkers, workerBudgetProblem, workerHeapMb } from "./resources.js";
@@ -100,8 +101,10 @@ export interface Progress {
 /** A fully resolved run: the jobs of this rank and the shared job config. */
 export interface RunPlan {
   jobs: ProblemJob[];
-  /** All problems of the run (all ranks), for the config hash. */
+  /** All problems of the run (all ranks), for the config hash; texts of files dropped (`releaseFileTexts`). */
   allProblems: ProblemSource[];
+  /** sha256 of every problem's `domain/id`, NUL and text, joined by NUL, in run order (the config's `problems_sha256`). */
+  problemsSha256: string;
   config: JobConfig;
   rank: number;
   world: number;
@@ -195,6 +198,8 @@ export function planRun(options: GenerateOptions, keepRows: boolean, generated?:
     throw new UserError(`holdout-domain '${options.holdoutDomain}' is not among the run's domains`);
   }
   const domainNames = [...new Set(all.map((p) => p.domainName))];
+  const problemsSha256 = problemsDigest(all);
+  releaseFileTexts(all);
   let y = options.samplesPerState;
   if (y === undefined) {
     // One y per domain would make mixed runs harder to read; use each domain's default.
@@ -229,7 +234,18 @@ export function planRun(options: GenerateOptions, keepRows: boolean, generated?:
   // No thread is started for one worker without a budget (library use); a budget needs threads.
   const inProcess = workers <= 1 && options.maxMemoryMb === undefined;
   const heap = inProcess ? null : workerHeapMb(Math.min(workers, Math.max(1, jobs.length)), budgetMb);
-  return { jobs, allProblems: all, config, rank, world, workers, workerHeapMb: heap, domains: domainNames, options };
+  return { jobs, allProblems: all, problemsSha256, config, rank, world, workers, workerHeapMb: heap, domains: domainNames, options };
+}
+
+/** `RunPlan.problemsSha256`, hashed piece by piece (one joined string of 58,856 texts was 60 MB). */
+function problemsDigest(all: readonly ProblemSource[]): string {
+  const h = createHash("sha256");
+  all.forEach((p, i) => {
+    if (i > 0) h.update("\0");
+    h.update(`${p.domainName}/${p.problemId}\0`);
+    h.update(problemTextOf(p));
+  });
+  return h.digest("hex");
 }
 
 /** y for a job: the explicit flag, else the built-in domain's default, else 8. */

@@ -6,6 +6,7 @@ import { domainFileFor, isDomainFileName } from "../pddl/files.js";
 import { BUILTIN_DOMAINS, builtinDomainFile, builtinProblemsDir, generateProblems, getBuiltinDomain, type GeneratedProblem } from "../generators/index.js";
 import { loadTemplatesFile } from "../nl/index.js";
 import { hashString } from "../util/prng.js";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Split } from "./row.js";
 
@@ -16,7 +17,14 @@ export interface ProblemSource {
   domainText: string;
   problemId: string;
   problemFile: string;
-  problemText: string;
+  /**
+   * The problem's PDDL. Null in a run's plan for a problem read from a file: the thread that
+   * labels it reads the file again (`problemTextOf`, checked against `problemSha256`), so that a
+   * run over tens of thousands of problems does not hold their texts in memory.
+   */
+  problemText: string | null;
+  /** sha256 (hex) of the text, where `problemText` is null. */
+  problemSha256?: string;
   builtinTemplates: string | null;
   templatesFile: string | null;
 }
@@ -50,6 +58,40 @@ export interface ProblemSelection {
   generated?: ReadonlyMap<string, readonly GeneratedProblem[]>;
   seed: number;
 }
+
+/** The sha256 of a problem text, as `problemSha256` holds it. */
+export function textSha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/**
+ * The PDDL of a problem: its text, or its file read again and checked against the digest taken
+ * when the run was planned (a file edited mid-run would give rows that match neither version).
+ */
+export function problemTextOf(p: Pick<ProblemSource, "problemFile" | "problemText" | "problemSha256">): string {
+  if (p.problemText !== null) return p.problemText;
+  const text = readText(p.problemFile);
+  if (p.problemSha256 !== undefined && textSha256(text) !== p.problemSha256) {
+    throw new UserError(`${p.problemFile}: the file changed during the run (its rows would match neither version); run again`);
+  }
+  return text;
+}
+
+/**
+ * Drop the texts of problems read from files (set `problemSha256` instead) once the run's digest
+ * of them is taken: `problemTextOf` reads them again where they are labelled. Generated problems
+ * have no file and keep theirs.
+ */
+export function releaseFileTexts(sources: ProblemSource[]): void {
+  for (const p of sources) {
+    if (p.problemText === null || p.problemFile.startsWith(GENERATED_PREFIX)) continue;
+    p.problemSha256 = textSha256(p.problemText);
+    p.problemText = null;
+  }
+}
+
+/** `problemFile` of a problem made by `--count` (it has no file until its copy is written). */
+export const GENERATED_PREFIX = "generated:";
 
 function readText(path: string): string {
   try {
@@ -232,7 +274,7 @@ export function resolveProblems(sel: ProblemSelection): ProblemSource[] {
           domainFile,
           domainText,
           problemId: p.name,
-          problemFile: `generated:${name}/${p.name}.pddl`,
+          problemFile: `${GENERATED_PREFIX}${name}/${p.name}.pddl`,
           problemText: p.text,
           builtinTemplates: name,
           templatesFile: null,

@@ -66,6 +66,8 @@ export interface JobResult {
   dropped: number;
   /** Milliseconds per stage. */
   ms: { grounding: number; labelling: number; translation: number };
+  /** The problem's PDDL where the job came without it (read from its file here): for the run's copy of it. */
+  problemText?: string;
 }
 
 /**

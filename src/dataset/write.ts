@@ -11,7 +11,7 @@ import { emptyCounts, type CategoryCounts, type DatasetAuditor, type ProblemReco
 export type { ProblemRecord, RankRecord };
 import { mergeDataset } from "./manifest.js";
 import { planRun, preparePlan, runJobs, type GenerateOptions, type Progress } from "./pipeline.js";
-import type { ProblemSource } from "./problems.js";
+import { problemTextOf, type ProblemSource } from "./problems.js";
 import { SPLITS, type Split } from "./row.js";
 import { readConfigFile, readRankFile } from "./state-files.js";
 import { BufferPool } from "./buffer-pool.js";
@@ -78,9 +78,7 @@ export function runConfig(options: WriteOptions, plan: ReturnType<typeof planRun
     domain_file: options.domainFile !== undefined ? basename(options.domainFile) : null,
     pairs: options.pairs !== undefined ? basename(options.pairs) : null,
     problems: plan.allProblems.length,
-    problems_sha256: createHash("sha256")
-      .update(plan.allProblems.map((p) => `${p.domainName}/${p.problemId}\0${p.problemText}`).join("\0"))
-      .digest("hex"),
+    problems_sha256: plan.problemsSha256,
     domains_sha256: createHash("sha256")
       .update([...new Set(plan.allProblems.map((p) => p.domainText))].join("\0"))
       .digest("hex"),
@@ -317,7 +315,7 @@ async function runRank(
       // one domain.pddl per domain name, or each problem's own domain file where they differ
       const domainRel = perProblemDomain.has(job.domainName) ? `${job.problemId}.domain.pddl` : "domain.pddl";
       copies.add(join("pddl", job.domainName, domainRel), job.domainText);
-      copies.add(join("pddl", job.domainName, `${job.problemId}.pddl`), job.problemText);
+      copies.add(join("pddl", job.domainName, `${job.problemId}.pddl`), r.problemText ?? problemTextOf(job));
       const progress: Progress = {
         problemsDone: done,
         problemsTotal: plan.jobs.length,
@@ -328,16 +326,15 @@ async function runRank(
     }
   } catch (e) {
     await Promise.all([...writers.values()].map((w) => w.abort()));
-    await copies.undo();
+    copies.undo();
     throw e;
   }
   const tw = performance.now();
   const shards: ShardInfo[] = [];
   try {
     for (const split of SPLITS) shards.push(await writers.get(split)!.finish());
-    await copies.finish();
   } catch (e) {
-    await copies.undo();
+    copies.undo();
     throw e;
   }
   const rec: RankRecord = { rank: plan.rank, world: plan.world, config_hash: configHash, shards, problems, counts: summary.counts };

@@ -1,0 +1,62 @@
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { planRun } from "../src/dataset/pipeline.js";
+import { problemTextOf, resolveProblems } from "../src/dataset/problems.js";
+import { runJobSafe } from "../src/dataset/worker.js";
+import { writeDataset } from "../src/dataset/write.js";
+import { generateProblems } from "../src/generators/index.js";
+import { UserError } from "../src/pddl/errors.js";
+
+// A run's plan keeps no texts of problems read from files (58,856 of them held 60 MB of the main
+// thread's heap at 4x the paper's corpus): the labelling thread reads each file again.
+describe("problem texts of a run", () => {
+  const tmp = mkdtempSync(join(tmpdir(), "pddl2prm-texts-"));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  const dir = join(tmp, "problems");
+  mkdirSync(dir);
+  for (const p of generateProblems("ferry", { count: 5, seed: 3, planLengths: false })) writeFileSync(join(dir, `${p.name}.pddl`), p.text);
+
+  it("are dropped from the plan for files, kept for generated problems; the config digest is that of the texts", () => {
+    const plan = planRun({ domain: "ferry", problems: dir, workers: 1 }, false);
+    expect(plan.jobs).toHaveLength(5);
+    for (const j of [...plan.jobs, ...plan.allProblems]) {
+      expect(j.problemText).toBeNull();
+      expect(j.problemSha256).toBe(createHash("sha256").update(readFileSync(j.problemFile, "utf8")).digest("hex"));
+    }
+    // the digest the config has always held: every `domain/id NUL text`, joined by NUL
+    const joined = resolveProblems({ domains: ["ferry"], problems: dir, seed: 1 })
+      .map((p) => `${p.domainName}/${p.problemId}\0${p.problemText}`)
+      .join("\0");
+    expect(plan.problemsSha256).toBe(createHash("sha256").update(joined).digest("hex"));
+
+    const gen = planRun({ domain: "ferry", count: 3, seed: 3, workers: 1 }, false);
+    expect(gen.jobs.every((j) => typeof j.problemText === "string" && j.problemText.includes("(define"))).toBe(true);
+  });
+
+  it("are read again where labelled, and a file edited since the plan is an error naming it", () => {
+    const plan = planRun({ domain: "ferry", problems: dir, workers: 1 }, false);
+    const job = plan.jobs[1]!;
+    const text = readFileSync(job.problemFile, "utf8");
+    expect(problemTextOf(job)).toBe(text);
+    const reply = runJobSafe({ job, config: plan.config });
+    expect(reply.ok && reply.result.problemText).toBe(text);
+    writeFileSync(job.problemFile, text.replace("(:goal", "; edited\n  (:goal"));
+    try {
+      expect(() => problemTextOf(job)).toThrow(UserError);
+      expect(() => problemTextOf(job)).toThrow(`${job.problemFile}: the file changed during the run`);
+      const bad = runJobSafe({ job, config: plan.config });
+      expect(bad).toEqual({ ok: false, kind: "user", message: expect.stringContaining("changed during the run") });
+    } finally {
+      writeFileSync(job.problemFile, text);
+    }
+  });
+
+  it("are copied into the dataset from worker threads unchanged", async () => {
+    const out = join(tmp, "out");
+    await writeDataset({ domain: "ferry", problems: dir, workers: 2, out });
+    for (const n of readdirSync(dir)) expect(readFileSync(join(out, "pddl", "ferry", n), "utf8")).toBe(readFileSync(join(dir, n), "utf8"));
+  }, 60_000);
+});
