@@ -6,6 +6,7 @@ import { ground } from "../src/task/index.js";
 import type { GroundTask } from "../src/task/types.js";
 import { builtinDomainFile, generateProblems } from "../src/generators/index.js";
 import { createOracle, sameTransitions, TransitionGraph, TransitionGraphCache, transitionHash } from "../src/search/index.js";
+import { GRAPH_BASE_WEIGHT } from "../src/search/transition-graph.js";
 import { createLabelContext, labelProblemAll, noteLabellingTime } from "../src/label/index.js";
 import { BruteOracle, ROOT } from "./label-oracle.js";
 
@@ -124,6 +125,19 @@ describe("TransitionGraphCache", () => {
     tight.graphFor(bw[1]![0]!);
     tight.graphFor(bw[0]![1]!);
     expect(tight.lastBuiltNew).toBe(true);
+  });
+
+  it("counts a fixed size per graph, so that many small graphs cannot pass the memory cap", () => {
+    const small = systems("elevator", 40, 5).map((g) => g[0]!);
+    expect(small.length).toBeGreaterThan(8);
+    const cache = new TransitionGraphCache({ maxStates: 50_000, maxEdges: 500_000, maxTotalWeight: 4 * GRAPH_BASE_WEIGHT });
+    let most = 0;
+    for (const t of small) {
+      expect(cache.graphFor(t)).not.toBeNull();
+      most = Math.max(most, cache.size);
+    }
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(4);
   });
 });
 
