@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { PddlCopies } from "../src/dataset/pddl-copies.js";
+import { UserError } from "../src/pddl/errors.js";
 
 const roots: string[] = [];
 function folder(): string {
@@ -13,14 +14,13 @@ function folder(): string {
 afterAll(() => roots.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 describe("PddlCopies", () => {
-  it("writes every copy once (many at a time), with no temporary file left", async () => {
+  it("writes every copy once, with no temporary file left", () => {
     const out = folder();
     const c = new PddlCopies(out);
     for (let i = 0; i < 200; i++) {
       c.add(join("pddl", `d${i % 3}`, "domain.pddl"), `domain ${i % 3}`);
       c.add(join("pddl", `d${i % 3}`, `p${i}.pddl`), `problem ${i}`);
     }
-    await c.finish();
     for (let i = 0; i < 200; i++) expect(readFileSync(join(out, "pddl", `d${i % 3}`, `p${i}.pddl`), "utf8")).toBe(`problem ${i}`);
     // the first text of a path wins: later adds of it are not written again
     expect(readFileSync(join(out, "pddl", "d1", "domain.pddl"), "utf8")).toBe("domain 1");
@@ -29,7 +29,7 @@ describe("PddlCopies", () => {
     expect(names.length).toBe(203);
   });
 
-  it("undo removes what this run created and keeps what was there", async () => {
+  it("undo removes what this run created and keeps what was there", () => {
     const out = folder();
     mkdirSync(join(out, "pddl", "old"), { recursive: true });
     writeFileSync(join(out, "pddl", "old", "keep.pddl"), "keep");
@@ -37,8 +37,7 @@ describe("PddlCopies", () => {
     c.add(join("pddl", "old", "keep.pddl"), "keep");
     c.add(join("pddl", "old", "new.pddl"), "new");
     c.add(join("pddl", "fresh", "p1.pddl"), "p1");
-    await c.finish();
-    await c.undo();
+    c.undo();
     expect(readFileSync(join(out, "pddl", "old", "keep.pddl"), "utf8")).toBe("keep");
     expect(existsSync(join(out, "pddl", "old", "new.pddl"))).toBe(false);
     expect(existsSync(join(out, "pddl", "fresh"))).toBe(false);
@@ -46,15 +45,27 @@ describe("PddlCopies", () => {
     const out2 = folder();
     const c2 = new PddlCopies(out2);
     for (let i = 0; i < 50; i++) c2.add(join("pddl", "d", `p${i}.pddl`), "x");
-    await c2.undo(); // while writes are in progress
+    c2.undo();
     expect(existsSync(join(out2, "pddl"))).toBe(false);
   });
 
-  it("finish reports a write that failed", async () => {
+  it("a copy that cannot be written is a user error naming it, and undo leaves nothing of it", () => {
     const out = folder();
     writeFileSync(join(out, "pddl"), "a file where the folder should be");
     const c = new PddlCopies(out);
-    c.add(join("pddl", "d", "p1.pddl"), "x");
-    await expect(c.finish()).rejects.toThrow(/pddl\/d\/p1\.pddl: cannot write the PDDL copy \(E[A-Z]+\)/);
+    expect(() => c.add(join("pddl", "d", "p1.pddl"), "x")).toThrow(UserError);
+    expect(() => c.add(join("pddl", "d", "p2.pddl"), "x")).toThrow(/pddl\/d\/p2\.pddl: cannot write the PDDL copy \(E[A-Z]+\)/);
+    c.undo();
+    expect(readFileSync(join(out, "pddl"), "utf8")).toBe("a file where the folder should be");
+
+    const out2 = folder();
+    mkdirSync(join(out2, "pddl", "d"), { recursive: true });
+    mkdirSync(join(out2, "pddl", "d", "p1.pddl")); // a folder where the file should be
+    const c2 = new PddlCopies(out2);
+    c2.add(join("pddl", "d", "p0.pddl"), "x");
+    expect(() => c2.add(join("pddl", "d", "p1.pddl"), "x")).toThrow(/p1\.pddl: cannot write the PDDL copy/);
+    expect(readdirSync(join(out2, "pddl", "d")).sort()).toEqual(["p0.pddl", "p1.pddl"]); // no temporary file left
+    c2.undo();
+    expect(readdirSync(join(out2, "pddl", "d"))).toEqual(["p1.pddl"]);
   });
 });
