@@ -5,6 +5,8 @@ export const elevator: DomainGenerator = {
   name: "elevator",
   description: "A lift picks up passengers at their floors and drops them at their destinations",
   defaultSamplesPerState: 9,
+  // the lift goes to any floor, and any passenger can board at its origin and leave at its destination
+  solvable: () => true,
   sizeOptions: [
     { flag: "floors", description: "number of floors", default: "3-5 (drawn per problem)", min: 2, max: 50 },
     { flag: "passengers", description: "number of passengers", default: "3-4 (drawn per problem)", min: 1, max: 50 },

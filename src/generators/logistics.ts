@@ -8,6 +8,8 @@ export const logistics: DomainGenerator = {
   name: "logistics",
   description: "Trucks carry packages within cities, airplanes fly them between city airports",
   defaultSamplesPerState: 12,
+  // every city has a truck serving both its locations, and an airplane flies between any airports
+  solvable: () => true,
   sizeOptions: [
     { flag: "cities", description: "number of cities (each with an airport and one other location)", default: "2-3 (drawn per problem)", min: 1, max: 20 },
     { flag: "trucks", description: "number of trucks (at least one per city)", default: "one per city", min: 1, max: 40 },

@@ -63,6 +63,8 @@ export const sokoban: DomainGenerator = {
   name: "sokoban",
   description: "A robot pushes boxes onto their goal cells in a walled room; boxes cannot be pulled",
   defaultSamplesPerState: 9,
+  // reverse play: the pulls, reversed, are pushes that solve it (the robot walks back to where they ended)
+  solvable: () => true,
   sizeOptions: [
     { flag: "size", description: "side of the square room (inside the outer wall)", default: "5", min: 3, max: 12 },
     { flag: "boxes", description: "number of boxes", default: "2", min: 1, max: 10 },

@@ -10,6 +10,8 @@ export const spanner: DomainGenerator = {
   name: "spanner",
   description: "A man walks a one-way path collecting single-use spanners to tighten the nuts at the gate",
   defaultSamplesPerState: 7,
+  // at least as many usable spanners as nuts, all on the path from the shed, where the man starts
+  solvable: () => true,
   sizeOptions: [
     { flag: "locations", description: "locations on the path between the shed and the gate", default: "1-4 (drawn per problem)", min: 1, max: 50 },
     {

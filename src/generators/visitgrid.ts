@@ -5,6 +5,8 @@ export const visitgrid: DomainGenerator = {
   name: "visitgrid",
   description: "A robot walks a grid and must visit the listed cells",
   defaultSamplesPerState: 9,
+  // the whole grid is connected both ways
+  solvable: () => true,
   sizeOptions: [
     { flag: "size", description: "side of the square grid", default: "3-5 (drawn per problem)", min: 2, max: 30 },
     { flag: "visit", description: "number of cells to visit", default: "2-4 (drawn per problem)", min: 1, max: 899 },
