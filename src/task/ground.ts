@@ -464,8 +464,44 @@ export function ground(domain: Domain, problem: Problem, options: GroundOptions 
   return finish(c, domain, problem, atoms, reached, fired, firedAx);
 }
 
-function finish(c: Compiled, domain: Domain, problem: Problem, atoms: AtomTable, reached: Uint8Array, fired: FiredOp[], firedAx: FiredAxiom[]): GroundTask {
-  // Facts: reached atoms sorted by name.
+/** The facts of a task: reached atoms sorted by name, and each atom's fact id (-1: not reached). */
+interface FactTable {
+  atomFact: Int32Array;
+  factNames: string[];
+  factPredicate: string[];
+  factArgsL: number[][];
+  factDerivedL: number[];
+}
+
+/** Axioms as lists, in the order found (`pushAxiom` keeps out duplicates and trivial ones). */
+interface AxiomLists {
+  head: number[];
+  layer: number[];
+  body: number[][];
+  neg: number[][];
+  maxLayer: number;
+  seen: Set<string>;
+}
+
+/** An operator before numbering: one DNF variant of a fired binding. */
+interface Op {
+  name: string;
+  schema: number;
+  args: Int32Array;
+  cost: number;
+  pre: number[];
+  neg: number[];
+  add: number[];
+  del: number[];
+  ce: Array<{ pos: number[]; neg: number[]; fact: number; isAdd: boolean }>;
+}
+
+// The last step of grounding is split into the functions below, each compiled on its own: as one
+// function it was a worker's costliest recompile (6 x 276 ms over 11 domains, each new domain's
+// shapes deoptimizing it).
+
+/** Facts: reached atoms sorted by name. */
+function factTable(c: Compiled, atoms: AtomTable, reached: Uint8Array): FactTable {
   const nameOf = (a: number): string => {
     const args = atoms.args[a]!;
     let s = "(" + c.predNames[atoms.pred[a]!]!;
@@ -476,87 +512,71 @@ function finish(c: Compiled, domain: Domain, problem: Problem, atoms: AtomTable,
   for (let a = 0; a < atoms.size; a++) if (reached[a]) factAtoms.push(a);
   const names = factAtoms.map(nameOf);
   const perm = factAtoms.map((_, i) => i).sort((x, y) => cmpStr(names[x]!, names[y]!));
-  const atomFact = new Int32Array(atoms.size).fill(-1);
-  const factNames: string[] = [];
-  const factPredicate: string[] = [];
-  const factArgsL: number[][] = [];
-  const factDerivedL: number[] = [];
+  const t: FactTable = { atomFact: new Int32Array(atoms.size).fill(-1), factNames: [], factPredicate: [], factArgsL: [], factDerivedL: [] };
   perm.forEach((i, f) => {
     const a = factAtoms[i]!;
-    atomFact[a] = f;
-    factNames.push(names[i]!);
-    factPredicate.push(c.predNames[atoms.pred[a]!]!);
-    factArgsL.push(Array.from(atoms.args[a]!));
-    factDerivedL.push(c.predDerived[atoms.pred[a]!]!);
+    t.atomFact[a] = f;
+    t.factNames.push(names[i]!);
+    t.factPredicate.push(c.predNames[atoms.pred[a]!]!);
+    t.factArgsL.push(Array.from(atoms.args[a]!));
+    t.factDerivedL.push(c.predDerived[atoms.pred[a]!]!);
   });
+  return t;
+}
 
-  // Axioms.
+function pushAxiom(ax: AxiomLists, head: number, layer: number, cj: Conj): void {
+  if (cj.pos.includes(head)) return;
+  const key = head + ":" + cj.pos.join(",") + "|" + cj.neg.join(",");
+  if (ax.seen.has(key)) return;
+  ax.seen.add(key);
+  ax.head.push(head);
+  ax.layer.push(layer);
+  ax.body.push(cj.pos);
+  ax.neg.push(cj.neg);
+  if (layer > ax.maxLayer) ax.maxLayer = layer;
+}
+
+/** Axioms of the fired derived-predicate rules, by stratum. */
+function axiomLists(c: Compiled, domain: Domain, atoms: AtomTable, atomFact: Int32Array, firedAx: FiredAxiom[]): AxiomLists {
   const layerOfPred = strata(c, domain);
-  const axHead: number[] = [];
-  const axLayer: number[] = [];
-  const axBody: number[][] = [];
-  const axNeg: number[][] = [];
-  let maxLayer = 0;
-  const axSeen = new Set<string>();
-  const pushAx = (head: number, layer: number, cj: Conj): void => {
-    if (cj.pos.includes(head)) return;
-    const key = head + ":" + cj.pos.join(",") + "|" + cj.neg.join(",");
-    if (axSeen.has(key)) return;
-    axSeen.add(key);
-    axHead.push(head);
-    axLayer.push(layer);
-    axBody.push(cj.pos);
-    axNeg.push(cj.neg);
-    if (layer > maxLayer) maxLayer = layer;
-  };
-  for (const ax of firedAx) {
-    const head = atomFact[ax.head]!;
-    const d = dnf(toFacts(ax.body, atomFact), DNF_CAP);
-    if (d === null) throw new UserError(`derived predicate '${c.predNames[atoms.pred[ax.head]!]}' is too complex to ground (DNF exceeds ${DNF_CAP} terms)`);
-    for (const cj of d) pushAx(head, layerOfPred[atoms.pred[ax.head]!]!, cj);
+  const ax: AxiomLists = { head: [], layer: [], body: [], neg: [], maxLayer: 0, seen: new Set() };
+  for (const f of firedAx) {
+    const head = atomFact[f.head]!;
+    const d = dnf(toFacts(f.body, atomFact), DNF_CAP);
+    if (d === null) throw new UserError(`derived predicate '${c.predNames[atoms.pred[f.head]!]}' is too complex to ground (DNF exceeds ${DNF_CAP} terms)`);
+    for (const cj of d) pushAxiom(ax, head, layerOfPred[atoms.pred[f.head]!]!, cj);
   }
+  return ax;
+}
 
-  // Goal: a conjunction of literals, else a derived goal fact.
+const isLit = (g: GF): g is number => typeof g === "number";
+
+/** Goal: a conjunction of literals, else a derived goal fact (added to `facts`, its axioms to `ax`). */
+function groundGoal(c: Compiled, problem: Problem, atoms: AtomTable, facts: FactTable, ax: AxiomLists): { pos: number[]; neg: number[] } {
   const gEnv = new Int32Array(Math.max(1, c.goalSlots)).fill(-1);
-  const goalGF = toFacts(instantiate(c, atoms, c.goal, gEnv, false), atomFact);
-  const isLit = (g: GF): g is number => typeof g === "number";
-  let goalPos: number[] = [];
-  let goalNeg: number[] = [];
-  if (goalGF === true) {
-    // empty goal
-  } else if (isLit(goalGF) || (typeof goalGF === "object" && goalGF.and && goalGF.args.every(isLit))) {
+  const goalGF = toFacts(instantiate(c, atoms, c.goal, gEnv, false), facts.atomFact);
+  if (goalGF === true) return { pos: [], neg: [] }; // empty goal
+  if (isLit(goalGF) || (typeof goalGF === "object" && goalGF.and && goalGF.args.every(isLit))) {
     const lits = isLit(goalGF) ? [goalGF] : (goalGF as { args: number[] }).args;
     const pos = new Set<number>();
     const neg = new Set<number>();
     for (const l of lits) (l & 1 ? neg : pos).add(l >>> 1);
-    goalPos = [...pos].sort((a, b) => a - b);
-    goalNeg = [...neg].sort((a, b) => a - b);
-  } else {
-    const g = factNames.length;
-    factNames.push("(__goal)");
-    factPredicate.push("__goal");
-    factArgsL.push([]);
-    factDerivedL.push(1);
-    const d = goalGF === false ? [] : dnf(goalGF, DNF_CAP);
-    if (d === null) throw new UserError(`goal of ${problem.name} is too complex to ground (DNF exceeds ${DNF_CAP} terms)`);
-    const layer = maxLayer + 1;
-    for (const cj of d) pushAx(g, layer, cj);
-    goalPos = [g];
+    return { pos: [...pos].sort((a, b) => a - b), neg: [...neg].sort((a, b) => a - b) };
   }
-  const numFacts = factNames.length;
+  const g = facts.factNames.length;
+  facts.factNames.push("(__goal)");
+  facts.factPredicate.push("__goal");
+  facts.factArgsL.push([]);
+  facts.factDerivedL.push(1);
+  const d = goalGF === false ? [] : dnf(goalGF, DNF_CAP);
+  if (d === null) throw new UserError(`goal of ${problem.name} is too complex to ground (DNF exceeds ${DNF_CAP} terms)`);
+  const layer = ax.maxLayer + 1;
+  for (const cj of d) pushAxiom(ax, g, layer, cj);
+  return { pos: [g], neg: [] };
+}
 
-  // Operators: DNF variants of each fired binding.
-  interface Op {
-    name: string;
-    schema: number;
-    args: Int32Array;
-    cost: number;
-    pre: number[];
-    neg: number[];
-    add: number[];
-    del: number[];
-    ce: Array<{ pos: number[]; neg: number[]; fact: number; isAdd: boolean }>;
-  }
+/** Operators: DNF variants of each fired binding, in firing order. */
+function operatorList(c: Compiled, atomFact: Int32Array, fired: FiredOp[]): Op[] {
   const ops: Op[] = [];
   for (const f of fired) {
     let name = "(" + c.schemas[f.schema]!.name;
@@ -579,61 +599,78 @@ function finish(c: Compiled, domain: Domain, problem: Problem, atoms: AtomTable,
       for (const v of variants) ops.push({ name, schema: f.schema, args: f.args, cost: f.cost, pre: v.pos, neg: v.neg, add, del, ce: [] });
       continue;
     }
-    const effs = f.effects.map((e) => ({ cond: toFacts(e.cond, atomFact), fact: atomFact[e.atom]!, isAdd: e.isAdd }));
-    const effDnf = effs.map((e) => (e.fact < 0 || e.cond === false ? [] : dnf(e.cond, DNF_CAP)));
-    for (const v of variants) {
-      const preS = new Set(v.pos);
-      const negS = new Set(v.neg);
-      const add = new Set<number>();
-      const del = new Set<number>();
-      const ce: Op["ce"] = [];
-      const ceSeen = new Set<string>();
-      effs.forEach((e, i) => {
-        const d = effDnf[i];
-        if (d === null) throw new UserError(`effect condition of ${name} is too complex to ground (DNF exceeds ${DNF_CAP} terms)`);
-        if (d === undefined) return;
-        for (const cj of d) {
-          if (cj.pos.some((x) => negS.has(x)) || cj.neg.some((x) => preS.has(x))) continue;
-          const pos = cj.pos.filter((x) => !preS.has(x));
-          const neg = cj.neg.filter((x) => !negS.has(x));
-          if (pos.length === 0 && neg.length === 0) {
-            (e.isAdd ? add : del).add(e.fact);
-            continue;
-          }
-          const key = pos.join(",") + "|" + neg.join(",") + ">" + e.fact + (e.isAdd ? "+" : "-");
-          if (ceSeen.has(key)) continue;
-          ceSeen.add(key);
-          ce.push({ pos, neg, fact: e.fact, isAdd: e.isAdd });
-        }
-      });
-      for (const a of add) del.delete(a);
-      const op: Op = {
-        name, schema: f.schema, args: f.args, cost: f.cost, pre: v.pos, neg: v.neg,
-        add: [...add].sort((a, b) => a - b), del: [...del].sort((a, b) => a - b), ce,
-      };
-      // No duplicate check needed: each (schema, args) fires once and its DNF variants are distinct.
-      ops.push(op);
-    }
+    conditionalVariants(f, name, variants, atomFact, ops);
   }
+  return ops;
+}
+
+/** The variants of a fired binding with conditional effects. */
+function conditionalVariants(f: FiredOp, name: string, variants: Conj[], atomFact: Int32Array, ops: Op[]): void {
+  const effs = f.effects.map((e) => ({ cond: toFacts(e.cond, atomFact), fact: atomFact[e.atom]!, isAdd: e.isAdd }));
+  const effDnf = effs.map((e) => (e.fact < 0 || e.cond === false ? [] : dnf(e.cond, DNF_CAP)));
+  for (const v of variants) {
+    const preS = new Set(v.pos);
+    const negS = new Set(v.neg);
+    const add = new Set<number>();
+    const del = new Set<number>();
+    const ce: Op["ce"] = [];
+    const ceSeen = new Set<string>();
+    effs.forEach((e, i) => {
+      const d = effDnf[i];
+      if (d === null) throw new UserError(`effect condition of ${name} is too complex to ground (DNF exceeds ${DNF_CAP} terms)`);
+      if (d === undefined) return;
+      for (const cj of d) {
+        if (cj.pos.some((x) => negS.has(x)) || cj.neg.some((x) => preS.has(x))) continue;
+        const pos = cj.pos.filter((x) => !preS.has(x));
+        const neg = cj.neg.filter((x) => !negS.has(x));
+        if (pos.length === 0 && neg.length === 0) {
+          (e.isAdd ? add : del).add(e.fact);
+          continue;
+        }
+        const key = pos.join(",") + "|" + neg.join(",") + ">" + e.fact + (e.isAdd ? "+" : "-");
+        if (ceSeen.has(key)) continue;
+        ceSeen.add(key);
+        ce.push({ pos, neg, fact: e.fact, isAdd: e.isAdd });
+      }
+    });
+    for (const a of add) del.delete(a);
+    // No duplicate check needed: each (schema, args) fires once and its DNF variants are distinct.
+    ops.push({
+      name, schema: f.schema, args: f.args, cost: f.cost, pre: v.pos, neg: v.neg,
+      add: [...add].sort((a, b) => a - b), del: [...del].sort((a, b) => a - b), ce,
+    });
+  }
+}
+
+/** Lists as CSR: start offsets (one more than lists) and the concatenated data. */
+function csr(lists: ArrayLike<number>[]): [Int32Array, Int32Array] {
+  const start = new Int32Array(lists.length + 1);
+  let n = 0;
+  for (let i = 0; i < lists.length; i++) {
+    start[i] = n;
+    n += lists[i]!.length;
+  }
+  start[lists.length] = n;
+  const data = new Int32Array(n);
+  // element by element: TypedArray.set from a short JS array costs more than the copy
+  for (let i = 0, k = 0; i < lists.length; i++) {
+    const l = lists[i]!;
+    for (let j = 0; j < l.length; j++) data[k++] = l[j]!;
+  }
+  return [start, data];
+}
+
+function finish(c: Compiled, domain: Domain, problem: Problem, atoms: AtomTable, reached: Uint8Array, fired: FiredOp[], firedAx: FiredAxiom[]): GroundTask {
+  const facts = factTable(c, atoms, reached);
+  const { atomFact, factNames, factPredicate, factArgsL, factDerivedL } = facts;
+  const ax = axiomLists(c, domain, atoms, atomFact, firedAx);
+  const goal = groundGoal(c, problem, atoms, facts, ax);
+  const numFacts = factNames.length;
+  const ops = operatorList(c, atomFact, fired);
+
   const opOrder = ops.map((_, i) => i).sort((x, y) => cmpStr(ops[x]!.name, ops[y]!.name) || x - y);
   const sorted = opOrder.map((i) => ops[i]!);
 
-  const csr = (lists: ArrayLike<number>[]): [Int32Array, Int32Array] => {
-    const start = new Int32Array(lists.length + 1);
-    let n = 0;
-    for (let i = 0; i < lists.length; i++) {
-      start[i] = n;
-      n += lists[i]!.length;
-    }
-    start[lists.length] = n;
-    const data = new Int32Array(n);
-    // element by element: TypedArray.set from a short JS array costs more than the copy
-    for (let i = 0, k = 0; i < lists.length; i++) {
-      const l = lists[i]!;
-      for (let j = 0; j < l.length; j++) data[k++] = l[j]!;
-    }
-    return [start, data];
-  };
   const [factArgStart, factArgs] = csr(factArgsL);
   const [opArgStart, opArgs] = csr(sorted.map((o) => o.args));
   const [preStart, pre] = csr(sorted.map((o) => o.pre));
@@ -653,9 +690,9 @@ function finish(c: Compiled, domain: Domain, problem: Problem, atoms: AtomTable,
   const [ceCondStart, ceCond] = csr(allCe.map((e) => e.pos));
   const [ceNegCondStart, ceNegCond] = csr(allCe.map((e) => e.neg));
   // Axioms ordered by layer (stable), so evaluation walks them layer by layer.
-  const axOrder = axHead.map((_, i) => i).sort((x, y) => axLayer[x]! - axLayer[y]! || x - y);
-  const [axBodyStart, axBodyA] = csr(axOrder.map((i) => axBody[i]!));
-  const [axNegBodyStart, axNegBody] = csr(axOrder.map((i) => axNeg[i]!));
+  const axOrder = ax.head.map((_, i) => i).sort((x, y) => ax.layer[x]! - ax.layer[y]! || x - y);
+  const [axBodyStart, axBodyA] = csr(axOrder.map((i) => ax.body[i]!));
+  const [axNegBodyStart, axNegBody] = csr(axOrder.map((i) => ax.neg[i]!));
 
   const words = Math.max(1, Math.ceil(numFacts / 32));
   const init = new Uint32Array(words);
@@ -679,13 +716,13 @@ function finish(c: Compiled, domain: Domain, problem: Problem, atoms: AtomTable,
     ceStart, ceCondStart, ceCond, ceNegCondStart, ceNegCond,
     ceFact: Int32Array.from(allCe.map((e) => e.fact)),
     ceIsAdd: Uint8Array.from(allCe.map((e) => (e.isAdd ? 1 : 0))),
-    numAxioms: axHead.length,
-    axHead: Int32Array.from(axOrder.map((i) => axHead[i]!)),
-    axLayer: Int32Array.from(axOrder.map((i) => axLayer[i]!)),
+    numAxioms: ax.head.length,
+    axHead: Int32Array.from(axOrder.map((i) => ax.head[i]!)),
+    axLayer: Int32Array.from(axOrder.map((i) => ax.layer[i]!)),
     axBodyStart, axBody: axBodyA, axNegBodyStart, axNegBody,
     init,
-    goalPos: Int32Array.from(goalPos),
-    goalNeg: Int32Array.from(goalNeg),
+    goalPos: Int32Array.from(goal.pos),
+    goalNeg: Int32Array.from(goal.neg),
     hasCosts: c.useCosts,
   };
   evaluateAxioms(task, task.init);
