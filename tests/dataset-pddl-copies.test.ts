@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { PddlCopies } from "../src/dataset/pddl-copies.js";
 import { UserError } from "../src/pddl/errors.js";
+import { writeDataset } from "../src/dataset/write.js";
 
 const roots: string[] = [];
 function folder(): string {
@@ -67,5 +68,14 @@ describe("PddlCopies", () => {
     expect(readdirSync(join(out2, "pddl", "d")).sort()).toEqual(["p0.pddl", "p1.pddl"]); // no temporary file left
     c2.undo();
     expect(readdirSync(join(out2, "pddl", "d"))).toEqual(["p1.pddl"]);
+  });
+
+  it("a run whose copy fails stops with the error and leaves the folder as it was (no shards, no config)", async () => {
+    const out = folder();
+    writeFileSync(join(out, "pddl"), "a file where the folder should be");
+    await expect(writeDataset({ domain: "hanoi", count: 3, seed: 2, workers: 1, out, force: true })).rejects.toThrow(
+      /pddl\/hanoi\/domain\.pddl: cannot write the PDDL copy \(ENOTDIR\)/,
+    );
+    expect(readdirSync(out)).toEqual(["pddl"]);
   });
 });
