@@ -78,4 +78,5 @@ describe("PddlCopies", () => {
     );
     expect(readdirSync(out)).toEqual(["pddl"]);
   });
+
 });

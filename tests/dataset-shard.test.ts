@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -112,6 +112,26 @@ describe("writeDataset bytes", () => {
     expect(Object.values(a).some((s) => s.length > 1000)).toBe(true);
     expect(shards(join(tmp, "threads"))).toEqual(a);
   }, 120_000);
+});
+
+describe("writeDataset failures", () => {
+  const tmp = mkdtempSync(join(tmpdir(), "pddl2prm-shard-fail-"));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  const folder = (): string => mkdtempSync(join(tmp, "out-"));
+
+  it("a run that fails while renaming its shards removes those already in place, and the others' temporary files", async () => {
+    const out = folder();
+    // a folder where the validation shard should go: renaming onto it fails after train's rename
+    mkdirSync(join(out, "data", "validation-00000-of-00001.jsonl"), { recursive: true });
+    writeFileSync(join(out, "data", "validation-00000-of-00001.jsonl", "x"), "x");
+    await expect(writeDataset({ domain: "hanoi", count: 3, seed: 2, workers: 1, out })).rejects.toThrow(
+      /validation-00000-of-00001\.jsonl: cannot move the finished shard into place \(E[A-Z]+\)/,
+    );
+    // train's shard is gone and test's temporary file too; config.json stays, as always where
+    // data/ holds files the run did not make (another rank's, here the stray folder)
+    expect(readdirSync(join(out, "data"))).toEqual(["validation-00000-of-00001.jsonl"]);
+    expect(readdirSync(out).sort()).toEqual(["config.json", "data"]);
+  });
 });
 
 describe("pregenerateProblems", () => {

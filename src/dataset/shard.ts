@@ -2,6 +2,7 @@ import { createHash, type Hash } from "node:crypto";
 import { createWriteStream, renameSync, rmSync, type WriteStream } from "node:fs";
 import { createGzip, type Gzip } from "node:zlib";
 import { once } from "node:events";
+import { UserError } from "../pddl/errors.js";
 
 export interface ShardInfo {
   /** Path relative to the dataset folder. */
@@ -73,14 +74,19 @@ export class ShardWriter {
     gzip: boolean,
   ) {
     this.file = createWriteStream(tmpPath, { highWaterMark: WRITE_BUFFER_BYTES });
-    this.file.on("error", (e) => (this.failed = e));
+    this.file.on("error", (e) => (this.failed ??= this.userError("cannot write", e)));
     if (gzip) {
       this.gzip = createGzip({ level: 6 });
       this.gzip.on("data", (chunk: Buffer) => this.sink(chunk));
-      this.gzip.on("error", (e) => (this.failed = e));
+      this.gzip.on("error", (e) => (this.failed ??= this.userError("cannot compress", e)));
     } else {
       this.gzip = null;
     }
+  }
+
+  /** A full disk or a folder in the way is the user's to fix: a UserError naming the shard. */
+  private userError(what: string, e: unknown): UserError {
+    return new UserError(`${this.finalPath}: ${what} (${(e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e))})`);
   }
 
   private sink(chunk: Buffer, written?: () => void): boolean {
@@ -122,7 +128,11 @@ export class ShardWriter {
     this.file.end();
     await closed;
     if (this.failed) throw this.failed;
-    renameSync(this.tmpPath, this.finalPath);
+    try {
+      renameSync(this.tmpPath, this.finalPath);
+    } catch (e) {
+      throw this.userError("cannot move the finished shard into place", e);
+    }
     return { path: this.relPath, rows: this.rows, bytes: this.bytes, sha256: this.hash.digest("hex") };
   }
 

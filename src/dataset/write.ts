@@ -258,7 +258,7 @@ async function prepareAndRun(
     summary.skipped = rec.problems.filter((p) => p.skipped !== null).length;
     summary.dropped = rec.problems.reduce((a, p) => a + (p.dropped ?? 0), 0);
   } else {
-    await runRank(plan, options, out, options.gzip ?? false, configHash, summary);
+    await runRank(plan, options, out, options.gzip ?? false, configHash, summary, created);
   }
 }
 
@@ -269,6 +269,7 @@ async function runRank(
   gzip: boolean,
   configHash: string,
   summary: DatasetSummary,
+  created: string[],
 ): Promise<void> {
   const dataDir = join(out, "data");
   const writers = new Map<Split, ShardWriter>();
@@ -331,13 +332,24 @@ async function runRank(
   }
   const tw = performance.now();
   const shards: ShardInfo[] = [];
+  // Shards renamed into place belong to the run until its completion marker is written: a run
+  // that fails before that removes them (without the marker they are no dataset, and they would
+  // keep config.json, which guards a folder with data, from being removed).
+  const finished = created.length;
   try {
-    for (const split of SPLITS) shards.push(await writers.get(split)!.finish());
+    for (const split of SPLITS) {
+      const info = await writers.get(split)!.finish();
+      shards.push(info);
+      created.push(join(out, info.path));
+    }
+    const rec: RankRecord = { rank: plan.rank, world: plan.world, config_hash: configHash, shards, problems, counts: summary.counts };
+    writeFileAtomic(join(out, "completions", pad5(plan.rank)), JSON.stringify(rec) + "\n");
   } catch (e) {
+    await Promise.all([...writers.values()].map((w) => w.abort()));
     copies.undo();
     throw e;
   }
-  const rec: RankRecord = { rank: plan.rank, world: plan.world, config_hash: configHash, shards, problems, counts: summary.counts };
-  writeFileAtomic(join(out, "completions", pad5(plan.rank)), JSON.stringify(rec) + "\n");
+  // the rank is complete: its shards stay if merging fails (`pddl2prm merge` finishes the folder)
+  created.splice(finished);
   summary.ms.finishing = performance.now() - tw;
 }
