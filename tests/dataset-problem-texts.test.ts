@@ -7,7 +7,7 @@ import { planRun } from "../src/dataset/pipeline.js";
 import { problemTextOf, resolveProblems } from "../src/dataset/problems.js";
 import { runJobSafe } from "../src/dataset/worker.js";
 import { writeDataset } from "../src/dataset/write.js";
-import { generateProblems } from "../src/generators/index.js";
+import { BUILTIN_DOMAINS, generateProblems, regenerateProblem } from "../src/generators/index.js";
 import { UserError } from "../src/pddl/errors.js";
 
 // A run's plan keeps no texts of problems read from files (58,856 of them held 60 MB of the main
@@ -19,7 +19,7 @@ describe("problem texts of a run", () => {
   mkdirSync(dir);
   for (const p of generateProblems("ferry", { count: 5, seed: 3, planLengths: false })) writeFileSync(join(dir, `${p.name}.pddl`), p.text);
 
-  it("are dropped from the plan for files, kept for generated problems; the config digest is that of the texts", () => {
+  it("are dropped from the plan, for files and generated problems; the config digest is that of the texts", () => {
     const plan = planRun({ domain: "ferry", problems: dir, workers: 1 }, false);
     expect(plan.jobs).toHaveLength(5);
     for (const j of [...plan.jobs, ...plan.allProblems]) {
@@ -32,8 +32,24 @@ describe("problem texts of a run", () => {
       .join("\0");
     expect(plan.problemsSha256).toBe(createHash("sha256").update(joined).digest("hex"));
 
+    // generated problems keep only the draw that made them, and are made again where labelled
     const gen = planRun({ domain: "ferry", count: 3, seed: 3, workers: 1 }, false);
-    expect(gen.jobs.every((j) => typeof j.problemText === "string" && j.problemText.includes("(define"))).toBe(true);
+    const made = generateProblems("ferry", { count: 3, seed: 3, planLengths: false });
+    gen.jobs.forEach((j, i) => {
+      expect(j.problemText).toBeNull();
+      expect(j.generated).toEqual({ seed: 3, index: i + 1, attempt: made[i]!.attempt });
+      expect(problemTextOf(j)).toBe(made[i]!.text);
+    });
+  });
+
+  it("regenerateProblem makes every generated text again from its draw, retried draws included", () => {
+    let retried = 0;
+    for (const d of BUILTIN_DOMAINS) {
+      const made = generateProblems(d.name, { count: 40, seed: 3, planLengths: false });
+      made.forEach((p, i) => expect(regenerateProblem(d.name, 3, i + 1, p.attempt)).toBe(p.text));
+      retried += made.filter((p) => p.attempt > 0).length;
+    }
+    expect(retried).toBeGreaterThan(0);
   });
 
   it("are read again where labelled, and a file edited since the plan is an error naming it", () => {

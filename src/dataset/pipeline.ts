@@ -11,7 +11,7 @@ import { VERIFIER_STYLES, type VerifierStyle } from "../products/verifier.js";
 import { openRlhfTokenProblem, tokenCounter } from "./length.js";
 import { emptyCounts, type EncodedJobResult, type JobConfig, type ProblemJob } from "./records.js";
 import { type NativeRow } from "./row.js";
-import { problemTextOf, releaseFileTexts, resolveProblems, splitOf, type ProblemSelection, type ProblemSource } from "./problems.js";
+import { problemTextOf, releaseTexts, resolveProblems, splitOf, type ProblemSelection, type ProblemSource } from "./problems.js";
 import { runJobSafe, type JobInput, type WorkerReply } from "./worker.js";
 import type { BufferPool } from "./buffer-pool.js";
 import { defaultMemoryBudgetMb, defaultWorkers, workerBudgetProblem, workerHeapMb } from "./resources.js";
@@ -101,7 +101,7 @@ export interface Progress {
 /** A fully resolved run: the jobs of this rank and the shared job config. */
 export interface RunPlan {
   jobs: ProblemJob[];
-  /** All problems of the run (all ranks), for the config hash; texts of files dropped (`releaseFileTexts`). */
+  /** All problems of the run (all ranks), for the config hash; texts dropped (`releaseTexts`). */
   allProblems: ProblemSource[];
   /** sha256 of every problem's `domain/id`, NUL and text, joined by NUL, in run order (the config's `problems_sha256`). */
   problemsSha256: string;
@@ -199,7 +199,7 @@ export function planRun(options: GenerateOptions, keepRows: boolean, generated?:
   }
   const domainNames = [...new Set(all.map((p) => p.domainName))];
   const problemsSha256 = problemsDigest(all);
-  releaseFileTexts(all);
+  releaseTexts(all);
   let y = options.samplesPerState;
   if (y === undefined) {
     // One y per domain would make mixed runs harder to read; use each domain's default.

@@ -3,7 +3,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { parseDomain, parseProblem, type Domain } from "../pddl/index.js";
 import { UserError } from "../pddl/errors.js";
 import { domainFileFor, isDomainFileName } from "../pddl/files.js";
-import { BUILTIN_DOMAINS, builtinDomainFile, builtinProblemsDir, generateProblems, getBuiltinDomain, type GeneratedProblem } from "../generators/index.js";
+import { BUILTIN_DOMAINS, builtinDomainFile, builtinProblemsDir, generateProblems, getBuiltinDomain, regenerateProblem, type GeneratedProblem } from "../generators/index.js";
 import { loadTemplatesFile } from "../nl/index.js";
 import { hashString } from "../util/prng.js";
 import { createHash } from "node:crypto";
@@ -25,6 +25,8 @@ export interface ProblemSource {
   problemText: string | null;
   /** sha256 (hex) of the text, where `problemText` is null. */
   problemSha256?: string;
+  /** A problem made by `--count`: how to make its text again (`regenerateProblem`). */
+  generated?: { seed: number; index: number; attempt: number };
   builtinTemplates: string | null;
   templatesFile: string | null;
 }
@@ -68,8 +70,15 @@ export function textSha256(text: string): string {
  * The PDDL of a problem: its text, or its file read again and checked against the digest taken
  * when the run was planned (a file edited mid-run would give rows that match neither version).
  */
-export function problemTextOf(p: Pick<ProblemSource, "problemFile" | "problemText" | "problemSha256">): string {
+export function problemTextOf(p: Pick<ProblemSource, "domainName" | "problemFile" | "problemText" | "problemSha256" | "generated">): string {
   if (p.problemText !== null) return p.problemText;
+  if (p.generated !== undefined) {
+    const g = p.generated;
+    const text = regenerateProblem(p.domainName, g.seed, g.index, g.attempt);
+    // a generator that drew differently the second time would be a bug, not bad input
+    if (p.problemSha256 !== undefined && textSha256(text) !== p.problemSha256) throw new Error(`${p.problemFile}: made again, the text differs`);
+    return text;
+  }
   const text = readText(p.problemFile);
   if (p.problemSha256 !== undefined && textSha256(text) !== p.problemSha256) {
     throw new UserError(`${p.problemFile}: the file changed during the run (its rows would match neither version); run again`);
@@ -78,13 +87,13 @@ export function problemTextOf(p: Pick<ProblemSource, "problemFile" | "problemTex
 }
 
 /**
- * Drop the texts of problems read from files (set `problemSha256` instead) once the run's digest
- * of them is taken: `problemTextOf` reads them again where they are labelled. Generated problems
- * have no file and keep theirs.
+ * Drop the texts of problems read from files or made by `--count` (set `problemSha256` instead)
+ * once the run's digest of them is taken: `problemTextOf` reads or makes them again where they
+ * are labelled.
  */
-export function releaseFileTexts(sources: ProblemSource[]): void {
+export function releaseTexts(sources: ProblemSource[]): void {
   for (const p of sources) {
-    if (p.problemText === null || p.problemFile.startsWith(GENERATED_PREFIX)) continue;
+    if (p.problemText === null || (p.problemFile.startsWith(GENERATED_PREFIX) && p.generated === undefined)) continue;
     p.problemSha256 = textSha256(p.problemText);
     p.problemText = null;
   }
@@ -268,7 +277,8 @@ export function resolveProblems(sel: ProblemSelection): ProblemSource[] {
       }
       out.push(...builtinFromFiles(name, domainFile, domainText, spec));
     } else if (sel.count !== undefined) {
-      for (const p of sel.generated?.get(name) ?? generateProblems(name, { count: sel.count, seed: sel.seed, planLengths: false })) {
+      const made = sel.generated?.get(name) ?? generateProblems(name, { count: sel.count, seed: sel.seed, planLengths: false });
+      made.forEach((p, k) => {
         out.push({
           domainName: name,
           domainFile,
@@ -276,10 +286,11 @@ export function resolveProblems(sel: ProblemSelection): ProblemSource[] {
           problemId: p.name,
           problemFile: `${GENERATED_PREFIX}${name}/${p.name}.pddl`,
           problemText: p.text,
+          generated: { seed: sel.seed, index: k + 1, attempt: p.attempt },
           builtinTemplates: name,
           templatesFile: null,
         });
-      }
+      });
     } else {
       out.push(...builtinFromFiles(name, domainFile, domainText, builtinProblemsDir(name)));
     }

@@ -130,6 +130,8 @@ export interface GeneratedProblem {
   name: string;
   text: string;
   planLength: number;
+  /** The draw that made it (its PRNG sub-stream): `regenerateProblem` makes the same text from it. */
+  attempt: number;
 }
 
 /** Attempts per problem before giving up (sizes too small for that many distinct problems). */
@@ -184,6 +186,17 @@ function checkSolvable(task: GroundTask, limits: { maxExpansions: number; timeMs
 }
 
 /**
+ * The text of problem `index` (1-based) of `generateProblems(name, { seed, count })` with
+ * default sizes, from the draw that made it (`GeneratedProblem.attempt`), without the draws
+ * before it or the checks: a run keeps only that number and makes the text again where the
+ * problem is labelled.
+ */
+export function regenerateProblem(name: string, seed: number, index: number, attempt: number): string {
+  const d = getBuiltinDomain(name);
+  return renderProblem(d.name, problemName(index), d.build(new Prng(seed, `${d.name}/${index}/${attempt}`), {}));
+}
+
+/**
  * Generate `count` distinct (canonical key of objects, init and goal), solvable problems named
  * p0001, p0002, …, each with a non-empty optimal plan. Problem i draws from a PRNG derived from
  * (seed, domain, i); a duplicate or unsolvable draw retries on the next sub-stream, so the same
@@ -227,7 +240,7 @@ export function generateProblems(name: string, opts: GenerateProblemsOptions): G
         planLength = res.plan.length;
       }
       seen.add(key);
-      out.push({ name: pname, text, planLength });
+      out.push({ name: pname, text, planLength, attempt });
       done = true;
     }
     if (!done)
