@@ -18,9 +18,10 @@ export interface ProblemSource {
   problemId: string;
   problemFile: string;
   /**
-   * The problem's PDDL. Null in a run's plan for a problem read from a file: the thread that
-   * labels it reads the file again (`problemTextOf`, checked against `problemSha256`), so that a
-   * run over tens of thousands of problems does not hold their texts in memory.
+   * The problem's PDDL. Null in a run's plan: the thread that labels the problem reads its file
+   * again, or makes a `--count` problem again from `generated` (`problemTextOf`, checked against
+   * `problemSha256`), so that a run over tens of thousands of problems does not hold their texts
+   * in memory.
    */
   problemText: string | null;
   /** sha256 (hex) of the text, where `problemText` is null. */
@@ -62,7 +63,7 @@ export interface ProblemSelection {
 }
 
 /** The sha256 of a problem text, as `problemSha256` holds it. */
-export function textSha256(text: string): string {
+function textSha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
@@ -100,7 +101,7 @@ export function releaseTexts(sources: ProblemSource[]): void {
 }
 
 /** `problemFile` of a problem made by `--count` (it has no file until its copy is written). */
-export const GENERATED_PREFIX = "generated:";
+const GENERATED_PREFIX = "generated:";
 
 function readText(path: string): string {
   try {
