@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runAudit, type AuditReport, type RuleResult } from "../src/audit/index.js";
-import { auc, clusterBootstrapSe, LogisticRegression, macroF1, pickAccuracy } from "../src/audit/measures.js";
+import { auc, clusterBootstrapSe, LogisticRegression, macroF1, macroF1Coded, pickAccuracy } from "../src/audit/measures.js";
 import { Prng } from "../src/util/prng.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "pddl2prm-audit-"));
@@ -280,6 +280,98 @@ describe("audit measures", () => {
     const groups = Array.from({ length: 40 }, (_, i) => `g${i % 10}`);
     expect(clusterBootstrapSe(groups, (items) => items.length)).toBe(0);
     expect(clusterBootstrapSe(groups, (items) => items.filter((i) => i % 10 < 5).length / items.length)).toBeGreaterThan(0);
+  });
+});
+
+/** The plain form of LogisticRegression's training (a Set per example, class-major updates): the oracle of its fast form. */
+function referenceLogistic(examples: { tokens: string[]; label: string }[], seed: number): (tokens: string[]) => Map<string, number> {
+  const classes: string[] = [];
+  const index = new Map<string, number>();
+  const exs = examples.map(({ tokens, label }) => {
+    if (!classes.includes(label)) classes.push(label);
+    const fs = new Set<number>();
+    for (const t of tokens) {
+      if (!index.has(t)) index.set(t, index.size);
+      fs.add(index.get(t)!);
+    }
+    return { fs: [...fs], y: classes.indexOf(label) };
+  });
+  const K = classes.length;
+  const w = new Float64Array(index.size * K);
+  const bias = new Float64Array(K);
+  const g2 = new Float64Array(index.size * K).fill(1e-8);
+  const b2 = new Float64Array(K).fill(1e-8);
+  const probs = (fs: number[]): Float64Array => {
+    const out = new Float64Array(K);
+    let max = -Infinity;
+    for (let k = 0; k < K; k++) {
+      let s = bias[k]!;
+      for (const f of fs) s += w[f * K + k]!;
+      out[k] = s;
+      max = Math.max(max, s);
+    }
+    let z = 0;
+    for (let k = 0; k < K; k++) z += out[k] = Math.exp(out[k]! - max);
+    for (let k = 0; k < K; k++) out[k]! /= z;
+    return out;
+  };
+  const order = exs.map((_, i) => i);
+  const prng = new Prng(seed, "audit/logistic");
+  for (let e = 0; e < 4; e++) {
+    prng.shuffle(order);
+    for (const i of order) {
+      const { fs, y } = exs[i]!;
+      const p = probs(fs);
+      for (let k = 0; k < K; k++) {
+        const g = p[k]! - (k === y ? 1 : 0);
+        b2[k]! += g * g;
+        bias[k]! -= (0.5 * g) / Math.sqrt(b2[k]!);
+        for (const f of fs) {
+          const at = f * K + k;
+          const gw = g + 1e-5 * w[at]!;
+          g2[at]! += gw * gw;
+          w[at]! -= (0.5 * gw) / Math.sqrt(g2[at]!);
+        }
+      }
+    }
+  }
+  return (tokens) => {
+    const fs = [...new Set(tokens)].map((t) => index.get(t)).filter((f): f is number => f !== undefined);
+    const p = probs(fs);
+    return new Map(classes.map((c, k) => [c, p[k]!]));
+  };
+}
+
+describe("audit measures: fast forms agree with the plain ones", () => {
+  it("LogisticRegression gives the plain training's probabilities, bit for bit", () => {
+    const prng = new Prng(7, "lr-oracle");
+    const vocab = Array.from({ length: 300 }, (_, i) => `w${i}`);
+    const labels = ["a", "b", "c", "d", "e"];
+    const examples = Array.from({ length: 3000 }, () => ({
+      // repeated tokens on purpose: features are deduplicated in order of first occurrence
+      tokens: Array.from({ length: 1 + prng.int(25) }, () => vocab[prng.int(40) + (prng.int(2) === 0 ? 0 : prng.int(260))]!),
+      label: labels[prng.int(labels.length)]!,
+    }));
+    const m = new LogisticRegression();
+    for (const e of examples) m.add(e.tokens, e.label);
+    m.train(3);
+    const ref = referenceLogistic(examples, 3);
+    for (const e of examples.slice(0, 500)) expect(m.predictProba(e.tokens)).toEqual(ref(e.tokens));
+    expect(m.predictProba(["never-seen"])).toEqual(ref(["never-seen"]));
+  });
+
+  it("macroF1Coded is macroF1 of the resampled items", () => {
+    const prng = new Prng(9, "f1-oracle");
+    const names = ["x", "y", "z", "w"];
+    const gold = Array.from({ length: 400 }, () => names[prng.int(3)]!);
+    const pred = gold.map(() => (prng.int(10) === 0 ? null : names[prng.int(4)]!));
+    const codes = new Map(names.map((n, i) => [n, i]));
+    const g = Int32Array.from(gold, (l) => codes.get(l)!);
+    const p = Int32Array.from(pred, (l) => (l === null ? -1 : codes.get(l)!));
+    for (let r = 0; r < 50; r++) {
+      const items = Array.from({ length: prng.int(400) }, () => prng.int(400));
+      expect(macroF1Coded(g, p, names.length, items)).toBe(macroF1(items.map((i) => gold[i]!), items.map((i) => pred[i]!)));
+    }
   });
 });
 

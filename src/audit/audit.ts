@@ -7,8 +7,8 @@
  */
 import { hashString } from "../util/prng.js";
 import { repeatsObject, sameObjects, StepTextParser, type Act } from "./actions.js";
-import { accuracy, auc, bestDirection, clusterBootstrapSe, macroF1, LogisticRegression, meanShare, pickAccuracy, type Scored } from "./measures.js";
-import { countRows, openDataset, readRows } from "./read.js";
+import { accuracy, auc, bestDirection, clusterBootstrapSe, macroF1, macroF1Coded, LogisticRegression, meanShare, pickAccuracy, type Scored } from "./measures.js";
+import { countRows, openDataset, readRowBatches } from "./read.js";
 import { toUnits, unitKind, type ChainUnit, type Side, type Unit } from "./units.js";
 
 /** The documented thresholds of the checks (docs/audit.md). */
@@ -146,16 +146,30 @@ class Classifiers {
 function scoreSingles(c: Classifiers): Pick<AuditReport, "majority" | "classifiers"> {
   c.train();
   const gold = c.test.map((t) => t.label);
-  const pa = c.test.map((t) => c.action.predict(t.action));
-  const pt = c.test.map((t) => c.text.predict(t.text));
+  const pa: (string | null)[] = [];
+  const pt: (string | null)[] = [];
+  const gain: number[] = [];
+  // each model's probabilities once per item, for its prediction and for the gold label's likelihood
+  for (const t of c.test) {
+    const a = c.action.classProbabilities(t.action);
+    const x = c.text.classProbabilities(t.text);
+    pa.push(c.action.best(a));
+    pt.push(c.text.best(x));
+    gain.push(logOf(c.text, x, t.label) - logOf(c.action, a, t.label));
+  }
   const maj = c.majorityLabel();
   const pm = gold.map(() => maj);
-  const gain = c.test.map((t) => logP(c.text, t.text, t.label) - logP(c.action, t.action, t.label));
   return finish(gold, pa, pt, pm, maj, c.test.map((t) => t.problem), gain);
 }
 
 /** log P(label | tokens) under a model. */
 const logP = (m: LogisticRegression, tokens: string[], label: string): number => Math.log(Math.max(m.predictProba(tokens).get(label) ?? 0, 1e-12));
+
+/** log P(label) from a model's `classProbabilities` (a label it never learnt: P = 0). */
+function logOf(m: LogisticRegression, p: Float64Array, label: string): number {
+  const k = m.labelsLearnt.indexOf(label);
+  return Math.log(Math.max(k < 0 ? 0 : p[k]!, 1e-12));
+}
 
 /**
  * Figures of the classifiers on the test items: gold labels, the action model's, the text
@@ -173,11 +187,17 @@ function finish(
 ): Pick<AuditReport, "majority" | "classifiers"> {
   const action = { accuracy: accuracy(gold, pa), macro_f1: macroF1(gold, pa) };
   const text = { accuracy: accuracy(gold, pt), macro_f1: macroF1(gold, pt) };
-  const pick = <T>(xs: readonly T[], items: number[]): T[] => items.map((i) => xs[i]!);
-  const se = clusterBootstrapSe(problems, (items) => {
-    const g = pick(gold, items);
-    return macroF1(g, pick(pt, items)) - macroF1(g, pick(pa, items));
-  });
+  const codes = new Map<string, number>();
+  const code = (l: string | null): number => {
+    if (l === null) return -1;
+    let c = codes.get(l);
+    if (c === undefined) codes.set(l, (c = codes.size));
+    return c;
+  };
+  const g = Int32Array.from(gold, code);
+  const ct = Int32Array.from(pt, code);
+  const ca = Int32Array.from(pa, code);
+  const se = clusterBootstrapSe(problems, (items) => macroF1Coded(g, ct, codes.size, items) - macroF1Coded(g, ca, codes.size, items));
   const mean = (items: number[]): number => (items.length === 0 ? 0 : items.reduce((a, i) => a + gain[i]!, 0) / items.length);
   const all = gain.map((_, i) => i);
   return {
@@ -237,7 +257,7 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
 
   const sampleRate = options.maxRows !== undefined && total > options.maxRows ? options.maxRows / total : 1;
   const keep = sampleRate < 1 ? (line: string): boolean => inSample(line, sampleRate) : undefined;
-  for await (const row of readRows(info, keep)) for (const u of toUnits(info.format, row, parser)) {
+  for await (const batch of readRowBatches(info, keep)) for (const row of batch) for (const u of toUnits(info.format, row, parser)) {
     units++;
     const r = role(u);
     if (u.kind === "pair") {

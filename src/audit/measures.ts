@@ -157,22 +157,43 @@ export function words(text: string): string[] {
 export class LogisticRegression {
   private readonly classes: string[] = [];
   private readonly index = new Map<string, number>();
-  private readonly examples: { features: Int32Array; label: number }[] = [];
+  /** The examples' features, one after another (example i: `features[starts[i] .. starts[i + 1])`), and their labels. */
+  private features = new Int32Array(1024);
+  private starts: number[] = [0];
+  private readonly labels: number[] = [];
+  /** Per feature, the last example that had it (deduplication without a Set per example). */
+  private lastSeen = new Int32Array(1024).fill(-1);
   /** Weight of feature f for class k at f * K + k (one flat array: the training loop is the audit's hot path). */
   private weights = new Float64Array(0);
   private bias = new Float64Array(0);
 
-  /** Keep one training example (features are deduplicated). */
+  /** Keep one training example (features are deduplicated, in order of first occurrence). */
   add(tokens: readonly string[], label: string): void {
     let y = this.classes.indexOf(label);
     if (y < 0) y = this.classes.push(label) - 1;
-    const fs = new Set<number>();
+    const ex = this.labels.length;
+    let at = this.starts[ex]!;
     for (const t of tokens) {
       let f = this.index.get(t);
-      if (f === undefined) this.index.set(t, (f = this.index.size));
-      fs.add(f);
+      if (f === undefined) {
+        this.index.set(t, (f = this.index.size));
+        if (f >= this.lastSeen.length) {
+          const grown = new Int32Array(this.lastSeen.length * 2).fill(-1);
+          grown.set(this.lastSeen);
+          this.lastSeen = grown;
+        }
+      }
+      if (this.lastSeen[f] === ex) continue;
+      this.lastSeen[f] = ex;
+      if (at === this.features.length) {
+        const grown = new Int32Array(this.features.length * 2);
+        grown.set(this.features);
+        this.features = grown;
+      }
+      this.features[at++] = f;
     }
-    this.examples.push({ features: Int32Array.from(fs), label: y });
+    this.starts.push(at);
+    this.labels.push(y);
   }
 
   /** Fit on the examples kept so far. */
@@ -183,22 +204,30 @@ export class LogisticRegression {
     const bias = (this.bias = new Float64Array(K));
     const g2 = new Float64Array(F * K).fill(1e-8);
     const b2 = new Float64Array(K).fill(1e-8);
-    const order = this.examples.map((_, i) => i);
+    const order = this.labels.map((_, i) => i);
     const prng = new Prng(seed, "audit/logistic");
     const p = new Float64Array(K);
+    const g = new Float64Array(K);
+    const feats = this.features;
+    const starts = this.starts;
     for (let e = 0; e < epochs; e++) {
       prng.shuffle(order);
       for (const i of order) {
-        const ex = this.examples[i]!;
-        const fs = ex.features;
-        this.probabilities(fs, p);
+        const from = starts[i]!;
+        const to = starts[i + 1]!;
+        const label = this.labels[i]!;
+        this.probabilities(feats, from, to, p);
         for (let k = 0; k < K; k++) {
-          const g = p[k]! - (k === ex.label ? 1 : 0);
-          b2[k]! += g * g;
-          bias[k]! -= (rate * g) / Math.sqrt(b2[k]!);
-          for (let j = 0; j < fs.length; j++) {
-            const at = fs[j]! * K + k;
-            const gw = g + l2 * w[at]!;
+          const gk = (g[k] = p[k]! - (k === label ? 1 : 0));
+          b2[k]! += gk * gk;
+          bias[k]! -= (rate * gk) / Math.sqrt(b2[k]!);
+        }
+        // each weight is updated once per example: feature-major order, the same arithmetic
+        for (let j = from; j < to; j++) {
+          const base = feats[j]! * K;
+          for (let k = 0; k < K; k++) {
+            const at = base + k;
+            const gw = g[k]! + l2 * w[at]!;
             g2[at]! += gw * gw;
             w[at]! -= (rate * gw) / Math.sqrt(g2[at]!);
           }
@@ -207,13 +236,13 @@ export class LogisticRegression {
     }
   }
 
-  private probabilities(features: ArrayLike<number>, out: Float64Array): void {
+  private probabilities(features: ArrayLike<number>, from: number, to: number, out: Float64Array): void {
     const K = this.classes.length;
     const w = this.weights;
     let max = -Infinity;
     for (let k = 0; k < K; k++) {
       let s = this.bias[k]!;
-      for (let j = 0; j < features.length; j++) s += w[features[j]! * K + k]!;
+      for (let j = from; j < to; j++) s += w[features[j]! * K + k]!;
       out[k] = s;
       if (s > max) max = s;
     }
@@ -224,21 +253,37 @@ export class LogisticRegression {
 
   /** Probability of every class, by label (unknown tokens are ignored). */
   predictProba(tokens: readonly string[]): Map<string, number> {
+    const p = this.classProbabilities(tokens);
+    return new Map(this.classes.map((c, k) => [c, p[k]!]));
+  }
+
+  /** The classes, in the order of `classProbabilities` (the order they were first learnt). */
+  get labelsLearnt(): readonly string[] {
+    return this.classes;
+  }
+
+  /** Probability of every class, in the order of `labelsLearnt` (unknown tokens are ignored). */
+  classProbabilities(tokens: readonly string[]): Float64Array {
     const fs: number[] = [];
     for (const t of new Set(tokens)) {
       const f = this.index.get(t);
       if (f !== undefined && f * this.classes.length < this.weights.length) fs.push(f);
     }
     const p = new Float64Array(this.classes.length);
-    this.probabilities(fs, p);
-    return new Map(this.classes.map((c, k) => [c, p[k]!]));
+    this.probabilities(fs, 0, fs.length, p);
+    return p;
   }
 
   /** The most probable class (ties: the first learnt), or null before training. */
   predict(tokens: readonly string[]): string | null {
+    return this.best(this.classProbabilities(tokens));
+  }
+
+  /** The most probable class of `classProbabilities`' output (ties: the first learnt), or null. */
+  best(p: Float64Array): string | null {
     let best: string | null = null;
     let bestP = -1;
-    for (const [c, p] of this.predictProba(tokens)) if (p > bestP) [best, bestP] = [c, p];
+    for (let k = 0; k < p.length; k++) if (p[k]! > bestP) [best, bestP] = [this.classes[k]!, p[k]!];
     return best;
   }
 }
@@ -262,6 +307,37 @@ export function macroF1(gold: readonly string[], predicted: readonly (string | n
     sum += tp === 0 ? 0 : (2 * tp) / (2 * tp + fp + fn);
   }
   return sum / classes.length;
+}
+
+/**
+ * `macroF1` of the items `items` (indices, repeats allowed) of labels coded as small integers
+ * (`predicted` may hold -1: no prediction), with the same arithmetic in the same order (classes
+ * by first appearance in the items' gold labels): the bootstrap's hot path, without building
+ * string arrays per resample.
+ */
+export function macroF1Coded(gold: Int32Array, predicted: Int32Array, classes: number, items: readonly number[]): number {
+  const tp = new Int32Array(classes);
+  const fp = new Int32Array(classes);
+  const fn = new Int32Array(classes);
+  const seen = new Uint8Array(classes);
+  const order: number[] = [];
+  for (const i of items) {
+    const g = gold[i]!;
+    const p = predicted[i]!;
+    if (seen[g] === 0) {
+      seen[g] = 1;
+      order.push(g);
+    }
+    if (g === p) tp[g]!++;
+    else {
+      fn[g]!++;
+      if (p >= 0) fp[p]!++;
+    }
+  }
+  if (order.length === 0) return 0;
+  let sum = 0;
+  for (const c of order) sum += tp[c] === 0 ? 0 : (2 * tp[c]!) / (2 * tp[c]! + fp[c]! + fn[c]!);
+  return sum / order.length;
 }
 
 /** Share of `predicted` equal to `gold`. */
