@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { goalHoldsInInit } from "../src/generators/common.js";
+import { atom, goalHoldsInInit, renderProblem, type ProblemSpec } from "../src/generators/common.js";
+import { rooms } from "../src/generators/rooms.js";
 import {
   BUILTIN_DOMAINS, builtinDomainFile, builtinProblemsDir, checkSizes, generateProblems, getBuiltinDomain,
 } from "../src/generators/index.js";
@@ -75,7 +76,7 @@ describe("generateProblems without plan lengths (what a labelling run asks for)"
         expect(texts(fast)).toEqual(texts(checked));
         // plan lengths are measured exactly where solvability is not known by construction
         const proved = fast.filter((p) => p.planLength === -1).length;
-        expect(proved).toBe(["blocksworld", "blocksworld-3ops", "npuzzle", "ferry", "hanoi", "sokoban", "logistics", "elevator", "visitgrid", "spanner"].includes(d.name) ? 60 : 0);
+        expect(proved).toBe(["blocksworld", "blocksworld-3ops", "npuzzle", "ferry", "hanoi", "sokoban", "logistics", "elevator", "visitgrid", "spanner", "rooms"].includes(d.name) ? 60 : 0);
       }
     });
   }
@@ -114,6 +115,44 @@ describe("generateProblems without plan lengths (what a labelling run asks for)"
       }
     }
   }, 120_000);
+});
+
+describe("rooms: solvability from the layout's analysis", () => {
+  /** A rooms problem as the generator writes it: `doors` between rooms 0.., `lit` rooms, the agent in `start`. */
+  function roomsSpec(n: number, doors: [number, number][], lit: number[], start: number): ProblemSpec {
+    const names = Array.from({ length: n }, (_, i) => `room${i + 1}`);
+    const init = [atom("at", "agent1", names[start]!), ...lit.map((r) => atom("on", names[r]!))];
+    for (const [a, b] of doors) init.push(atom("door-intact", names[a]!, names[b]!), atom("door-intact", names[b]!, names[a]!));
+    for (const [a, b] of doors) init.push(atom("door", names[a]!, names[b]!), atom("door", names[b]!, names[a]!));
+    return { objects: [["agent1", "agent"], ...names.map((r) => [r, "room"] as const)], init, goal: lit.map((r) => `(not ${atom("on", names[r]!)})`) };
+  }
+
+  it("agrees with the planner both ways on random layouts, solvable or not", () => {
+    const domain = domainOf("rooms");
+    const prng = new Prng(3, "rooms-layouts");
+    const seen = { solvable: 0, unsolvable: 0 };
+    for (let i = 0; i < 120; i++) {
+      const n = 3 + prng.int(4);
+      const doors: [number, number][] = [];
+      for (let r = 1; r < n; r++) doors.push([prng.int(r), r]);
+      const lit = prng.shuffle(Array.from({ length: n }, (_, r) => r)).slice(0, 1 + prng.int(n));
+      const spec = roomsSpec(n, doors, lit, prng.int(n));
+      const text = renderProblem("rooms", `p${i}`, spec);
+      const r = solve(ground(domain, parseProblem(text, "p.pddl", domain)), { heuristic: "lmcut" });
+      expect(rooms.solvable!(spec), `layout ${i}`).toBe(r.status === "solved");
+      seen[r.status === "solved" ? "solvable" : "unsolvable"]++;
+    }
+    expect(seen.solvable).toBeGreaterThan(10);
+    expect(seen.unsolvable).toBeGreaterThan(10);
+  });
+
+  it("a problem not in the generator's form goes to the planner", () => {
+    const line = roomsSpec(3, [[0, 1], [1, 2]], [0, 2], 1);
+    expect(rooms.solvable!(line)).toBe(false);
+    expect(rooms.solvable!({ ...line, goal: [] })).toBe(false);
+    expect(rooms.solvable!({ ...line, init: [...line.init, atom("visited", "room1")] })).toBe(false);
+    expect(rooms.solvable!(roomsSpec(3, [[0, 1], [1, 2]], [0, 2], 0))).toBe(true);
+  });
 });
 
 describe("size options", () => {

@@ -1,6 +1,6 @@
 import type { Prng } from "../util/prng.js";
 import { UserError } from "../pddl/errors.js";
-import { atom, draw, sizeError, type DomainGenerator } from "./common.js";
+import { atom, draw, sizeError, type DomainGenerator, type ProblemSpec } from "./common.js";
 
 const TOO_BIG = new Error("layout too large to analyse");
 
@@ -76,6 +76,45 @@ function randomLayout(prng: Prng, rooms: number, doors: number, lights: number):
 }
 
 /**
+ * The layout of a problem drawn by `rooms.build` (rooms named room1..roomN, one agent, each
+ * door listed both ways), or null for a problem not of that form.
+ */
+export function layoutOf(spec: ProblemSpec): Layout | null {
+  const rooms = spec.objects.filter(([, type]) => type === "room").length;
+  if (rooms === 0 || rooms > 30 || spec.objects.length !== rooms + 1) return null;
+  const index = (name: string | undefined): number => {
+    const m = /^room(\d+)$/.exec(name ?? "");
+    const i = m === null ? -1 : Number(m[1]) - 1;
+    return i >= 0 && i < rooms ? i : -1;
+  };
+  let start = -1;
+  let lit = 0;
+  const doors: [number, number][] = [];
+  for (const a of spec.init) {
+    const [pred, ...args] = a.slice(1, -1).split(" ");
+    if (pred === "at") start = index(args[1]);
+    else if (pred === "on") {
+      const r = index(args[0]);
+      if (r < 0) return null;
+      lit |= 1 << r;
+    } else if (pred === "door-intact") {
+      const [x, y] = [index(args[0]), index(args[1])];
+      if (x < 0 || y < 0) return null;
+      if (x < y) doors.push([x, y]);
+    } else if (pred !== "door") return null;
+  }
+  // the goal the generator writes: every lit room dark
+  let goal = 0;
+  for (const g of spec.goal) {
+    const r = index(/^\(not \(on (\S+)\)\)$/.exec(g)?.[1]);
+    if (r < 0) return null;
+    goal |= 1 << r;
+  }
+  if (start < 0 || lit === 0 || goal !== lit || doors.length > 30) return null;
+  return { rooms, doors, lit, start };
+}
+
+/**
  * Rooms: an agent must switch off every light; each door breaks once used. Layouts are
  * drawn until one is solvable and has a reachable dead end (leaving a lit room for good).
  */
@@ -88,6 +127,12 @@ export const rooms: DomainGenerator = {
     { flag: "doors", description: "number of doors (rooms-1 .. rooms+1 by default; a spanning tree plus extras)", default: "rooms-1 to rooms+1 (drawn per problem)", min: 1, max: 30 },
     { flag: "lights", description: "number of rooms whose light is on", default: "2-4 (drawn per problem)", min: 1, max: 16 },
   ],
+  // the layout's exact analysis (the abstract state space of room, broken doors and lit rooms),
+  // where it is small enough to analyse; larger ones go to the planner
+  solvable: (spec) => {
+    const l = layoutOf(spec);
+    return l !== null && analyseRooms(l)?.solvable === true;
+  },
   build(prng, sizes) {
     let nr = draw(prng, sizes, "rooms", 5, 7);
     const extra = prng.range(0, 2);
