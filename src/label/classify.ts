@@ -12,6 +12,7 @@ import {
   type LabelContext,
 } from "./context.js";
 import { REWARD, type Candidate, type Category, type DeadEndProof, type Evidence } from "./types.js";
+import { sortNumbers } from "../util/sort.js";
 
 /** The label of one candidate: category, reward and evidence (DESIGN.md §6). */
 export interface Label {
@@ -96,7 +97,7 @@ export function backtrackCheck(
   const frame = (state: Uint32Array, h: number): Frame => {
     const ops: number[] = [];
     ctx.successors.applicable(state, ops);
-    ops.sort((a, b) => a - b);
+    sortNumbers(ops);
     const f: Frame = { h, succ: [], ids: [], costs: [], next: 0 };
     const later: number[] = [];
     const laterStates: Uint32Array[] = [];

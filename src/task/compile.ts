@@ -7,6 +7,7 @@
 import type { Domain, Effect, Formula, Loc, Problem, Term, TypedName } from "../pddl/ast.js";
 import { PddlError } from "../pddl/errors.js";
 import { typeParents } from "../pddl/types.js";
+import { sortNumbers } from "../util/sort.js";
 
 /** Compiled term: >= 0 object id, < 0 variable slot `-(t+1)`. */
 export type CTerm = number;
@@ -546,8 +547,8 @@ export function dnf(g: GF, cap: number): Conj[] | null {
     const pos: number[] = [];
     const neg: number[] = [];
     for (const l of g.args as number[]) (l & 1 ? neg : pos).push(l >>> 1);
-    pos.sort((a, b) => a - b);
-    neg.sort((a, b) => a - b);
+    sortNumbers(pos);
+    sortNumbers(neg);
     const p2 = pos.filter((x, i) => i === 0 || pos[i - 1] !== x);
     const n2 = neg.filter((x, i) => i === 0 || neg[i - 1] !== x);
     let j = 0;
@@ -568,7 +569,7 @@ export function dnf(g: GF, cap: number): Conj[] | null {
     let bad = false;
     for (const p of pos) if (neg.has(p)) bad = true;
     if (bad) continue;
-    const c = { pos: [...pos].sort((a, b) => a - b), neg: [...neg].sort((a, b) => a - b) };
+    const c = { pos: sortNumbers([...pos]), neg: sortNumbers([...neg]) };
     const key = c.pos.join(",") + "|" + c.neg.join(",");
     if (seen.has(key)) continue;
     seen.add(key);

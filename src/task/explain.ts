@@ -3,34 +3,47 @@
  * which precondition literals are false in a state, evaluated on the lifted precondition
  * (static atoms from init, atoms that are not facts of the task are false).
  */
-import { atomKey, compile, compiledOfTask, resolve, type CF, type Compiled } from "./compile.js";
+import { atomKey, atomKeyTerms, compile, compiledOfTask, resolve, type CF, type Compiled } from "./compile.js";
 import { hasFact, isApplicable } from "./state.js";
 import type { GroundTask } from "./types.js";
 
 interface Ctx {
   c: Compiled;
-  factIndex: Map<string, number>;
-  opIndex: Map<string, number[]>;
+  /** Fact id by `atomKey` of its predicate and arguments. */
+  factIndex: Map<number | string, number>;
+  /** Operator ids (DNF variants) by `atomKey` of schema and arguments (schemas in place of predicates). */
+  opIndex: Map<number | string, number[]>;
+  opKeys: { radix: number; preds: number };
   schemaIndex: Map<string, number>;
 }
 const ctxs = new WeakMap<GroundTask, Ctx>();
 
+// Numeric keys (atomKey) where they fit: built for every labelled problem and looked up for
+// every candidate and precondition, string keys were a visible share of a worker's time.
 function ctxOf(task: GroundTask): Ctx {
   let x = ctxs.get(task);
   if (!x) {
     const c = compiledOfTask.get(task) ?? compile(task.domain, task.problem);
-    const factIndex = new Map<string, number>();
-    task.factNames.forEach((n, i) => factIndex.set(n, i));
-    const opIndex = new Map<string, number[]>();
+    const factIndex = new Map<number | string, number>();
+    const args: number[] = [];
+    for (let f = 0; f < task.numFacts; f++) {
+      const pred = c.predIndex.get(task.factPredicate[f]!);
+      if (pred === undefined) continue; // a compiled goal's own fact: no atom of the domain names it
+      args.length = 0;
+      for (let i = task.factArgStart[f]!; i < task.factArgStart[f + 1]!; i++) args.push(task.factArgs[i]!);
+      factIndex.set(atomKey(c, pred, args), f);
+    }
+    const opKeys = { radix: c.radix, preds: Math.max(1, task.domain.actions.length) };
+    const opIndex = new Map<number | string, number[]>();
     for (let o = 0; o < task.numOps; o++) {
-      const key = task.opSchema[o] + ":" + Array.from(task.opArgs.subarray(task.opArgStart[o]!, task.opArgStart[o + 1]!)).join(",");
+      const key = atomKey(opKeys, task.opSchema[o]!, task.opArgs.subarray(task.opArgStart[o]!, task.opArgStart[o + 1]!));
       const l = opIndex.get(key);
       if (l) l.push(o);
       else opIndex.set(key, [o]);
     }
     const schemaIndex = new Map<string, number>();
     task.domain.actions.forEach((a, i) => schemaIndex.set(a.name, i));
-    x = { c, factIndex, opIndex, schemaIndex };
+    x = { c, factIndex, opIndex, opKeys, schemaIndex };
     ctxs.set(task, x);
   }
   return x;
@@ -38,7 +51,8 @@ function ctxOf(task: GroundTask): Ctx {
 
 /** Ids of the ground operators (all DNF variants) of action `schema` with object ids `args`. */
 export function findOperator(task: GroundTask, schema: number, args: number[]): number[] {
-  return ctxOf(task).opIndex.get(schema + ":" + args.join(",")) ?? [];
+  const x = ctxOf(task);
+  return x.opIndex.get(atomKey(x.opKeys, schema, args)) ?? [];
 }
 
 /** Parse "(pick-up a)" into schema index and object ids, or explain why it is not a ground action. */
@@ -72,16 +86,10 @@ export function parseGroundAction(task: GroundTask, text: string): { schema: num
 }
 
 function atomTruth(task: GroundTask, x: Ctx, state: Uint32Array, f: Extract<CF, { k: "atom" }>, env: Int32Array): boolean {
-  const args = Array.from(f.args, (t) => resolve(t, env));
-  if (x.c.predStatic[f.pred]) return x.c.staticTrue.has(atomKey(x.c, f.pred, args));
-  const id = x.factIndex.get(atomText(x.c, f.pred, args));
+  const key = atomKeyTerms(x.c, f.pred, f.args, env);
+  if (x.c.predStatic[f.pred]) return x.c.staticTrue.has(key);
+  const id = x.factIndex.get(key);
   return id !== undefined && hasFact(state, id);
-}
-
-function atomText(c: Compiled, pred: number, args: number[]): string {
-  let s = "(" + c.predNames[pred]!;
-  for (const a of args) s += " " + c.objects[a];
-  return s + ")";
 }
 
 /** Truth of `f` (xor `neg`). */

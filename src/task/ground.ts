@@ -12,6 +12,7 @@ import {
 } from "./compile.js";
 import type { GroundTask } from "./types.js";
 import { evaluateAxioms } from "./state.js";
+import { sortNumbers } from "../util/sort.js";
 
 /** Options of `ground`: bounds on size and time; exceeding one throws `GroundingLimit`. */
 export interface GroundOptions {
@@ -170,7 +171,7 @@ function strata(c: Compiled, domain: Domain): Int32Array {
 }
 
 function sortUnique(xs: number[]): number[] {
-  xs.sort((a, b) => a - b);
+  sortNumbers(xs);
   let n = 0;
   for (let i = 0; i < xs.length; i++) if (i === 0 || xs[i] !== xs[i - 1]) xs[n++] = xs[i]!;
   xs.length = n;
