@@ -4,6 +4,7 @@
  * operators keyed on its true facts, never at all operators.
  */
 import type { GroundTask } from "./types.js";
+import { sortNumbers } from "../util/sort.js";
 
 /** Applicable-operator enumeration for one task. */
 export class SuccessorGenerator {
@@ -68,21 +69,8 @@ export class SuccessorGenerator {
         }
       }
     }
-    // Ascending order: insertion sort for the usual short lists.
-    const n = out.length;
-    if (n > 48) {
-      out.sort((a, b) => a - b);
-      return;
-    }
-    for (let i = 1; i < n; i++) {
-      const v = out[i]!;
-      let j = i - 1;
-      while (j >= 0 && out[j]! > v) {
-        out[j + 1] = out[j]!;
-        j--;
-      }
-      out[j + 1] = v;
-    }
+    // ascending order; a state's applicable operators are usually a short list
+    sortNumbers(out, 48);
   }
 
   private check(state: Uint32Array, o: number): boolean {

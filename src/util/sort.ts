@@ -2,11 +2,12 @@
  * Sorts `xs` ascending in place and returns it. Arrays of a few numbers (preconditions, effects,
  * a state's applicable operators) are the common case on the labelling path: an insertion sort
  * there allocates nothing, where Array.prototype.sort copies the array into a work area per call
- * (a tenth of a labelling worker's allocations); longer arrays go to the built-in sort.
+ * (a tenth of a labelling worker's allocations); arrays longer than `insertionMax` go to the
+ * built-in sort.
  */
-export function sortNumbers(xs: number[]): number[] {
+export function sortNumbers(xs: number[], insertionMax = 24): number[] {
   const n = xs.length;
-  if (n > 24) return xs.sort((a, b) => a - b);
+  if (n > insertionMax) return xs.sort((a, b) => a - b);
   for (let i = 1; i < n; i++) {
     const v = xs[i]!;
     let j = i - 1;
