@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { planRun } from "../src/dataset/pipeline.js";
+import { planRun, summarizeProblems } from "../src/dataset/pipeline.js";
 import { problemTextOf, resolveProblems } from "../src/dataset/problems.js";
 import { runJobSafe } from "../src/dataset/worker.js";
 import { writeDataset } from "../src/dataset/write.js";
@@ -22,7 +22,8 @@ describe("problem texts of a run", () => {
   it("are dropped from the plan, for files and generated problems; the config digest is that of the texts", () => {
     const plan = planRun({ domain: "ferry", problems: dir, workers: 1 }, false);
     expect(plan.jobs).toHaveLength(5);
-    for (const j of [...plan.jobs, ...plan.allProblems]) {
+    expect(plan.problemSet.count).toBe(5);
+    for (const j of plan.jobs) {
       expect(j.problemText).toBeNull();
       expect(j.problemSha256).toBe(createHash("sha256").update(readFileSync(j.problemFile, "utf8")).digest("hex"));
     }
@@ -40,6 +41,23 @@ describe("problem texts of a run", () => {
       expect(j.generated).toEqual({ seed: 3, index: i + 1, attempt: made[i]!.attempt });
       expect(problemTextOf(j)).toBe(made[i]!.text);
     });
+  });
+
+  it("are summarized for the config as the whole list was: domain texts, which problem uses which, per-problem copies", () => {
+    const sha = (t: string) => createHash("sha256").update(t).digest("hex");
+    const all = [
+      { domainName: "a", domainText: "(define (domain a))", problemId: "p1" },
+      { domainName: "b", domainText: "(define (domain b))", problemId: "q1" },
+      { domainName: "a", domainText: "(define (domain a) ; per-problem)", problemId: "p2" },
+      { domainName: "b", domainText: "(define (domain b))", problemId: "q2" },
+    ];
+    const s = summarizeProblems(all);
+    expect(s.count).toBe(4);
+    expect(s.domainTexts).toEqual([...new Set(all.map((p) => p.domainText))]);
+    expect(s.domainOfProblemSha256).toBe(sha(all.map((p) => `${p.problemId}\0${sha(p.domainText)}`).join("\0")));
+    expect([...s.domainsWithSeveralFiles]).toEqual(["a"]);
+    const one = summarizeProblems(all.filter((p) => p.domainName === "b"));
+    expect(one).toEqual({ count: 2, domainTexts: ["(define (domain b))"], domainOfProblemSha256: null, domainsWithSeveralFiles: new Set() });
   });
 
   it("regenerateProblem makes every generated text again from its draw, retried draws included", () => {

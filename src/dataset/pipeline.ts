@@ -11,7 +11,7 @@ import { VERIFIER_STYLES, type VerifierStyle } from "../products/verifier.js";
 import { openRlhfTokenProblem, tokenCounter } from "./length.js";
 import { emptyCounts, type EncodedJobResult, type JobConfig, type ProblemJob } from "./records.js";
 import { type NativeRow } from "./row.js";
-import { problemTextOf, releaseTexts, resolveProblems, splitOf, type ProblemSelection, type ProblemSource } from "./problems.js";
+import { ProblemsDigest, resolveProblems, splitOf, type ProblemSelection, type ProblemSource } from "./problems.js";
 import { runJobSafe, type JobInput, type WorkerReply } from "./worker.js";
 import type { BufferPool } from "./buffer-pool.js";
 import { defaultMemoryBudgetMb, defaultWorkers, workerBudgetProblem, workerHeapMb } from "./resources.js";
@@ -101,8 +101,8 @@ export interface Progress {
 /** A fully resolved run: the jobs of this rank and the shared job config. */
 export interface RunPlan {
   jobs: ProblemJob[];
-  /** All problems of the run (all ranks), for the config hash; texts dropped (`releaseTexts`). */
-  allProblems: ProblemSource[];
+  /** What the config hash and the PDDL copies need of all problems of the run (all ranks). */
+  problemSet: ProblemSetSummary;
   /** sha256 of every problem's `domain/id`, NUL and text, joined by NUL, in run order (the config's `problems_sha256`). */
   problemsSha256: string;
   config: JobConfig;
@@ -113,6 +113,49 @@ export interface RunPlan {
   workerHeapMb: number | null;
   domains: string[];
   options: GenerateOptions;
+}
+
+/**
+ * All problems of a run (all ranks) as far as the run's config and folder layout depend on them,
+ * kept instead of the problems themselves: the main thread's memory then grows with this rank's
+ * jobs only.
+ */
+export interface ProblemSetSummary {
+  count: number;
+  /** The distinct domain texts, in the order first used. */
+  domainTexts: string[];
+  /**
+   * Where the problems use several domain texts: sha256 of every problem's `id NUL sha256(its
+   * domain text)`, joined by NUL, in run order; else null.
+   */
+  domainOfProblemSha256: string | null;
+  /**
+   * Domain names whose problems come with different domain texts (per-problem domain files): the
+   * output then stores `pddl/<domain>/<problem>.domain.pddl` beside each problem instead of one
+   * `pddl/<domain>/domain.pddl`. Decided over all ranks' problems, so every rank agrees.
+   */
+  domainsWithSeveralFiles: Set<string>;
+}
+
+/** The `ProblemSetSummary` of a run's problems. */
+export function summarizeProblems(all: readonly Pick<ProblemSource, "domainName" | "domainText" | "problemId">[]): ProblemSetSummary {
+  const texts = new Map<string, string>(); // domain text -> its sha256
+  const first = new Map<string, string>();
+  const several = new Set<string>();
+  for (const p of all) {
+    if (!texts.has(p.domainText)) texts.set(p.domainText, "");
+    const t = first.get(p.domainName);
+    if (t === undefined) first.set(p.domainName, p.domainText);
+    else if (t !== p.domainText) several.add(p.domainName);
+  }
+  let domainOfProblemSha256: string | null = null;
+  if (texts.size > 1) {
+    for (const t of texts.keys()) texts.set(t, createHash("sha256").update(t).digest("hex"));
+    const h = createHash("sha256");
+    all.forEach((p, i) => h.update(`${i > 0 ? "\0" : ""}${p.problemId}\0${texts.get(p.domainText)!}`));
+    domainOfProblemSha256 = h.digest("hex");
+  }
+  return { count: all.length, domainTexts: [...texts.keys()], domainOfProblemSha256, domainsWithSeveralFiles: several };
 }
 
 const DEFAULT_Y_USER = 8;
@@ -193,13 +236,13 @@ export function planRun(options: GenerateOptions, keepRows: boolean, generated?:
   if (options.genericFallback !== undefined) sel.genericFallback = options.genericFallback;
   if (options.count !== undefined) sel.count = options.count;
   if (generated !== undefined && generated.size > 0) sel.generated = generated;
-  const all = resolveProblems(sel);
+  const digest = new ProblemsDigest();
+  const all = resolveProblems(sel, digest);
   if (options.holdoutDomain !== undefined && !all.some((p) => p.domainName === options.holdoutDomain)) {
     throw new UserError(`holdout-domain '${options.holdoutDomain}' is not among the run's domains`);
   }
   const domainNames = [...new Set(all.map((p) => p.domainName))];
-  const problemsSha256 = problemsDigest(all);
-  releaseTexts(all);
+  const problemsSha256 = digest.hex();
   let y = options.samplesPerState;
   if (y === undefined) {
     // One y per domain would make mixed runs harder to read; use each domain's default.
@@ -228,27 +271,19 @@ export function planRun(options: GenerateOptions, keepRows: boolean, generated?:
   const jobs: ProblemJob[] = [];
   all.forEach((p, index) => {
     if (index % world !== rank) return;
-    jobs.push({ index, ...p, split: splitOf(p.domainName, p.problemId, options.holdoutDomain) });
+    // the source itself becomes the job (a copy would double the plan's memory)
+    const job = p as ProblemJob;
+    job.index = index;
+    job.split = splitOf(p.domainName, p.problemId, options.holdoutDomain);
+    jobs.push(job);
   });
   const workers = options.workers ?? defaultWorkers(budgetMb);
   // No thread is started for one worker without a budget (library use); a budget needs threads.
   const inProcess = workers <= 1 && options.maxMemoryMb === undefined;
   const heap = inProcess ? null : workerHeapMb(Math.min(workers, Math.max(1, jobs.length)), budgetMb);
-  return { jobs, allProblems: all, problemsSha256, config, rank, world, workers, workerHeapMb: heap, domains: domainNames, options };
+  return { jobs, problemSet: summarizeProblems(all), problemsSha256, config, rank, world, workers, workerHeapMb: heap, domains: domainNames, options };
 }
 
-/** `RunPlan.problemsSha256`, hashed piece by piece (one joined string of 58,856 texts was 60 MB). */
-function problemsDigest(all: readonly ProblemSource[]): string {
-  const h = createHash("sha256");
-  all.forEach((p, i) => {
-    if (i > 0) h.update("\0");
-    h.update(`${p.domainName}/${p.problemId}\0`);
-    h.update(problemTextOf(p));
-  });
-  return h.digest("hex");
-}
-
-/** y for a job: the explicit flag, else the built-in domain's default, else 8. */
 export function samplesFor(job: ProblemJob, config: JobConfig): number {
   if (config.samplesPerState > 0) return config.samplesPerState;
   if (job.builtinTemplates !== null) return getBuiltinDomain(job.domainName).defaultSamplesPerState;

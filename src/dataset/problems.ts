@@ -88,15 +88,31 @@ export function problemTextOf(p: Pick<ProblemSource, "domainName" | "problemFile
 }
 
 /**
- * Drop the texts of problems read from files or made by `--count` (set `problemSha256` instead)
- * once the run's digest of them is taken: `problemTextOf` reads or makes them again where they
- * are labelled.
+ * The run's digest of its problems (`RunPlan.problemsSha256`: every `domain/id`, NUL and text,
+ * joined by NUL, in run order), taken as `resolveProblems` makes each source, which then drops
+ * the text of a problem read from a file or made by `--count` (keeping `problemSha256`):
+ * `problemTextOf` reads or makes it again where it is labelled. Holding every text until the
+ * plan was complete made the main thread's heap, and its later growth, scale with the run
+ * (58,856 texts at 4x the paper's corpus: 43 MB live during planning, a 200 MB heap later).
  */
-export function releaseTexts(sources: ProblemSource[]): void {
-  for (const p of sources) {
-    if (p.problemText === null || (p.problemFile.startsWith(GENERATED_PREFIX) && p.generated === undefined)) continue;
-    p.problemSha256 = textSha256(p.problemText);
+export class ProblemsDigest {
+  private readonly hash = createHash("sha256");
+  private count = 0;
+
+  /** Hash `p` (in run order) and drop its text where it can be had again. */
+  add(p: ProblemSource): void {
+    if (this.count++ > 0) this.hash.update("\0");
+    this.hash.update(`${p.domainName}/${p.problemId}\0`);
+    const text = problemTextOf(p);
+    this.hash.update(text);
+    if (p.problemText === null || (p.problemFile.startsWith(GENERATED_PREFIX) && p.generated === undefined)) return;
+    p.problemSha256 = textSha256(text);
     p.problemText = null;
+  }
+
+  /** The digest (hex); call once, after the last `add`. */
+  hex(): string {
+    return this.hash.digest("hex");
   }
 }
 
@@ -182,7 +198,7 @@ export const UPFRONT_PARSE_MAX_CHARS = 2_000_000;
  * file is read and parsed once (and the templates compiled against it); problem ids must be
  * unique per domain name.
  */
-function userSources(pairs: Array<{ domain: string; problem: string }>, sel: ProblemSelection): ProblemSource[] {
+function userSources(pairs: Array<{ domain: string; problem: string }>, sel: ProblemSelection, digest?: ProblemsDigest): ProblemSource[] {
   const domains = new Map<string, { domain: Domain; text: string }>();
   const seen = new Set<string>();
   const templatesFile = sel.templatesFile;
@@ -201,7 +217,7 @@ function userSources(pairs: Array<{ domain: string; problem: string }>, sel: Pro
     const name = d.domain.name;
     if (seen.has(`${name}/${problemId}`)) throw new UserError(`${file}: duplicate problem id '${problemId}' in domain '${name}'`);
     seen.add(`${name}/${problemId}`);
-    return {
+    const source: ProblemSource = {
       domainName: name,
       domainFile,
       domainText: d.text,
@@ -211,37 +227,46 @@ function userSources(pairs: Array<{ domain: string; problem: string }>, sel: Pro
       builtinTemplates: null,
       templatesFile: templatesFile ?? null,
     };
+    digest?.add(source);
+    return source;
   });
 }
 
 /** Problem sources of built-in domain `name` from the problem files of a folder or glob. */
-function builtinFromFiles(name: string, domainFile: string, domainText: string, spec: string): ProblemSource[] {
-  return listProblemFiles(spec).map((file) => ({
-    domainName: name,
-    domainFile,
-    domainText,
-    problemId: basename(file).replace(/\.pddl$/i, ""),
-    problemFile: file,
-    problemText: readText(file),
-    builtinTemplates: name,
-    templatesFile: null,
-  }));
+function builtinFromFiles(name: string, domainFile: string, domainText: string, spec: string, digest?: ProblemsDigest): ProblemSource[] {
+  return listProblemFiles(spec).map((file) => {
+    const source: ProblemSource = {
+      domainName: name,
+      domainFile,
+      domainText,
+      problemId: basename(file).replace(/\.pddl$/i, ""),
+      problemFile: file,
+      problemText: readText(file),
+      builtinTemplates: name,
+      templatesFile: null,
+    };
+    digest?.add(source);
+    return source;
+  });
 }
 
-/** The problems of a run in their canonical order (domain order as given, then problem name). */
-export function resolveProblems(sel: ProblemSelection): ProblemSource[] {
+/**
+ * The problems of a run in their canonical order (domain order as given, then problem name).
+ * With `digest`, each is added to it as it is made (so in that order) and keeps no text.
+ */
+export function resolveProblems(sel: ProblemSelection, digest?: ProblemsDigest): ProblemSource[] {
   const builtin = sel.domains !== undefined && sel.domains.length > 0;
   if (sel.pairs !== undefined) {
     if (builtin || sel.domainFile !== undefined || sel.problems !== undefined) {
       throw new UserError("give --pairs alone, without --domain, --domain-file or --problems");
     }
-    return userSources(readPairsFile(sel.pairs), sel);
+    return userSources(readPairsFile(sel.pairs), sel, digest);
   }
   if (sel.domainFile !== undefined) {
     if (builtin) throw new UserError("give either --domain or --domain-file, not both");
     if (sel.problems === undefined) throw new UserError("--domain-file needs --problems DIR|GLOB");
     const domainFile = sel.domainFile;
-    return userSources(listProblemFiles(sel.problems).map((problem) => ({ domain: domainFile, problem })), sel);
+    return userSources(listProblemFiles(sel.problems).map((problem) => ({ domain: domainFile, problem })), sel, digest);
   }
   if (!builtin && sel.problems !== undefined) {
     // Each problem with the domain file beside it (per-problem files as in IPC trucks, airport).
@@ -254,6 +279,7 @@ export function resolveProblems(sel: ProblemSelection): ProblemSource[] {
         return { domain, problem };
       }),
       sel,
+      digest,
     );
   }
   const names = sel.domains ?? [];
@@ -276,11 +302,11 @@ export function resolveProblems(sel: ProblemSelection): ProblemSource[] {
       if (spec === sel.problems && expanded.length > 1) {
         throw new UserError(`--problems ${sel.problems}: with several domains it must hold one folder per domain (missing ${sub})`);
       }
-      out.push(...builtinFromFiles(name, domainFile, domainText, spec));
+      out.push(...builtinFromFiles(name, domainFile, domainText, spec, digest));
     } else if (sel.count !== undefined) {
       const made = sel.generated?.get(name) ?? generateProblems(name, { count: sel.count, seed: sel.seed, planLengths: false });
       made.forEach((p, k) => {
-        out.push({
+        const source: ProblemSource = {
           domainName: name,
           domainFile,
           domainText,
@@ -290,10 +316,12 @@ export function resolveProblems(sel: ProblemSelection): ProblemSource[] {
           generated: { seed: sel.seed, index: k + 1, attempt: p.attempt },
           builtinTemplates: name,
           templatesFile: null,
-        });
+        };
+        digest?.add(source);
+        out.push(source);
       });
     } else {
-      out.push(...builtinFromFiles(name, domainFile, domainText, builtinProblemsDir(name)));
+      out.push(...builtinFromFiles(name, domainFile, domainText, builtinProblemsDir(name), digest));
     }
   }
   return out;

@@ -17,6 +17,7 @@ import { readConfigFile, readRankFile } from "./state-files.js";
 import { BufferPool } from "./buffer-pool.js";
 import { ShardWriter, type ShardInfo } from "./shard.js";
 import { PddlCopies } from "./pddl-copies.js";
+import { ProblemRecordList } from "./problem-records.js";
 
 export interface WriteOptions extends GenerateOptions {
   /** Output folder. */
@@ -77,14 +78,12 @@ export function runConfig(options: WriteOptions, plan: ReturnType<typeof planRun
     // (the texts themselves are hashed below)
     domain_file: options.domainFile !== undefined ? basename(options.domainFile) : null,
     pairs: options.pairs !== undefined ? basename(options.pairs) : null,
-    problems: plan.allProblems.length,
+    problems: plan.problemSet.count,
     problems_sha256: plan.problemsSha256,
-    domains_sha256: createHash("sha256")
-      .update([...new Set(plan.allProblems.map((p) => p.domainText))].join("\0"))
-      .digest("hex"),
+    domains_sha256: createHash("sha256").update(plan.problemSet.domainTexts.join("\0")).digest("hex"),
     // which domain file each problem uses, where the problems of one run use several
-    ...(new Set(plan.allProblems.map((p) => p.domainText)).size > 1 && options.domain === undefined
-      ? { domain_of_problem_sha256: createHash("sha256").update(plan.allProblems.map((p) => `${p.problemId}\0${sha(p.domainText)}`).join("\0")).digest("hex") }
+    ...(plan.problemSet.domainOfProblemSha256 !== null && options.domain === undefined
+      ? { domain_of_problem_sha256: plan.problemSet.domainOfProblemSha256 }
       : {}),
     // the text a run writes depends on its templates
     ...(options.templates !== undefined
@@ -116,22 +115,6 @@ export function runConfig(options: WriteOptions, plan: ReturnType<typeof planRun
       : {}),
     version: packageVersion(),
   };
-}
-
-/**
- * Domain names whose problems come with different domain texts (per-problem domain files): the
- * output then stores `pddl/<domain>/<problem>.domain.pddl` beside each problem instead of one
- * `pddl/<domain>/domain.pddl`. Decided over all ranks' problems, so every rank agrees.
- */
-export function domainsWithSeveralFiles(all: readonly ProblemSource[]): Set<string> {
-  const first = new Map<string, string>();
-  const out = new Set<string>();
-  for (const p of all) {
-    const t = first.get(p.domainName);
-    if (t === undefined) first.set(p.domainName, p.domainText);
-    else if (t !== p.domainText) out.add(p.domainName);
-  }
-  return out;
 }
 
 /**
@@ -277,9 +260,9 @@ async function runRank(
     const name = shardName(split, plan.rank, plan.world, gzip);
     writers.set(split, new ShardWriter(join(dataDir, name), tempName(join(dataDir, name)), `data/${name}`, gzip));
   }
-  const problems: ProblemRecord[] = [];
+  const problems = new ProblemRecordList(plan.jobs);
   const copies = new PddlCopies(out);
-  const perProblemDomain = domainsWithSeveralFiles(plan.allProblems);
+  const perProblemDomain = plan.problemSet.domainsWithSeveralFiles;
   const t0 = performance.now();
   let done = 0;
   try {
@@ -303,16 +286,7 @@ async function runRank(
         summary.counts[k] += v;
         dc[k] += v;
       }
-      problems.push({
-        domain: r.domainName,
-        problem: r.problemId,
-        split: r.split,
-        rows: r.lineCount,
-        plan_length: r.planLength,
-        skipped: r.skipped,
-        counts: r.counts,
-        ...(r.dropped > 0 ? { dropped: r.dropped } : {}),
-      });
+      problems.push(r);
       // one domain.pddl per domain name, or each problem's own domain file where they differ
       const domainRel = perProblemDomain.has(job.domainName) ? `${job.problemId}.domain.pddl` : "domain.pddl";
       copies.add(join("pddl", job.domainName, domainRel), job.domainText);
@@ -342,7 +316,7 @@ async function runRank(
       shards.push(info);
       created.push(join(out, info.path));
     }
-    const rec: RankRecord = { rank: plan.rank, world: plan.world, config_hash: configHash, shards, problems, counts: summary.counts };
+    const rec: RankRecord = { rank: plan.rank, world: plan.world, config_hash: configHash, shards, problems: problems.toArray(), counts: summary.counts };
     writeFileAtomic(join(out, "completions", pad5(plan.rank)), JSON.stringify(rec) + "\n");
   } catch (e) {
     await Promise.all([...writers.values()].map((w) => w.abort()));

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { ProblemRecordList } from "../src/dataset/problem-records.js";
+import { emptyCounts, type ProblemRecord } from "../src/dataset/records.js";
+import { CATEGORIES, SPLITS } from "../src/dataset/row.js";
+import { Prng } from "../src/util/prng.js";
+
+describe("ProblemRecordList", () => {
+  it("gives back the records the run's results make, in order and in the same JSON", () => {
+    const rng = new Prng(7);
+    const n = 1000; // past the first growth of its arrays
+    const jobs = Array.from({ length: n }, (_, i) => ({ domainName: `d${i % 3}`, problemId: `p${i}`, split: SPLITS[rng.int(3)]! }));
+    const list = new ProblemRecordList(jobs);
+    const expected: ProblemRecord[] = [];
+    jobs.forEach((job, i) => {
+      const counts = emptyCounts();
+      for (const k of CATEGORIES) counts[k] = rng.int(50);
+      const r = {
+        lineCount: CATEGORIES.reduce((a, k) => a + counts[k], 0),
+        planLength: rng.int(30),
+        skipped: i % 97 === 5 ? `time limit ${i}` : null,
+        dropped: i % 13 === 0 ? rng.int(4) + 1 : 0,
+        counts,
+      };
+      list.push(r);
+      expected.push({
+        domain: job.domainName,
+        problem: job.problemId,
+        split: job.split,
+        rows: r.lineCount,
+        plan_length: r.planLength,
+        skipped: r.skipped,
+        counts: r.counts,
+        ...(r.dropped > 0 ? { dropped: r.dropped } : {}),
+      });
+    });
+    expect(list.length).toBe(n);
+    expect(JSON.stringify(list.toArray())).toBe(JSON.stringify(expected));
+    expect(() => list.push({ lineCount: 0, planLength: 0, skipped: null, dropped: 0, counts: emptyCounts() })).toThrow(/more records than jobs/);
+  });
+});
