@@ -17,6 +17,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import { writeDataset } from "../src/dataset/write.js";
@@ -40,19 +41,55 @@ const PAPER: Record<string, { problems: number; mopl: number; rows: number }> = 
   visitgrid: { problems: 1176, mopl: 5.86, rows: 61_390 },
 };
 
-function flag(name: string, dflt: string): string {
-  const i = process.argv.indexOf(name);
-  return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1]! : dflt;
-}
+const USAGE = `usage: npm run bench:corpus -- [--scale 1] [--workers W] [--out out/corpus] [--problems out/corpus-problems]
+                               [--fresh] [--gzip] [--seed 1] [--json]
+       npm run bench:corpus -- --scales 0.25,1,4 [other flags]   (one run per scale, each in its own process)`;
 
-const has = (name: string): boolean => process.argv.includes(name);
-const scale = Number(flag("--scale", "1"));
-const workers = Number(flag("--workers", String(availableParallelism())));
-const out = flag("--out", "out/corpus");
-const problemsDir = flag("--problems", "out/corpus-problems");
-const seed = Number(flag("--seed", "1"));
-const gzip = has("--gzip");
-const json = has("--json");
+// strict: a mistyped flag is an error, not a silent full-size run with the defaults
+let args: ReturnType<typeof parseCorpusArgs>;
+function parseCorpusArgs() {
+  return parseArgs({
+    options: {
+      scale: { type: "string", default: "1" },
+      scales: { type: "string", default: "" },
+      workers: { type: "string", default: String(availableParallelism()) },
+      out: { type: "string", default: "out/corpus" },
+      problems: { type: "string", default: "out/corpus-problems" },
+      seed: { type: "string", default: "1" },
+      fresh: { type: "boolean", default: false },
+      gzip: { type: "boolean", default: false },
+      json: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  }).values;
+}
+try {
+  args = parseCorpusArgs();
+} catch (e) {
+  console.error(`bench/corpus: error: ${(e as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+function numberFlag(name: string, text: string, ok: (n: number) => boolean): number {
+  const n = Number(text);
+  if (text.trim() === "" || !ok(n)) {
+    console.error(`bench/corpus: error: --${name} ${text} is not valid\n${USAGE}`);
+    process.exit(2);
+  }
+  return n;
+}
+const scale = numberFlag("scale", args.scale, (n) => n > 0);
+const workers = numberFlag("workers", args.workers, (n) => Number.isInteger(n) && n >= 1);
+const out = args.out;
+const problemsDir = args.problems;
+const seed = numberFlag("seed", args.seed, (n) => Number.isInteger(n) && n >= 0);
+const gzip = args.gzip;
+const json = args.json;
 const log = json ? (..._: unknown[]) => undefined : console.log;
 
 function countOf(domain: string): number {
@@ -62,7 +99,7 @@ function countOf(domain: string): number {
 async function makeProblemSets(): Promise<{ ms: number; cpu: number; made: number }> {
   const t0 = performance.now();
   const c0 = process.cpuUsage();
-  if (has("--fresh")) rmSync(problemsDir, { recursive: true, force: true });
+  if (args.fresh) rmSync(problemsDir, { recursive: true, force: true });
   const todo = Object.keys(PAPER).filter((d) => {
     const dir = join(problemsDir, d);
     const have = existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith(".pddl")).length : 0;
@@ -227,6 +264,6 @@ async function scaling(scales: number[]): Promise<void> {
   }
 }
 
-const scalesFlag = flag("--scales", "");
-if (scalesFlag !== "") await scaling(scalesFlag.split(",").map(Number));
+const scalesFlag = args.scales;
+if (scalesFlag !== "") await scaling(scalesFlag.split(",").map((t) => numberFlag("scales", t, (n) => n > 0)));
 else await main();
