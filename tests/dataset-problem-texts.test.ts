@@ -60,6 +60,16 @@ describe("problem texts of a run", () => {
     expect(one).toEqual({ count: 2, domainTexts: ["(define (domain b))"], domainOfProblemSha256: null, domainsWithSeveralFiles: new Set() });
   });
 
+  it("two files of one built-in domain with the same problem id are an error naming both", () => {
+    const d = join(tmp, "dup");
+    mkdirSync(d);
+    const [p] = generateProblems("ferry", { count: 1, seed: 3, planLengths: false });
+    writeFileSync(join(d, "p01.pddl"), p!.text);
+    writeFileSync(join(d, "p01.PDDL"), p!.text);
+    expect(() => resolveProblems({ domains: ["ferry"], problems: d, seed: 1 })).toThrow(UserError);
+    expect(() => resolveProblems({ domains: ["ferry"], problems: d, seed: 1 })).toThrow(/p01\.pddl: duplicate problem id 'p01' in domain 'ferry' \(also .*p01\.PDDL\)/);
+  });
+
   it("regenerateProblem makes every generated text again from its draw, retried draws included", () => {
     let retried = 0;
     for (const d of BUILTIN_DOMAINS) {

@@ -234,12 +234,18 @@ function userSources(pairs: Array<{ domain: string; problem: string }>, sel: Pro
 
 /** Problem sources of built-in domain `name` from the problem files of a folder or glob. */
 function builtinFromFiles(name: string, domainFile: string, domainText: string, spec: string, digest?: ProblemsDigest): ProblemSource[] {
+  const seen = new Map<string, string>();
   return listProblemFiles(spec).map((file) => {
+    // ids name rows and PDDL copies: p01.pddl and p01.PDDL would give both problems the same
+    const problemId = basename(file).replace(/\.pddl$/i, "");
+    const other = seen.get(problemId);
+    if (other !== undefined) throw new UserError(`${file}: duplicate problem id '${problemId}' in domain '${name}' (also ${other})`);
+    seen.set(problemId, file);
     const source: ProblemSource = {
       domainName: name,
       domainFile,
       domainText,
-      problemId: basename(file).replace(/\.pddl$/i, ""),
+      problemId,
       problemFile: file,
       problemText: readText(file),
       builtinTemplates: name,
