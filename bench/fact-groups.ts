@@ -25,6 +25,7 @@ import { parseDomainFile, parseProblemFile } from "../src/pddl/index.js";
 import { ground } from "../src/task/ground.js";
 import { computeFactGroups } from "../src/task/invariants.js";
 import { arg, median } from "./reference.js";
+import { checkBenchFlags } from "./args.js";
 
 const MAX_OPS = 100_000;
 
@@ -45,6 +46,11 @@ interface Options {
 }
 
 function options(): Options | null {
+  checkBenchFlags(
+    "bench/fact-groups",
+    "usage: npm run bench:fact-groups -- --fd PATH/fast-downward.py --benchmarks DIR [--per-domain 3] [--only a,b] [--cache DIR] [--verbose]",
+    { values: ["--fd", "--benchmarks", "--per-domain", "--only", "--cache"], switches: ["--verbose"] },
+  );
   const fd = arg("--fd");
   const benchmarks = arg("--benchmarks");
   if (!fd || !benchmarks) {

@@ -50,6 +50,7 @@ import type { GroundTask } from "../src/task/types.js";
 import { astarRun, buildRelaxedTaskFromFdr, createHeuristic, goalRelevance, LmCutHeuristic, type AStarRun, type RelaxedTask, type Relevance } from "../src/search/index.js";
 import type { Heuristic } from "../src/search/types.js";
 import { arg, readReferences, type FdReference } from "./reference.js";
+import { checkBenchFlags } from "./args.js";
 
 
 
@@ -592,4 +593,5 @@ function main(): void {
   for (const x of skipped) console.log(`  ${x}`);
 }
 
+checkBenchFlags("bench/fd-order", "usage: npm run bench:fd-order -- --fd PATH/fast-downward.py [--filter s] [--time-limit S] [--fd-relevance]", { values: ["--fd", "--filter", "--time-limit"], switches: ["--fd-relevance"] });
 main();

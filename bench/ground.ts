@@ -13,6 +13,7 @@ import { pathToFileURL } from "node:url";
 import { parseDomainFile, parseProblemFile, type Domain, type Problem } from "../src/pddl/index.js";
 import { applyOp, ground, StateRegistry, SuccessorGenerator, type GroundTask } from "../src/task/index.js";
 import { packageRoot } from "../src/util/paths.js";
+import { checkBenchFlags } from "./args.js";
 
 interface Pair {
   name: string;
@@ -144,4 +145,8 @@ export function main(argv: string[]): void {
     );
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) main(process.argv.slice(2));
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  checkBenchFlags("bench/ground", "usage: npm run bench:ground -- [--states 100000] [--top 6] [--json]", { values: ["--states", "--top"], switches: ["--json"] });
+  main(process.argv.slice(2));
+}
+

@@ -44,6 +44,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { domainFileFor, isDomainFileName } from "../src/pddl/files.js";
 import { packageRoot } from "../src/util/paths.js";
 import { arg, median } from "./reference.js";
+import { checkBenchFlags } from "./args.js";
 
 /** Bumped when a Result gains fields, so that older cache lines are recomputed. */
 const CACHE_VERSION = 3;
@@ -658,4 +659,14 @@ async function main(): Promise<void> {
   process.stdout.write(sum.join("\n") + "\n");
 }
 
+checkBenchFlags(
+  "bench/ipc",
+  "usage: npm run bench:ipc -- --fd PATH/fast-downward.py --benchmarks DIR [--per-domain 3] [--only a,b] [--time-limit 60] [--label-time-limit 60]\n" +
+    "         [--label-per-domain N] [--cli PATH/main.js] [--skip-fd] [--skip-solve] [--skip-label] [--h0-only] [--cache FILE] [--fresh]\n" +
+    "         [--repeat 5] [--repeat-below 100] [--out bench/results/ipc.txt]",
+  {
+    values: ["--fd", "--benchmarks", "--per-domain", "--only", "--time-limit", "--label-time-limit", "--label-per-domain", "--cli", "--cache", "--repeat", "--repeat-below", "--out"],
+    switches: ["--skip-fd", "--skip-solve", "--skip-label", "--h0-only", "--fresh"],
+  },
+);
 await main();

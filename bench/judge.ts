@@ -31,11 +31,13 @@ import { builtinDomainFile } from "../src/generators/index.js";
 import { packageRoot } from "../src/util/paths.js";
 import { Prng } from "../src/util/prng.js";
 import { randomPlan } from "./judge-plans.js";
+import { checkBenchFlags } from "./args.js";
 
 function flag(name: string, dflt: string): string {
   const i = process.argv.indexOf(name);
   return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1]! : dflt;
 }
+checkBenchFlags("bench/judge", "usage: npm run bench:judge -- [--domains a,b] [--problems 5] [--rounds 20] [--seed 1]", { values: ["--domains", "--problems", "--rounds", "--seed"] });
 const only = flag("--domains", "").split(",").filter(Boolean);
 const nProblems = Number(flag("--problems", "5"));
 const rounds = Number(flag("--rounds", "20"));

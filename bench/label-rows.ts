@@ -12,12 +12,14 @@ import { builtinDomainFile, builtinProblemsDir, generateProblems, getBuiltinDoma
 import { labelProblemAll, ProblemSkipped } from "../src/label/index.js";
 import { parseDomain, parseProblem } from "../src/pddl/index.js";
 import { ground } from "../src/task/index.js";
+import { checkBenchFlags } from "./args.js";
 
 function flag(name: string, dflt: string): string {
   const i = process.argv.indexOf(name);
   return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1]! : dflt;
 }
 
+checkBenchFlags("bench/label-rows", "usage: node dist/bench/label-rows.js [--domains blocksworld,rooms,sokoban,spanner] [--problems 25] [--seed 7] [--out out/label-rows]", { values: ["--domains", "--problems", "--seed", "--out"] });
 const domains = flag("--domains", "blocksworld,rooms,sokoban,spanner").split(",").filter(Boolean);
 const nProblems = Number(flag("--problems", "25"));
 const seed = Number(flag("--seed", "7"));

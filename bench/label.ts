@@ -21,6 +21,7 @@ import { createRenderer, loadTemplates } from "../src/nl/index.js";
 import type { Candidate, LabeledStep } from "../src/label/types.js";
 import type { GroundTask } from "../src/task/types.js";
 import { Prng } from "../src/util/prng.js";
+import { checkBenchFlags } from "./args.js";
 
 /** Render every label the way a dataset row does; returns milliseconds. */
 function renderAll(task: GroundTask, domainName: string, steps: LabeledStep[]): number {
@@ -49,6 +50,7 @@ function flag(name: string, dflt: string): string {
   return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1]! : dflt;
 }
 
+checkBenchFlags("bench/label", "usage: npm run bench:label -- [--domains a,b] [--max-problems 100] [--count 50] [--seed 1] [--oracle-max-states N]", { values: ["--domains", "--max-problems", "--count", "--seed", "--oracle-max-states"] });
 const only = flag("--domains", "").split(",").filter(Boolean);
 const maxProblems = Number(flag("--max-problems", "100"));
 const count = Number(flag("--count", "50"));

@@ -23,6 +23,7 @@ import type { GroundTask } from "../src/task/types.js";
 import { astarRun, createHeuristic, createOracle, goalRelevance, solve, successorOrder } from "../src/search/index.js";
 import { packageRoot } from "../src/util/paths.js";
 import { arg, median, readReferences, type FdReference } from "./reference.js";
+import { checkBenchFlags } from "./args.js";
 
 
 
@@ -206,6 +207,7 @@ function main(): void {
   console.log(jumpLine);
 }
 
+checkBenchFlags("bench/solve", "usage: npm run bench:solve -- [--time-limit S] [--filter substr] [--all] [--fd PATH/fast-downward.py] [--oracle-only]", { values: ["--time-limit", "--filter", "--fd"], switches: ["--all", "--oracle-only"] });
 if (process.argv.includes("--oracle-only")) oracleBench();
 else {
   main();
