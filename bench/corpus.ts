@@ -18,6 +18,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { checkBenchFlags } from "./args.js";
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import { writeDataset } from "../src/dataset/write.js";
@@ -45,36 +46,23 @@ const USAGE = `usage: npm run bench:corpus -- [--scale 1] [--workers W] [--out o
                                [--fresh] [--gzip] [--seed 1] [--json]
        npm run bench:corpus -- --scales 0.25,1,4 [other flags]   (one run per scale, each in its own process)`;
 
-// strict: a mistyped flag is an error, not a silent full-size run with the defaults
-let args: ReturnType<typeof parseCorpusArgs>;
-function parseCorpusArgs() {
-  return parseArgs({
-    options: {
-      scale: { type: "string", default: "1" },
-      scales: { type: "string", default: "" },
-      workers: { type: "string", default: String(availableParallelism()) },
-      out: { type: "string", default: "out/corpus" },
-      problems: { type: "string", default: "out/corpus-problems" },
-      seed: { type: "string", default: "1" },
-      fresh: { type: "boolean", default: false },
-      gzip: { type: "boolean", default: false },
-      json: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
-    },
-    strict: true,
-    allowPositionals: false,
-  }).values;
-}
-try {
-  args = parseCorpusArgs();
-} catch (e) {
-  console.error(`bench/corpus: error: ${(e as Error).message}\n${USAGE}`);
-  process.exit(2);
-}
-if (args.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+checkBenchFlags("bench/corpus", USAGE, {
+  values: ["--scale", "--scales", "--workers", "--out", "--problems", "--seed"],
+  switches: ["--fresh", "--gzip", "--json"],
+});
+const args = parseArgs({
+  options: {
+    scale: { type: "string", default: "1" },
+    scales: { type: "string", default: "" },
+    workers: { type: "string", default: String(availableParallelism()) },
+    out: { type: "string", default: "out/corpus" },
+    problems: { type: "string", default: "out/corpus-problems" },
+    seed: { type: "string", default: "1" },
+    fresh: { type: "boolean", default: false },
+    gzip: { type: "boolean", default: false },
+    json: { type: "boolean", default: false },
+  },
+}).values;
 function numberFlag(name: string, text: string, ok: (n: number) => boolean): number {
   const n = Number(text);
   if (text.trim() === "" || !ok(n)) {
