@@ -9,7 +9,12 @@ describe("ProblemRecordList", () => {
     const rng = new Prng(7);
     const n = 1000; // past the first growth of its arrays
     const jobs = Array.from({ length: n }, (_, i) => ({ domainName: `d${i % 3}`, problemId: `p${i}`, split: SPLITS[rng.int(3)]! }));
-    const list = new ProblemRecordList(jobs);
+    const list = new ProblemRecordList({
+      length: n,
+      domainName: (i) => jobs[i]!.domainName,
+      problemId: (i) => jobs[i]!.problemId,
+      split: (i) => jobs[i]!.split,
+    });
     const expected: ProblemRecord[] = [];
     jobs.forEach((job, i) => {
       const counts = emptyCounts();

@@ -36,7 +36,7 @@ describe("problem texts of a run", () => {
     // generated problems keep only the draw that made them, and are made again where labelled
     const gen = planRun({ domain: "ferry", count: 3, seed: 3, workers: 1 }, false);
     const made = generateProblems("ferry", { count: 3, seed: 3, planLengths: false });
-    gen.jobs.forEach((j, i) => {
+    [...gen.jobs].forEach((j, i) => {
       expect(j.problemText).toBeNull();
       expect(j.generated).toEqual({ seed: 3, index: i + 1, attempt: made[i]!.attempt });
       expect(problemTextOf(j)).toBe(made[i]!.text);
@@ -82,7 +82,7 @@ describe("problem texts of a run", () => {
 
   it("are read again where labelled, and a file edited since the plan is an error naming it", () => {
     const plan = planRun({ domain: "ferry", problems: dir, workers: 1 }, false);
-    const job = plan.jobs[1]!;
+    const job = plan.jobs.at(1);
     const text = readFileSync(job.problemFile, "utf8");
     expect(problemTextOf(job)).toBe(text);
     const reply = runJobSafe({ job, config: plan.config });

@@ -11,7 +11,8 @@ import { VERIFIER_STYLES, type VerifierStyle } from "../products/verifier.js";
 import { openRlhfTokenProblem, tokenCounter } from "./length.js";
 import { emptyCounts, type EncodedJobResult, type JobConfig, type ProblemJob } from "./records.js";
 import { type NativeRow } from "./row.js";
-import { ProblemsDigest, resolveProblems, splitOf, type ProblemSelection, type ProblemSource } from "./problems.js";
+import { forEachProblem, ProblemsDigest, splitOf, type ProblemSelection, type ProblemSource } from "./problems.js";
+import { JobList } from "./job-list.js";
 import { runJobSafe, type JobInput, type WorkerReply } from "./worker.js";
 import type { BufferPool } from "./buffer-pool.js";
 import { defaultMemoryBudgetMb, defaultWorkers, workerBudgetProblem, workerHeapMb } from "./resources.js";
@@ -100,7 +101,7 @@ export interface Progress {
 
 /** A fully resolved run: the jobs of this rank and the shared job config. */
 export interface RunPlan {
-  jobs: ProblemJob[];
+  jobs: JobList;
   /** What the config hash and the PDDL copies need of all problems of the run (all ranks). */
   problemSet: ProblemSetSummary;
   /** sha256 of every problem's `domain/id`, NUL and text, joined by NUL, in run order (the config's `problems_sha256`). */
@@ -137,25 +138,45 @@ export interface ProblemSetSummary {
   domainsWithSeveralFiles: Set<string>;
 }
 
+/** Builds the `ProblemSetSummary` of a run's problems as they come, in run order. */
+export class ProblemSetSummarizer {
+  private count = 0;
+  private readonly texts = new Map<string, string>(); // domain text -> its sha256
+  private readonly first = new Map<string, string>();
+  private readonly several = new Set<string>();
+  private readonly domainOf = createHash("sha256");
+
+  add(p: Pick<ProblemSource, "domainName" | "domainText" | "problemId">): void {
+    let sha = this.texts.get(p.domainText);
+    if (sha === undefined) {
+      sha = createHash("sha256").update(p.domainText).digest("hex");
+      this.texts.set(p.domainText, sha);
+    }
+    const t = this.first.get(p.domainName);
+    if (t === undefined) this.first.set(p.domainName, p.domainText);
+    else if (t !== p.domainText) this.several.add(p.domainName);
+    // used only where the problems turn out to use several domain texts
+    this.domainOf.update(`${this.count > 0 ? "\0" : ""}${p.problemId}\0${sha}`);
+    this.count++;
+  }
+
+  /** The summary; call once, after the last `add`. */
+  result(): ProblemSetSummary {
+    const digest = this.domainOf.digest("hex");
+    return {
+      count: this.count,
+      domainTexts: [...this.texts.keys()],
+      domainOfProblemSha256: this.texts.size > 1 ? digest : null,
+      domainsWithSeveralFiles: this.several,
+    };
+  }
+}
+
 /** The `ProblemSetSummary` of a run's problems. */
 export function summarizeProblems(all: readonly Pick<ProblemSource, "domainName" | "domainText" | "problemId">[]): ProblemSetSummary {
-  const texts = new Map<string, string>(); // domain text -> its sha256
-  const first = new Map<string, string>();
-  const several = new Set<string>();
-  for (const p of all) {
-    if (!texts.has(p.domainText)) texts.set(p.domainText, "");
-    const t = first.get(p.domainName);
-    if (t === undefined) first.set(p.domainName, p.domainText);
-    else if (t !== p.domainText) several.add(p.domainName);
-  }
-  let domainOfProblemSha256: string | null = null;
-  if (texts.size > 1) {
-    for (const t of texts.keys()) texts.set(t, createHash("sha256").update(t).digest("hex"));
-    const h = createHash("sha256");
-    all.forEach((p, i) => h.update(`${i > 0 ? "\0" : ""}${p.problemId}\0${texts.get(p.domainText)!}`));
-    domainOfProblemSha256 = h.digest("hex");
-  }
-  return { count: all.length, domainTexts: [...texts.keys()], domainOfProblemSha256, domainsWithSeveralFiles: several };
+  const s = new ProblemSetSummarizer();
+  for (const p of all) s.add(p);
+  return s.result();
 }
 
 const DEFAULT_Y_USER = 8;
@@ -237,11 +258,25 @@ export function planRun(options: GenerateOptions, keepRows: boolean, generated?:
   if (options.count !== undefined) sel.count = options.count;
   if (generated !== undefined && generated.size > 0) sel.generated = generated;
   const digest = new ProblemsDigest();
-  const all = resolveProblems(sel, digest);
-  if (options.holdoutDomain !== undefined && !all.some((p) => p.domainName === options.holdoutDomain)) {
+  const summary = new ProblemSetSummarizer();
+  const names = new Set<string>();
+  // this rank's problems are packed as they come: no object per problem stays (JobList)
+  const jobs = new JobList();
+  let index = 0;
+  forEachProblem(
+    sel,
+    (p) => {
+      summary.add(p);
+      names.add(p.domainName);
+      if (index % world === rank) jobs.push(p, index, splitOf(p.domainName, p.problemId, options.holdoutDomain));
+      index++;
+    },
+    digest,
+  );
+  if (options.holdoutDomain !== undefined && !names.has(options.holdoutDomain)) {
     throw new UserError(`holdout-domain '${options.holdoutDomain}' is not among the run's domains`);
   }
-  const domainNames = [...new Set(all.map((p) => p.domainName))];
+  const domainNames = [...names];
   const problemsSha256 = digest.hex();
   let y = options.samplesPerState;
   if (y === undefined) {
@@ -268,20 +303,11 @@ export function planRun(options: GenerateOptions, keepRows: boolean, generated?:
     genericFallback: options.genericFallback ?? false,
     keepRows,
   };
-  const jobs: ProblemJob[] = [];
-  all.forEach((p, index) => {
-    if (index % world !== rank) return;
-    // the source itself becomes the job (a copy would double the plan's memory)
-    const job = p as ProblemJob;
-    job.index = index;
-    job.split = splitOf(p.domainName, p.problemId, options.holdoutDomain);
-    jobs.push(job);
-  });
   const workers = options.workers ?? defaultWorkers(budgetMb);
   // No thread is started for one worker without a budget (library use); a budget needs threads.
   const inProcess = workers <= 1 && options.maxMemoryMb === undefined;
   const heap = inProcess ? null : workerHeapMb(Math.min(workers, Math.max(1, jobs.length)), budgetMb);
-  return { jobs, problemSet: summarizeProblems(all), problemsSha256, config, rank, world, workers, workerHeapMb: heap, domains: domainNames, options };
+  return { jobs, problemSet: summary.result(), problemsSha256, config, rank, world, workers, workerHeapMb: heap, domains: domainNames, options };
 }
 
 export function samplesFor(job: ProblemJob, config: JobConfig): number {
@@ -335,7 +361,7 @@ export async function* runJobs(plan: RunPlan, buffers?: BufferPool): AsyncGenera
   interrupted(signal);
   // only where domains alternate: within one domain shapes stay put, and one large problem's
   // JavaScript search ran 5-10% faster with V8's full inlining (labyrinth-opt23-adl p01)
-  if (new Set(plan.jobs.map((j) => j.domainName)).size > 1) tuneJitForLabelling();
+  if (plan.jobs.domainNames().size > 1) tuneJitForLabelling();
   if (plan.workerHeapMb === null) {
     for (const job of plan.jobs) {
       yield unwrap(runJobSafe(input(job)));
@@ -384,7 +410,7 @@ export async function* runJobs(plan: RunPlan, buffers?: BufferPool): AsyncGenera
   const launch = (): void => {
     while (!closed && running < threads && next < plan.jobs.length && next < head + window) {
       running++;
-      const p = runOne(plan.jobs[next]!).finally(() => {
+      const p = runOne(plan.jobs.at(next)).finally(() => {
         running--;
         launch();
       });

@@ -10,6 +10,14 @@ export interface RecordSource {
   counts: ProblemRecord["counts"];
 }
 
+/** The jobs a list's records belong to (a run's `JobList`). */
+export interface RecordJobs {
+  readonly length: number;
+  domainName(i: number): string;
+  problemId(i: number): string;
+  split(i: number): Split;
+}
+
 const FIELDS = 3 + CATEGORIES.length; // rows, plan_length, dropped, then one count per category
 
 /**
@@ -23,7 +31,7 @@ export class ProblemRecordList {
   private n = 0;
 
   /** `jobs`: the problems, in the order their records will be added. */
-  constructor(private readonly jobs: readonly { domainName: string; problemId: string; split: Split }[]) {}
+  constructor(private readonly jobs: RecordJobs) {}
 
   get length(): number {
     return this.n;
@@ -50,15 +58,14 @@ export class ProblemRecordList {
   toArray(): ProblemRecord[] {
     const out: ProblemRecord[] = [];
     for (let i = 0; i < this.n; i++) {
-      const job = this.jobs[i]!;
       const o = i * FIELDS;
       const counts = emptyCounts();
       for (let k = 0; k < CATEGORIES.length; k++) counts[CATEGORIES[k]!] = this.nums[o + 3 + k]!;
       const dropped = this.nums[o + 2]!;
       out.push({
-        domain: job.domainName,
-        problem: job.problemId,
-        split: job.split,
+        domain: this.jobs.domainName(i),
+        problem: this.jobs.problemId(i),
+        split: this.jobs.split(i),
         rows: this.nums[o]!,
         plan_length: this.nums[o + 1]!,
         skipped: this.skipped.get(i) ?? null,

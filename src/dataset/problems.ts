@@ -198,11 +198,11 @@ export const UPFRONT_PARSE_MAX_CHARS = 2_000_000;
  * file is read and parsed once (and the templates compiled against it); problem ids must be
  * unique per domain name.
  */
-function userSources(pairs: Array<{ domain: string; problem: string }>, sel: ProblemSelection, digest?: ProblemsDigest): ProblemSource[] {
+function userSources(pairs: Array<{ domain: string; problem: string }>, sel: ProblemSelection, visit: (p: ProblemSource) => void, digest?: ProblemsDigest): void {
   const domains = new Map<string, { domain: Domain; text: string }>();
   const seen = new Set<string>();
   const templatesFile = sel.templatesFile;
-  return pairs.map(({ domain: domainFile, problem: file }) => {
+  for (const { domain: domainFile, problem: file } of pairs) {
     let d = domains.get(domainFile);
     if (!d) {
       const text = readText(domainFile);
@@ -228,14 +228,14 @@ function userSources(pairs: Array<{ domain: string; problem: string }>, sel: Pro
       templatesFile: templatesFile ?? null,
     };
     digest?.add(source);
-    return source;
-  });
+    visit(source);
+  }
 }
 
 /** Problem sources of built-in domain `name` from the problem files of a folder or glob. */
-function builtinFromFiles(name: string, domainFile: string, domainText: string, spec: string, digest?: ProblemsDigest): ProblemSource[] {
+function builtinFromFiles(name: string, domainFile: string, domainText: string, spec: string, visit: (p: ProblemSource) => void, digest?: ProblemsDigest): void {
   const seen = new Map<string, string>();
-  return listProblemFiles(spec).map((file) => {
+  for (const file of listProblemFiles(spec)) {
     // ids name rows and PDDL copies: p01.pddl and p01.PDDL would give both problems the same
     const problemId = basename(file).replace(/\.pddl$/i, "");
     const other = seen.get(problemId);
@@ -252,8 +252,8 @@ function builtinFromFiles(name: string, domainFile: string, domainText: string, 
       templatesFile: null,
     };
     digest?.add(source);
-    return source;
-  });
+    visit(source);
+  }
 }
 
 /**
@@ -261,18 +261,28 @@ function builtinFromFiles(name: string, domainFile: string, domainText: string, 
  * With `digest`, each is added to it as it is made (so in that order) and keeps no text.
  */
 export function resolveProblems(sel: ProblemSelection, digest?: ProblemsDigest): ProblemSource[] {
+  const out: ProblemSource[] = [];
+  forEachProblem(sel, (p) => out.push(p), digest);
+  return out;
+}
+
+/**
+ * `resolveProblems` one problem at a time, without an array of them all (a run's plan packs
+ * them as they come: `JobList`).
+ */
+export function forEachProblem(sel: ProblemSelection, visit: (p: ProblemSource) => void, digest?: ProblemsDigest): void {
   const builtin = sel.domains !== undefined && sel.domains.length > 0;
   if (sel.pairs !== undefined) {
     if (builtin || sel.domainFile !== undefined || sel.problems !== undefined) {
       throw new UserError("give --pairs alone, without --domain, --domain-file or --problems");
     }
-    return userSources(readPairsFile(sel.pairs), sel, digest);
+    return userSources(readPairsFile(sel.pairs), sel, visit, digest);
   }
   if (sel.domainFile !== undefined) {
     if (builtin) throw new UserError("give either --domain or --domain-file, not both");
     if (sel.problems === undefined) throw new UserError("--domain-file needs --problems DIR|GLOB");
     const domainFile = sel.domainFile;
-    return userSources(listProblemFiles(sel.problems).map((problem) => ({ domain: domainFile, problem })), sel, digest);
+    return userSources(listProblemFiles(sel.problems).map((problem) => ({ domain: domainFile, problem })), sel, visit, digest);
   }
   if (!builtin && sel.problems !== undefined) {
     // Each problem with the domain file beside it (per-problem files as in IPC trucks, airport).
@@ -285,6 +295,7 @@ export function resolveProblems(sel: ProblemSelection, digest?: ProblemsDigest):
         return { domain, problem };
       }),
       sel,
+      visit,
       digest,
     );
   }
@@ -293,7 +304,6 @@ export function resolveProblems(sel: ProblemSelection, digest?: ProblemsDigest):
     throw new UserError("give --domain NAME (a built-in domain; see `pddl2prm domains`), --domain-file FILE --problems DIR, --problems DIR (domain files beside the problems) or --pairs FILE");
   }
   const expanded = names.includes("all") ? BUILTIN_DOMAINS.map((d) => d.name) : names;
-  const out: ProblemSource[] = [];
   const seenDomains = new Set<string>();
   for (const name of expanded) {
     if (seenDomains.has(name)) continue;
@@ -308,7 +318,7 @@ export function resolveProblems(sel: ProblemSelection, digest?: ProblemsDigest):
       if (spec === sel.problems && expanded.length > 1) {
         throw new UserError(`--problems ${sel.problems}: with several domains it must hold one folder per domain (missing ${sub})`);
       }
-      out.push(...builtinFromFiles(name, domainFile, domainText, spec, digest));
+      builtinFromFiles(name, domainFile, domainText, spec, visit, digest);
     } else if (sel.count !== undefined) {
       const made = sel.generated?.get(name) ?? generateProblems(name, { count: sel.count, seed: sel.seed, planLengths: false });
       made.forEach((p, k) => {
@@ -324,13 +334,12 @@ export function resolveProblems(sel: ProblemSelection, digest?: ProblemsDigest):
           templatesFile: null,
         };
         digest?.add(source);
-        out.push(source);
+        visit(source);
       });
     } else {
-      out.push(...builtinFromFiles(name, domainFile, domainText, builtinProblemsDir(name), digest));
+      builtinFromFiles(name, domainFile, domainText, builtinProblemsDir(name), visit, digest);
     }
   }
-  return out;
 }
 
 /** The split of a problem: 85/5/10 by a hash of its id; the held-out domain goes to test. */

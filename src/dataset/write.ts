@@ -269,7 +269,7 @@ async function runRank(
     // written buffers go back to the workers (BufferPool): up to one per queued or running problem
     const buffers = new BufferPool(plan.workers * 4 + 4);
     for await (const r of runJobs(plan, buffers)) {
-      const job = plan.jobs[done]!;
+      const job = plan.jobs.at(done);
       done++;
       const tw = performance.now();
       const buffer = r.bytes.buffer as ArrayBuffer; // transferred from a worker: never shared
