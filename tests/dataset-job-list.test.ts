@@ -50,6 +50,8 @@ describe("JobList", () => {
     expect(list.domainNames()).toEqual(new Set(["d0", "d1", "d2"]));
     expect(() => list.at(1000)).toThrow(RangeError);
     expect(() => list.at(-1)).toThrow(RangeError);
+    expect(() => list.push({ ...source(3), problemSha256: "abc" }, 0, "train")).toThrow(/not a sha256 digest/);
+    expect(list.length).toBe(1000);
   });
 
   it("keeps a domain's text apart when one file gave two texts", () => {

@@ -47,6 +47,10 @@ export class JobList {
 
   /** Append `source` as the job at run position `index` (its text, if it kept one, too). */
   push(source: ProblemSource, index: number, split: Split): void {
+    // Buffer.from(hex) would drop what is not hex without a word; checked before anything is stored
+    if (source.problemSha256 !== undefined && !/^[0-9a-f]{64}$/.test(source.problemSha256)) {
+      throw new Error(`${source.problemFile}: not a sha256 digest: ${source.problemSha256}`);
+    }
     if (this.n === this.domainOf.length) this.grow();
     const i = this.n++;
     this.domainOf[i] = this.domainRef(source);
