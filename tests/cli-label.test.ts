@@ -1,16 +1,16 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runCommands, type CliResult } from "./cli-helpers.js";
 import { register } from "../src/cli/label.js";
+import { fileTempDir } from "./temp-dir.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const BW = join(ROOT, "domains", "blocksworld", "domain.pddl");
 const BW_P1 = join(ROOT, "tests", "fixtures", "label", "blocksworld-p1.pddl");
 const ROOMS = join(ROOT, "domains", "rooms", "domain.pddl");
 const ROOMS_P2 = join(ROOT, "tests", "fixtures", "label", "rooms-p2.pddl");
-const tmp = mkdtempSync(join(tmpdir(), "cli-label-"));
+const tmp = fileTempDir("cli-label-");
 
 function planFile(name: string, text: string): string {
   const f = join(tmp, name);

@@ -1,8 +1,8 @@
 import { execFile, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { testTempDir } from "./temp-dir.js";
 
 const BIN = "dist/src/cli/main.js";
 const F = "tests/fixtures/search/";
@@ -35,7 +35,7 @@ describe.concurrent("pddl2prm solve", () => {
   });
 
   it("writes a Fast Downward plan file", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "solve-"));
+    const dir = testTempDir("solve-");
     const pf = join(dir, "plan.txt");
     const r = await run(["solve", F + "roads-domain.pddl", F + "roads-p1.pddl", "--plan-file", pf, "--heuristic", "hmax"]);
     expect(r.code).toBe(0);

@@ -1,15 +1,15 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runCommands, type CliResult } from "./cli-helpers.js";
 import { register as registerGround } from "../src/cli/ground.js";
 import { register as registerValidate } from "../src/cli/validate.js";
+import { fileTempDir } from "./temp-dir.js";
 
 const FX = join(import.meta.dirname, "fixtures", "task");
 const BW = join(FX, "bw-domain.pddl");
 const BW3 = join(FX, "bw-p3.pddl");
-const tmp = mkdtempSync(join(tmpdir(), "cli-task-"));
+const tmp = fileTempDir("cli-task-");
 const file = (name: string, text: string): string => {
   const f = join(tmp, name);
   writeFileSync(f, text);

@@ -1,14 +1,14 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { categoriesSvg, categoryMix, planLengthsSvg, PLOT_FILES } from "../src/dataset/plots.js";
 import { emptyCounts, type ProblemRecord } from "../src/dataset/records.js";
+import { fileTempDir } from "./temp-dir.js";
 
 const ROOT = resolve(__dirname, "..");
 const CLI = join(ROOT, "dist", "src", "cli", "main.js");
-const tmp = mkdtempSync(join(tmpdir(), "pddl2prm-plots-"));
+const tmp = fileTempDir("pddl2prm-plots-");
 const run = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", cwd: tmp });
 
 function problem(domain: string, plan: number, counts: Partial<ProblemRecord["counts"]>, skipped: string | null = null): ProblemRecord {

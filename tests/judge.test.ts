@@ -4,8 +4,7 @@
  * domain; rejected steps leave the state alone; the stream mode answers every line.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { randomPlan } from "../bench/judge-plans.js";
@@ -20,10 +19,11 @@ import { createJudgeTask, judgeSteps, planSteps, type JudgeTask, type Judgement 
 import { validatePlan } from "../src/task/index.js";
 import { Prng } from "../src/util/prng.js";
 import { runCommands } from "./cli-helpers.js";
+import { fileTempDir } from "./temp-dir.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const CLI = join(ROOT, "dist", "src", "cli", "main.js");
-const tmp = mkdtempSync(join(tmpdir(), "judge-"));
+const tmp = fileTempDir("judge-");
 const PROBLEMS = ["p0001", "p0002"];
 const RANDOM_PLANS = 2;
 

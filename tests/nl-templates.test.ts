@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UserError } from "../src/pddl/errors.js";
@@ -7,6 +6,7 @@ import { parseDomain } from "../src/pddl/index.js";
 import { compileTemplates, loadTemplates, loadTemplatesFile, NlJsonSchema } from "../src/nl/index.js";
 import { placeholders } from "../src/nl/text.js";
 import { builtinDomain, DOMAINS, ROOT } from "./nl-helpers.js";
+import { testTempDir } from "./temp-dir.js";
 
 describe("built-in nl.json", () => {
   for (const name of DOMAINS) {
@@ -197,7 +197,7 @@ describe("template errors name the file, the key path and the culprit", () => {
   });
 
   it("loadTemplatesFile: missing file and invalid JSON are UserErrors naming the file", () => {
-    const dir = mkdtempSync(join(tmpdir(), "nl-"));
+    const dir = testTempDir("nl-");
     expect(() => loadTemplatesFile(join(dir, "none.json"), DOMAIN)).toThrow(/none\.json: no such file/);
     writeFileSync(join(dir, "bad.json"), "{ intro: ");
     expect(() => loadTemplatesFile(join(dir, "bad.json"), DOMAIN)).toThrow(/bad\.json: invalid JSON/);

@@ -4,10 +4,10 @@
  * `--domain all --world 16` made small) and merge. Uses the npm cache where it can.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { testTempDir } from "./temp-dir.js";
 
 const ROOT = resolve(__dirname, "..");
 const doc = readFileSync(join(ROOT, "docs", "scale-out.md"), "utf8");
@@ -25,7 +25,7 @@ function run(file: string, args: string[], opts: { cwd: string; env: NodeJS.Proc
 
 describe("docs/scale-out.md from a packed package", () => {
   it("installs the tarball as written and runs the Slurm and Kubernetes recipes", async () => {
-    const tmp = mkdtempSync(join(tmpdir(), "pddl2prm-pack-"));
+    const tmp = testTempDir("pddl2prm-pack-");
     const small = (text: string) =>
       text
         .replaceAll("/shared/", `${tmp}/shared/`)

@@ -4,8 +4,7 @@
  * labels; its step text parses back to its actions), dialogues mix error types and recover,
  * verifier chains come in length-matched pairs.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { stepRowId } from "../src/dataset/job.js";
@@ -15,8 +14,9 @@ import { judgePlan } from "../src/products/judge-session.js";
 import { processScore, type VerifierRow } from "../src/products/verifier.js";
 import { BUILTIN_DOMAINS } from "../src/generators/index.js";
 import { cliRunner, ROOT } from "./cli-run.js";
+import { fileTempDir } from "./temp-dir.js";
 
-const tmp = mkdtempSync(join(tmpdir(), "products-"));
+const tmp = fileTempDir("products-");
 const PROBLEMS = join(tmp, "problems");
 for (const d of BUILTIN_DOMAINS) {
   mkdirSync(join(PROBLEMS, d.name), { recursive: true });

@@ -4,8 +4,7 @@
  * replays them against another build (e.g. an older layout, to see them fail).
  */
 import { execFile, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FORMAT_CONSUMERS, FORMATS } from "../src/dataset/formats.js";
@@ -27,9 +26,10 @@ import {
   unify,
   type ArrowType,
 } from "./trainer-replays.js";
+import { fileTempDir } from "./temp-dir.js";
 
 const CLI = process.env["PDDL2PRM_CLI"] ?? join(ROOT, "dist", "src", "cli", "main.js");
-const tmp = mkdtempSync(join(tmpdir(), "pddl2prm-contracts-"));
+const tmp = fileTempDir("pddl2prm-contracts-");
 // Shipped problems with plans of 14, 10, 10 and 8 steps: long enough for rows over 1024 tokens.
 const PROBLEMS = join(tmp, "problems");
 const PICK: [string, string[]][] = [
