@@ -6,7 +6,7 @@
  * compiled preconditions and effects per action schema, prompt facts), so a render is string
  * concatenation over precompiled templates.
  */
-import type { Effect, Formula, Term } from "../pddl/ast.js";
+import type { Domain, Effect, Formula, Term } from "../pddl/ast.js";
 import { typeParents } from "../pddl/types.js";
 import type { GroundTask } from "../task/types.js";
 import { applyOp } from "../task/index.js";
@@ -169,16 +169,34 @@ function sub(tpl: string, x: string): string {
   return tpl.slice(0, i) + x + tpl.slice(i + 3);
 }
 
-/** Create the renderer of `task`; `templates = null` uses generic text from PDDL names. */
-export function createRenderer(task: GroundTask, templates: NlTemplates | null): Renderer {
-  const domain = task.domain;
-  const problem = task.problem;
-  const tpl = completeTemplates(templates, domain);
+// ---- the parts of a renderer that do not depend on a row: prepared once per task
+
+/** The type entry for a type that the templates do not name. */
+function defaultType(tpl: NlTemplates, t: string): TypeTemplate {
+  if (tpl.generic) return genericType(t);
+  const g = genericType(t);
+  return { ...g, phrase: { parts: [g.noun + " ", ""], slots: [0], source: `${g.noun} {name}` } };
+}
+
+function typeNounOf(tpl: NlTemplates, t: string): string {
+  return (tpl.types.get(t) ?? defaultType(tpl, t)).noun;
+}
+
+interface ObjectPhrases {
+  objId: Map<string, number>;
+  /** The type each object is described and grouped by. */
+  objTypeKey: string[];
+  objType: TypeTemplate[];
+  /** Unique noun phrase of each object ("block a", "floor 3"). */
+  phrases: string[];
+  phraseId: Map<string, number>;
+}
+
+function objectPhrases(task: GroundTask, tpl: NlTemplates): ObjectPhrases {
+  const { domain, problem } = task;
   const nObj = task.objects.length;
   const objId = new Map<string, number>();
   task.objects.forEach((o, i) => objId.set(o, i));
-
-  // ---- types and object phrases
   const parents = typeParents(domain);
   const declared = new Map<string, string[]>();
   for (const c of domain.constants) declared.set(c.name, c.types);
@@ -195,11 +213,6 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     if (!out.includes("object")) out.push("object");
     return out;
   };
-  const defaultType = (t: string): TypeTemplate => {
-    if (tpl.generic) return genericType(t);
-    const g = genericType(t);
-    return { ...g, phrase: { parts: [g.noun + " ", ""], slots: [0], source: `${g.noun} {name}` } };
-  };
   const objTypeKey: string[] = new Array(nObj);
   const objType: TypeTemplate[] = new Array(nObj);
   for (let i = 0; i < nObj; i++) {
@@ -208,7 +221,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     const found = chain.find((t) => tpl.types.has(t));
     // Objects whose types have no entry are grouped by their declared type.
     objTypeKey[i] = found ?? decl[0] ?? "object";
-    objType[i] = found !== undefined ? tpl.types.get(found)! : defaultType(objTypeKey[i]!);
+    objType[i] = found !== undefined ? tpl.types.get(found)! : defaultType(tpl, objTypeKey[i]!);
   }
   const perType = new Map<string, number>();
   for (const k of objTypeKey) perType.set(k, (perType.get(k) ?? 0) + 1);
@@ -238,10 +251,11 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
   dedupe((i) => task.objects[i]!);
   const phraseId = new Map<string, number>();
   phrases.forEach((p, i) => phraseId.set(p, i));
+  return { objId, objTypeKey, objType, phrases, phraseId };
+}
 
-  const typeNoun = (t: string): string => (tpl.types.get(t) ?? defaultType(t)).noun;
-
-  // ---- predicates
+/** Predicates no action changes (derived ones excluded), and the derived ones. */
+function predicateKinds(domain: Domain): { staticPreds: Set<string>; derivedPreds: Set<string> } {
   const staticPreds = new Set(domain.predicates.map((p) => p.name));
   const markEffects = (e: Effect | null): void => {
     if (e === null) return;
@@ -264,23 +278,23 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
   for (const a of domain.actions) markEffects(a.effect);
   const derivedPreds = new Set(domain.derived.map((d) => d.predicate));
   for (const d of derivedPreds) staticPreds.delete(d);
+  return { staticPreds, derivedPreds };
+}
 
-  const predOf = (name: string, arity: number): PredicateTemplate => {
-    const p = tpl.predicates.get(name);
-    if (p !== undefined) return p;
-    // Not a domain predicate (cannot happen after checking); keep PDDL-like text.
-    const params = Array.from({ length: arity }, (_, i) => `a${i}`);
-    const src = `${name}(${params.map((x) => `{${x}}`).join(", ")})`;
-    const c: Compiled = { parts: [name + "(", ...params.slice(1).map(() => ", "), ")"], slots: params.map((_, i) => i), source: src };
-    if (arity === 0) c.parts = [name];
-    const n: Compiled = { ...c, parts: ["not " + c.parts[0]!, ...c.parts.slice(1)] };
-    return { params, pos: [c], neg: [n], groupOver: arity > 0 ? [arity - 1] : [], item: null, grouped: null };
-  };
-  const atomText = (pred: PredicateTemplate, pos: boolean, vals: readonly string[], prng: Prng | null): string =>
-    fill(pick(pos ? pred.pos : pred.neg, prng), vals);
-  const eqText = (pos: boolean, a: string, b: string): string => (pos ? `${a} is the same as ${b}` : `${a} is different from ${b}`);
+function predicateOf(tpl: NlTemplates, name: string, arity: number): PredicateTemplate {
+  const p = tpl.predicates.get(name);
+  if (p !== undefined) return p;
+  // Not a domain predicate (cannot happen after checking); keep PDDL-like text.
+  const params = Array.from({ length: arity }, (_, i) => `a${i}`);
+  const src = `${name}(${params.map((x) => `{${x}}`).join(", ")})`;
+  const c: Compiled = { parts: [name + "(", ...params.slice(1).map(() => ", "), ")"], slots: params.map((_, i) => i), source: src };
+  if (arity === 0) c.parts = [name];
+  const n: Compiled = { ...c, parts: ["not " + c.parts[0]!, ...c.parts.slice(1)] };
+  return { params, pos: [c], neg: [n], groupOver: arity > 0 ? [arity - 1] : [], item: null, grouped: null };
+}
 
-  // ---- action schemas
+/** Each action schema's precondition and effects compiled to literals over parameter refs. */
+function schemaInfos(domain: Domain, tpl: NlTemplates, objId: ReadonlyMap<string, number>): SchemaInfo[] {
   const termRef = (t: Term, params: string[]): Ref | null => {
     if (t.kind === "var") {
       const i = params.indexOf(t.name.replace(/^\?/, ""));
@@ -289,7 +303,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     const id = objId.get(t.name);
     return id === undefined ? null : -(id + 1);
   };
-  const schemas: SchemaInfo[] = domain.actions.map((a) => {
+  return domain.actions.map((a) => {
     const params = paramNames(a.params);
     const pre: PreItem[] = [];
     const addPre = (f: Formula): void => {
@@ -303,7 +317,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
       if (g.kind === "atom") {
         const refs = g.atom.args.map((t) => termRef(t, params));
         if (refs.every((r) => r !== null)) {
-          pre.push({ kind: "lit", pred: predOf(g.atom.predicate, refs.length), pos, refs: refs as Ref[] });
+          pre.push({ kind: "lit", pred: predicateOf(tpl, g.atom.predicate, refs.length), pos, refs: refs as Ref[] });
           return;
         }
       } else if (g.kind === "eq") {
@@ -325,7 +339,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
       if (e.kind === "add" || e.kind === "del") {
         const refs = e.atom.args.map((t) => termRef(t, params));
         if (refs.every((r) => r !== null)) {
-          (e.kind === "add" ? adds : dels).push({ pred: predOf(e.atom.predicate, refs.length), name: e.atom.predicate, add: e.kind === "add", refs: refs as Ref[] });
+          (e.kind === "add" ? adds : dels).push({ pred: predicateOf(tpl, e.atom.predicate, refs.length), name: e.atom.predicate, add: e.kind === "add", refs: refs as Ref[] });
           return;
         }
       }
@@ -344,6 +358,100 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
       text: tpl.actions.get(a.name)!.text,
     };
   });
+}
+
+/** The prompt's object sentences: types in order of first mention, each with its objects. */
+function objectGroups(task: GroundTask, objId: ReadonlyMap<string, number>, objTypeKey: readonly string[]): { typeOrder: string[]; typeObjects: Map<string, number[]> } {
+  const typeOrder: string[] = [];
+  const typeObjects = new Map<string, number[]>();
+  const objOrder = [...task.domain.constants.map((c) => c.name), ...task.problem.objects.map((o) => o.name)];
+  const seen = new Set<number>();
+  for (const name of objOrder) {
+    const id = objId.get(name);
+    if (id === undefined || seen.has(id)) continue;
+    seen.add(id);
+    const k = objTypeKey[id]!;
+    if (!typeObjects.has(k)) {
+      typeObjects.set(k, []);
+      typeOrder.push(k);
+    }
+    typeObjects.get(k)!.push(id);
+  }
+  return { typeOrder, typeObjects };
+}
+
+interface InitFact {
+  pred: PredicateTemplate;
+  args: number[];
+}
+
+/**
+ * The initial facts as the prompt states them: the changing ones, the fixed ones grouped
+ * (`StaticGroup`), and changing facts that grounding dropped because no action deletes them.
+ */
+function initFacts(
+  task: GroundTask,
+  tpl: NlTemplates,
+  objId: ReadonlyMap<string, number>,
+  staticPreds: ReadonlySet<string>,
+  derivedPreds: ReadonlySet<string>,
+): { fluentInit: InitFact[]; staticGroups: StaticGroup[]; alwaysTrue: InitFact[] } {
+  const fluentInit: InitFact[] = [];
+  const staticGroups: StaticGroup[] = [];
+  const alwaysTrue: InitFact[] = [];
+  const factSet = new Set(task.factNames);
+  const seenAtoms = new Set<string>();
+  const groups = new Map<string, StaticGroup>();
+  for (const el of task.problem.init) {
+    if (el.kind !== "atom") continue;
+    const a = el.atom;
+    const key = `(${[a.predicate, ...a.args.map((t) => t.name)].join(" ")})`;
+    if (seenAtoms.has(key) || derivedPreds.has(a.predicate)) continue;
+    seenAtoms.add(key);
+    const args = a.args.map((t) => objId.get(t.name) ?? -1);
+    if (args.some((x) => x < 0)) continue;
+    const pred = predicateOf(tpl, a.predicate, args.length);
+    if (!staticPreds.has(a.predicate)) {
+      fluentInit.push({ pred, args });
+      if (!factSet.has(key)) alwaysTrue.push({ pred, args });
+      continue;
+    }
+    if (args.length < 2 || pred.groupOver.length >= args.length) {
+      staticGroups.push({ pred, args, members: [args] });
+      continue;
+    }
+    const gk = a.predicate + "|" + args.map((x, i) => (pred.groupOver.includes(i) ? "*" : String(x))).join(",");
+    let g = groups.get(gk);
+    if (g === undefined) {
+      g = { pred, args, members: [] };
+      groups.set(gk, g);
+      staticGroups.push(g);
+    }
+    g.members.push(args);
+  }
+  return { fluentInit, staticGroups, alwaysTrue };
+}
+
+/** Create the renderer of `task`; `templates = null` uses generic text from PDDL names. */
+export function createRenderer(task: GroundTask, templates: NlTemplates | null): Renderer {
+  const domain = task.domain;
+  const problem = task.problem;
+  const tpl = completeTemplates(templates, domain);
+  const nObj = task.objects.length;
+
+  // ---- types and object phrases
+  const { objId, objTypeKey, objType, phrases, phraseId } = objectPhrases(task, tpl);
+  const typeNoun = (t: string): string => typeNounOf(tpl, t);
+
+  // ---- predicates
+  const { staticPreds, derivedPreds } = predicateKinds(domain);
+  const predOf = (name: string, arity: number): PredicateTemplate => predicateOf(tpl, name, arity);
+  const atomText = (pred: PredicateTemplate, pos: boolean, vals: readonly string[], prng: Prng | null): string =>
+    fill(pick(pos ? pred.pos : pred.neg, prng), vals);
+  const eqText = (pos: boolean, a: string, b: string): string => (pos ? `${a} is the same as ${b}` : `${a} is different from ${b}`);
+
+  // ---- action schemas
+  const schemas = schemaInfos(domain, tpl, objId);
 
   // ---- lifted formula and effect text (quantifiers, disjunctions, conditional effects)
   type Env = Map<string, string>;
@@ -580,21 +688,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
   };
 
   // ---- prompt
-  const typeOrder: string[] = [];
-  const typeObjects = new Map<string, number[]>();
-  const objOrder = [...domain.constants.map((c) => c.name), ...problem.objects.map((o) => o.name)];
-  const seen = new Set<number>();
-  for (const name of objOrder) {
-    const id = objId.get(name);
-    if (id === undefined || seen.has(id)) continue;
-    seen.add(id);
-    const k = objTypeKey[id]!;
-    if (!typeObjects.has(k)) {
-      typeObjects.set(k, []);
-      typeOrder.push(k);
-    }
-    typeObjects.get(k)!.push(id);
-  }
+  const { typeOrder, typeObjects } = objectGroups(task, objId, objTypeKey);
   const objectSentences = (prng: Prng): string[] =>
     typeOrder.map((k) => {
       const ids = typeObjects.get(k)!;
@@ -607,41 +701,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
       return pick([`There are ${countWord(ids.length)} ${tt.plural}: ${list}.`, `The ${tt.plural} are ${list}.`], prng);
     });
 
-  const fluentInit: { pred: PredicateTemplate; args: number[] }[] = [];
-  const staticGroups: StaticGroup[] = [];
-  const alwaysTrue: { pred: PredicateTemplate; args: number[] }[] = [];
-  {
-    const factSet = new Set(task.factNames);
-    const seenAtoms = new Set<string>();
-    const groups = new Map<string, StaticGroup>();
-    for (const el of problem.init) {
-      if (el.kind !== "atom") continue;
-      const a = el.atom;
-      const key = `(${[a.predicate, ...a.args.map((t) => t.name)].join(" ")})`;
-      if (seenAtoms.has(key) || derivedPreds.has(a.predicate)) continue;
-      seenAtoms.add(key);
-      const args = a.args.map((t) => objId.get(t.name) ?? -1);
-      if (args.some((x) => x < 0)) continue;
-      const pred = predOf(a.predicate, args.length);
-      if (!staticPreds.has(a.predicate)) {
-        fluentInit.push({ pred, args });
-        if (!factSet.has(key)) alwaysTrue.push({ pred, args });
-        continue;
-      }
-      if (args.length < 2 || pred.groupOver.length >= args.length) {
-        staticGroups.push({ pred, args, members: [args] });
-        continue;
-      }
-      const gk = a.predicate + "|" + args.map((x, i) => (pred.groupOver.includes(i) ? "*" : String(x))).join(",");
-      let g = groups.get(gk);
-      if (g === undefined) {
-        g = { pred, args, members: [] };
-        groups.set(gk, g);
-        staticGroups.push(g);
-      }
-      g.members.push(args);
-    }
-  }
+  const { fluentInit, staticGroups, alwaysTrue } = initFacts(task, tpl, objId, staticPreds, derivedPreds);
   const staticText = (g: StaticGroup, prng: Prng): string => {
     const p = g.pred;
     if (g.members.length <= 1) return fill(pick(p.pos, prng), g.args.map((x) => phrases[x]!));
@@ -704,7 +764,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
   };
   const costFacts = costStatements(domain.actions, problem, namePhrase);
   // Derived predicates used by the goal or a precondition (directly or through another one).
-  const definitions = ((): string[] => {
+  const definitionsOf = (): string[] => {
     if (domain.derived.length === 0) return [];
     const used = new Set<string>();
     const visit = (f: Formula | null): void => {
@@ -747,12 +807,14 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
       out.push(`- ${capitalize(head)} exactly when ${bodies.join(", or when ")}.`);
     }
     return out;
-  })();
+  };
+  let definitions: string[] | null = null; // made when a prompt is first rendered
 
   const renderPrompt = (prng: Prng): string => {
     const paras: string[] = [];
     paras.push(tpl.generic || tpl.intro.length === 0 ? genericIntro(prng) : pick(tpl.intro, prng));
     if (task.hasCosts && !(tpl.generic || tpl.intro.length === 0)) paras.push(costParagraph());
+    definitions ??= definitionsOf();
     if (definitions.length > 0) paras.push(`${pick(DEFINE, prng)}\n${definitions.join("\n")}`);
     paras.push(objectSentences(prng).join(" "));
     if (staticGroups.length > 0) paras.push(sub(pick(FIXED, prng), staticGroups.map((g) => staticText(g, prng)).join("; ")));
