@@ -70,20 +70,41 @@ export function schemasRepeatingObjects(ctx: LabelContext, states: readonly Uint
   return out;
 }
 
+/** Per task: a dense id per distinct operator name (the DNF variants of an action share one). */
+const nameIdsCache = new WeakMap<GroundTask, { ids: Int32Array; count: number }>();
+function opNameIds(task: GroundTask): { ids: Int32Array; count: number } {
+  let x = nameIdsCache.get(task);
+  if (x === undefined) {
+    const byName = new Map<string, number>();
+    const ids = new Int32Array(task.numOps);
+    for (let op = 0; op < task.numOps; op++) {
+      const name = task.opNames[op]!;
+      let id = byName.get(name);
+      if (id === undefined) byName.set(name, (id = byName.size));
+      ids[op] = id;
+    }
+    nameIdsCache.set(task, (x = { ids, count: byName.size }));
+  }
+  return x;
+}
+
 /**
  * Ground operators not applicable in s (one per name; names with an applicable variant
- * excluded; operators repeating an object only for `repeating` schemas).
+ * excluded; operators repeating an object only for `repeating` schemas). Names are compared by
+ * id: this runs over every operator at every state.
  */
-function nearMisses(ctx: LabelContext, state: Uint32Array, executableNames: ReadonlySet<string>, repeating: ReadonlySet<number>): number[] {
+function nearMisses(ctx: LabelContext, state: Uint32Array, exec: readonly number[], repeating: ReadonlySet<number>): number[] {
   const task = ctx.task;
+  const { ids, count } = opNameIds(task);
+  const taken = new Uint8Array(count); // names executable in s or already drawn from
+  for (const op of exec) taken[ids[op]!] = 1;
   const out: number[] = [];
-  const names = new Set<string>();
   for (let op = 0; op < task.numOps; op++) {
-    const name = task.opNames[op]!;
-    if (executableNames.has(name) || names.has(name)) continue;
+    const name = ids[op]!;
+    if (taken[name] === 1) continue;
     if (!repeating.has(task.opSchema[op]!) && repeatsObject(task, op)) continue;
     if (isApplicable(task, state, op)) continue;
-    names.add(name);
+    taken[name] = 1;
     out.push(op);
   }
   return out;
@@ -91,12 +112,12 @@ function nearMisses(ctx: LabelContext, state: Uint32Array, executableNames: Read
 
 /** Executable actions at s, one operator per distinct name, increasing ids. */
 function executableOps(ctx: LabelContext, state: Uint32Array): number[] {
-  const names = new Set<string>();
+  const { ids, count } = opNameIds(ctx.task);
+  const taken = new Uint8Array(count);
   const out: number[] = [];
   for (const op of applicableOps(ctx, state)) {
-    const name = ctx.task.opNames[op]!;
-    if (names.has(name)) continue;
-    names.add(name);
+    if (taken[ids[op]!] === 1) continue;
+    taken[ids[op]!] = 1;
     out.push(op);
   }
   return out;
@@ -169,14 +190,15 @@ export function drawCandidates(
   const mode = options.nonExecutable ?? "near-miss";
   const share = options.executableShare ?? 0.5;
   const exec = executableOps(ctx, state);
-  const execNames = new Set(exec.map((op) => ctx.task.opNames[op]!));
   const repeating = options.repeatingSchemas ?? new Set(exec.filter((op) => repeatsObject(ctx.task, op)).map((op) => ctx.task.opSchema[op]!));
-  const nonExec: number[] = mode === "near-miss" ? nearMisses(ctx, state, execNames, repeating) : [];
+  const nonExec: number[] = mode === "near-miss" ? nearMisses(ctx, state, exec, repeating) : [];
   const chosen = new Set<string>();
   const out: DrawnCandidate[] = [];
 
   // "any": rejection-sample random groundings that are not executable and not yet drawn.
+  let execNames: Set<string> | null = null;
   const drawAny = (): Candidate | null => {
+    execNames ??= new Set(exec.map((op) => ctx.task.opNames[op]!));
     for (let attempt = 0; attempt < 64; attempt++) {
       const c = randomGrounding(ctx, prng);
       if (c === null) return null;

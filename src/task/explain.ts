@@ -139,8 +139,11 @@ function termText(c: Compiled, t: number, env: Int32Array, slotNames: string[]):
 /** PDDL text of `f` with bound variables substituted. */
 function printF(c: Compiled, f: CF, env: Int32Array, slotNames: string[]): string {
   switch (f.k) {
-    case "atom":
-      return "(" + [c.predNames[f.pred]!, ...Array.from(f.args, (t) => termText(c, t, env, slotNames))].join(" ") + ")";
+    case "atom": {
+      let s = "(" + c.predNames[f.pred]!;
+      for (let i = 0; i < f.args.length; i++) s += " " + termText(c, f.args[i]!, env, slotNames);
+      return s + ")";
+    }
     case "eq":
       return `(= ${termText(c, f.a, env, slotNames)} ${termText(c, f.b, env, slotNames)})`;
     case "not":
