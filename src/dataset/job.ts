@@ -4,8 +4,8 @@ import type { Domain } from "../pddl/ast.js";
 import { ground, GroundingLimit } from "../task/index.js";
 import { applyOp, isApplicable } from "../task/state.js";
 import type { GroundTask } from "../task/types.js";
-import { labelProblem, ProblemSkipped } from "../label/index.js";
-import type { Candidate, LabeledStep } from "../label/types.js";
+import { labelProblem, operatorCandidate, ProblemSkipped } from "../label/index.js";
+import type { LabeledStep } from "../label/types.js";
 import { createRenderer, loadTemplates, loadTemplatesFile } from "../nl/index.js";
 import type { NlTemplates } from "../nl/index.js";
 import { Prng } from "../util/prng.js";
@@ -60,11 +60,6 @@ function cachedTemplates(job: ProblemJob, domain: Domain, genericFallback: boole
   else if (job.templatesFile !== null) t = loadTemplatesFile(job.templatesFile, domain, { genericFallback });
   templateCache.set(key, t);
   return t;
-}
-
-function opCandidate(task: GroundTask, op: number): Candidate {
-  const args = Array.from(task.opArgs.subarray(task.opArgStart[op]!, task.opArgStart[op + 1]!));
-  return { schema: task.opSchema[op]!, args, name: task.opNames[op]!, op };
 }
 
 function sameState(a: Uint32Array, b: Uint32Array): boolean {
@@ -232,7 +227,7 @@ export function runJob(job: ProblemJob, jobConfig: JobConfig): JobResult {
         const sp = new Prng(config.seed, `${job.domainName}/${job.problemId}/t${step.stateIndex}/${step.prefixOps.length}`);
         const prompt = renderer.prompt(sp);
         // States are passed so that conditional effects are stated as they apply there.
-        const prefix = step.prefixOps.map((op, k) => renderer.step(k + 1, opCandidate(task, op), sp, walkStates[k]));
+        const prefix = step.prefixOps.map((op, k) => renderer.step(k + 1, operatorCandidate(task, op), sp, walkStates[k]));
         shared = {
           stateIndex: step.stateIndex,
           prefixOps: step.prefixOps,

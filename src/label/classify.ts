@@ -13,6 +13,7 @@ import {
 } from "./context.js";
 import { REWARD, type Candidate, type Category, type DeadEndProof, type Evidence } from "./types.js";
 import { sortNumbers } from "../util/sort.js";
+import type { GroundTask } from "../task/types.js";
 
 /** The label of one candidate: category, reward and evidence (DESIGN.md §6). */
 export interface Label {
@@ -236,13 +237,15 @@ export function labelExecutable(
   return out;
 }
 
+/** The candidate for ground operator `op` of `task` (its arguments copied without a view). */
+export function operatorCandidate(task: GroundTask, op: number): Candidate {
+  const from = task.opArgStart[op]!;
+  const args: number[] = new Array(task.opArgStart[op + 1]! - from);
+  for (let i = 0; i < args.length; i++) args[i] = task.opArgs[from + i]!;
+  return { schema: task.opSchema[op]!, args, name: task.opNames[op]!, op };
+}
+
 /** The candidate for a ground operator of the task. */
 export function opCandidate(ctx: LabelContext, op: number): Candidate {
-  const t = ctx.task;
-  return {
-    schema: t.opSchema[op]!,
-    args: Array.from(t.opArgs.subarray(t.opArgStart[op]!, t.opArgStart[op + 1]!)),
-    name: t.opNames[op]!,
-    op,
-  };
+  return operatorCandidate(ctx.task, op);
 }

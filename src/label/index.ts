@@ -11,7 +11,7 @@ export {
   type LabelLimits,
   type LabelStats,
 } from "./context.js";
-export { classify, labelExecutable, opCandidate, backtrackCheck, deadEndProof, type Label } from "./classify.js";
+export { classify, labelExecutable, opCandidate, operatorCandidate, backtrackCheck, deadEndProof, type Label } from "./classify.js";
 export {
   sampleCandidates,
   drawCandidates,

@@ -6,6 +6,7 @@
  */
 import type { Candidate, Category, LabeledStep } from "../label/types.js";
 import { REWARD } from "../label/types.js";
+import { operatorCandidate } from "../label/classify.js";
 import { explainAction } from "../task/index.js";
 import type { GroundTask } from "../task/types.js";
 import { Prng } from "../util/prng.js";
@@ -85,12 +86,7 @@ export function checkTask(task: GroundTask, templates: NlTemplates | null, seed 
     const name = task.opNames[op]!;
     if (seen.has(name)) continue;
     seen.add(name);
-    const c: Candidate = {
-      schema: task.opSchema[op]!,
-      args: Array.from(task.opArgs.subarray(task.opArgStart[op]!, task.opArgStart[op + 1]!)),
-      name,
-      op,
-    };
+    const c: Candidate = operatorCandidate(task, op);
     const prng = new Prng(seed, name);
     for (const state of [task.init, undefined]) {
       const text = r.step(1, c, prng, state);

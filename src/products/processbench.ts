@@ -3,7 +3,7 @@
  * helpers the chain and trajectory formats share (a chain replayed through the classifier, the
  * state a step is rendered in).
  */
-import type { Label } from "../label/classify.js";
+import { operatorCandidate, type Label } from "../label/classify.js";
 import { applicableVariant, successor, type LabelContext } from "../label/context.js";
 import { optimalWalk } from "../label/walk.js";
 import type { Candidate, LabeledStep } from "../label/types.js";
@@ -55,10 +55,7 @@ export function stateBeforeStep(task: GroundTask, replay: ChainReplay, i: number
 }
 
 /** The candidate for a ground operator. */
-export function candidateOf(task: GroundTask, op: number): Candidate {
-  const args = Array.from(task.opArgs.subarray(task.opArgStart[op]!, task.opArgStart[op + 1]!));
-  return { schema: task.opSchema[op]!, args, name: task.opNames[op]!, op };
-}
+export const candidateOf = operatorCandidate;
 
 /** A processbench row (ProcessBench's field names plus our `meta`). */
 export interface ProcessBenchRow {

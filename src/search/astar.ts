@@ -183,7 +183,7 @@ export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarO
       untilJump = expanded;
     }
     expanded++;
-    cur.set(space.get(id));
+    space.getInto(id, cur);
     if (exactFlag[id] === 1 || space.isGoal(cur)) {
       const endH = exactFlag[id] === 1 ? hid : 0;
       const pathIds: number[] = [];

@@ -55,7 +55,7 @@ export function breadthFirst(task: GroundTask, options: BreadthFirstOptions = {}
   for (let id = 0; id < space.size; id++) {
     if (expanded >= maxExp || ((expanded & 255) === 255 && performance.now() > deadline)) return result("limit", -1, expanded, generated);
     expanded++;
-    cur.set(space.get(id));
+    space.getInto(id, cur);
     space.applicable(cur, ops);
     for (let i = 0; i < ops.length; i++) {
       const op = ops[i]!;

@@ -39,6 +39,11 @@ export class StateSpace {
     return this.registry.get(id);
   }
 
+  /** Copy the state with this id into `out` (no view is made: loops over every state use this). */
+  getInto(id: number, out: Uint32Array): Uint32Array {
+    return this.registry.getInto(id, out);
+  }
+
   get size(): number {
     return this.registry.size;
   }

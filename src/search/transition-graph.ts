@@ -48,7 +48,7 @@ export class TransitionGraph {
       if ((id & 1023) === 1023 && deadline !== Infinity && performance.now() > deadline) {
         throw new LimitError(`explicit h* oracle: time limit reached after exploring ${space.size} states`);
       }
-      cur.set(space.get(id));
+      space.getInto(id, cur);
       if (id + 1 >= this.edgeStart.length) this.edgeStart = grow(this.edgeStart, id + 2);
       this.edgeStart[id] = this.m;
       space.applicable(cur, ops);

@@ -89,8 +89,7 @@ export interface Compiled {
 }
 
 /** Key of a ground atom: a number when it fits in 2^53, else a string. `c.preds` bounds `pred`. */
-export function atomKey(c: { radix: number; preds: number }, pred: number, args: ArrayLike<number>): number | string {
-  const n = args.length;
+export function atomKey(c: { radix: number; preds: number }, pred: number, args: ArrayLike<number>, n = args.length): number | string {
   const r = c.radix;
   if (Math.pow(r, n) * c.preds < 9e15) {
     let k = 0;

@@ -36,7 +36,9 @@ function ctxOf(task: GroundTask): Ctx {
     const opKeys = { radix: c.radix, preds: Math.max(1, task.domain.actions.length) };
     const opIndex = new Map<number | string, number[]>();
     for (let o = 0; o < task.numOps; o++) {
-      const key = atomKey(opKeys, task.opSchema[o]!, task.opArgs.subarray(task.opArgStart[o]!, task.opArgStart[o + 1]!));
+      args.length = 0;
+      for (let i = task.opArgStart[o]!; i < task.opArgStart[o + 1]!; i++) args.push(task.opArgs[i]!);
+      const key = atomKey(opKeys, task.opSchema[o]!, args);
       const l = opIndex.get(key);
       if (l) l.push(o);
       else opIndex.set(key, [o]);

@@ -341,7 +341,7 @@ export function ground(domain: Domain, problem: Problem, options: GroundOptions 
 
   const processBinding = (rule: Rule, env: Int32Array): void => {
     tick();
-    const key = atomKey(c, 0, env.subarray(0, rule.arity));
+    const key = atomKey(c, 0, env, rule.arity);
     if (rule.seen.has(key)) return;
     rule.seen.add(key);
     const gf = rule.body ? instantiate(c, atoms, rule.body, env, false) : true;
