@@ -1,5 +1,5 @@
 import { LimitError } from "../search/types.js";
-import { explainAction, isGoal } from "../task/index.js";
+import { applyOp, explainAction, isGoal } from "../task/index.js";
 import {
   applicableVariant,
   applicableOps,
@@ -95,8 +95,10 @@ export function backtrackCheck(
     costs: number[];
     next: number;
   }
+  // Successors are made in one buffer and interned; only those kept get a (registry) view.
+  const ops: number[] = [];
+  const scratch = new Uint32Array(task.words);
   const frame = (state: Uint32Array, h: number): Frame => {
-    const ops: number[] = [];
     ctx.successors.applicable(state, ops);
     sortNumbers(ops);
     const f: Frame = { h, succ: [], ids: [], costs: [], next: 0 };
@@ -105,18 +107,18 @@ export function backtrackCheck(
     for (const op of ops) {
       const c = task.opCost[op]!;
       if (c > h) continue;
-      const u = successor(ctx, state, op);
-      const uid = stateId(ctx, u);
+      applyOp(task, state, op, scratch);
+      const uid = stateId(ctx, scratch);
       // cached exact values decide an edge for free; only undecided ones cost a query
-      const k = knownHstar(ctx, u, uid);
+      const k = knownHstar(ctx, scratch, uid);
       if (k === k) {
         if (c + k !== h) continue;
-        f.succ.push(u);
+        f.succ.push(ctx.registry.get(uid));
         f.ids.push(uid);
         f.costs.push(c);
       } else {
         later.push(op, uid);
-        laterStates.push(u);
+        laterStates.push(ctx.registry.get(uid));
       }
     }
     for (let i = 0; i < laterStates.length; i++) {

@@ -48,9 +48,8 @@ export class StateSpace {
     return this.registry.size;
   }
 
-  /** Applicable operator ids of `state`, written into `out` (cleared first). */
+  /** Applicable operator ids of `state`, written into `out` (its old contents replaced). */
   applicable(state: Uint32Array, out: number[]): void {
-    out.length = 0;
     this.succ.applicable(state, out);
   }
 

@@ -49,11 +49,15 @@ export class SuccessorGenerator {
     this.unkeyed = Int32Array.from(unkeyed);
   }
 
-  /** Clear `out` and push the ids of all operators applicable in `state`, ascending. */
+  /**
+   * Set `out` to the ids of all operators applicable in `state`, ascending. Written by index and
+   * cut to length once: emptying the array first (length 0) drops its storage, and every state
+   * then paid for growing it again.
+   */
   applicable(state: Uint32Array, out: number[]): void {
-    out.length = 0;
+    let n = 0;
     const un = this.unkeyed;
-    for (let i = 0; i < un.length; i++) if (this.check(state, un[i]!)) out.push(un[i]!);
+    for (let i = 0; i < un.length; i++) if (this.check(state, un[i]!)) out[n++] = un[i]!;
     const ks = this.keyStart;
     const ko = this.keyOps;
     const words = this.task.words;
@@ -65,10 +69,11 @@ export class SuccessorGenerator {
         bits ^= low;
         for (let i = ks[f]!, e = ks[f + 1]!; i < e; i++) {
           const o = ko[i]!;
-          if (this.check(state, o)) out.push(o);
+          if (this.check(state, o)) out[n++] = o;
         }
       }
     }
+    if (out.length !== n) out.length = n;
     // ascending order; a state's applicable operators are usually a short list
     sortNumbers(out, 48);
   }
