@@ -8,7 +8,7 @@ import type { Domain, Problem } from "../pddl/ast.js";
 import { PddlError, UserError } from "../pddl/errors.js";
 import {
   AtomTable, atomKey, compile, compiledOfTask, dnf, instantiate, mkGF, relaxedSat, resolve, toFacts,
-  type CF, type Compiled, type Conj, type GF,
+  type CEffect, type CF, type Compiled, type Conj, type GF,
 } from "./compile.js";
 import type { GroundTask } from "./types.js";
 import { evaluateAxioms } from "./state.js";
@@ -299,6 +299,32 @@ export function ground(domain: Domain, problem: Problem, options: GroundOptions 
     return total;
   };
 
+  // An effect of a fired operator, for each binding of its forall variables from slot `i` on.
+  const fireEffect = (e: CEffect, op: FiredOp, env: Int32Array, i: number): void => {
+    if (i < e.slots.length) {
+      const d = e.doms[i]!;
+      for (let j = 0; j < d.length; j++) {
+        env[e.slots[i]!] = d[j]!;
+        fireEffect(e, op, env, i + 1);
+      }
+      return;
+    }
+    const parts: GF[] = [];
+    for (const cf of e.conds) {
+      const g = instantiate(c, atoms, cf, env, false);
+      if (g === false) return;
+      parts.push(g);
+    }
+    const cond = mkGF(true, parts);
+    if (cond === false) return;
+    const atom = atoms.internTerms(e.pred, e.args, env);
+    op.effects.push({ cond, atom, isAdd: e.isAdd });
+    if (e.isAdd) {
+      if (relaxedSat(cond, reached)) reach(atom);
+      else pendingEffects.push({ cond, atom });
+    }
+  };
+
   const fire = (rule: Rule, env: Int32Array, gf: GF): void => {
     if (rule.isAxiom) {
       const head = atoms.intern(rule.head, env.slice(0, rule.arity));
@@ -309,33 +335,7 @@ export function ground(domain: Domain, problem: Problem, options: GroundOptions 
     if (fired.length >= maxOps) throw new GroundingLimit(`${what} exceeds ${maxOps} operators`, "operators");
     const s = c.schemas[rule.index]!;
     const op: FiredOp = { schema: rule.index, args: env.slice(0, rule.arity), pre: gf, effects: [], cost: costOf(rule, env) };
-    for (const e of s.effects) {
-      const rec = (i: number): void => {
-        if (i < e.slots.length) {
-          const d = e.doms[i]!;
-          for (let j = 0; j < d.length; j++) {
-            env[e.slots[i]!] = d[j]!;
-            rec(i + 1);
-          }
-          return;
-        }
-        const parts: GF[] = [];
-        for (const cf of e.conds) {
-          const g = instantiate(c, atoms, cf, env, false);
-          if (g === false) return;
-          parts.push(g);
-        }
-        const cond = mkGF(true, parts);
-        if (cond === false) return;
-        const atom = atoms.internTerms(e.pred, e.args, env);
-        op.effects.push({ cond, atom, isAdd: e.isAdd });
-        if (e.isAdd) {
-          if (relaxedSat(cond, reached)) reach(atom);
-          else pendingEffects.push({ cond, atom });
-        }
-      };
-      rec(0);
-    }
+    for (const e of s.effects) fireEffect(e, op, env, 0);
     fired.push(op);
   };
 
@@ -405,8 +405,8 @@ export function ground(domain: Domain, problem: Problem, options: GroundOptions 
       tick();
       const tuple = tuples[tid]!;
       if (unify(rule, a, tuple, env, undo)) join(rule, order, d + 1, env);
-      for (const s of undo) env[s] = -1;
-      undo.length = 0;
+      // popped, not emptied with length = 0, which would drop the array's storage every tuple
+      while (undo.length > 0) env[undo.pop()!] = -1;
     }
   };
 
