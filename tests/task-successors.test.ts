@@ -48,6 +48,7 @@ describe("successor generation equals the naive cartesian reference on random re
     it(`${d} / ${p}`, () => {
       const { D, task, ref } = load(d, p);
       const gen = new SuccessorGenerator(task);
+      const reused: number[] = [];
       // All type-correct groundings of every schema (object ids into task.objects).
       const groundings: Array<{ schema: number; args: number[]; name: string }> = [];
       D.actions.forEach((a, schema) => {
@@ -74,6 +75,9 @@ describe("successor generation equals the naive cartesian reference on random re
             const ops: number[] = [];
             gen.applicable(packed, ops);
             for (let i = 1; i < ops.length; i++) expect(ops[i]!).toBeGreaterThan(ops[i - 1]!);
+            // an array reused from a state with more or fewer operators holds exactly these
+            gen.applicable(packed, reused);
+            expect(reused).toEqual(ops);
             expect([...new Set(ops.map((o) => task.opNames[o]!))].sort()).toEqual(names);
             // Every applicable operator leads to the naive successor.
             for (const o of ops) {

@@ -12,7 +12,6 @@ import {
   type LabelContext,
 } from "./context.js";
 import { REWARD, type Candidate, type Category, type DeadEndProof, type Evidence } from "./types.js";
-import { sortNumbers } from "../util/sort.js";
 import type { GroundTask } from "../task/types.js";
 
 /** The label of one candidate: category, reward and evidence (DESIGN.md §6). */
@@ -99,8 +98,7 @@ export function backtrackCheck(
   const ops: number[] = [];
   const scratch = new Uint32Array(task.words);
   const frame = (state: Uint32Array, h: number): Frame => {
-    ctx.successors.applicable(state, ops);
-    sortNumbers(ops);
+    ctx.successors.applicable(state, ops); // ascending
     const f: Frame = { h, succ: [], ids: [], costs: [], next: 0 };
     const later: number[] = [];
     const laterStates: Uint32Array[] = [];

@@ -296,8 +296,7 @@ export function applicableVariant(ctx: LabelContext, state: Uint32Array, schema:
 /** Applicable ground operators in s, increasing ids. */
 export function applicableOps(ctx: LabelContext, state: Uint32Array): number[] {
   const out: number[] = [];
-  ctx.successors.applicable(state, out);
-  out.sort((a, b) => a - b);
+  ctx.successors.applicable(state, out); // ascending
   return out;
 }
 

@@ -82,8 +82,7 @@ function optimalActionsOf(o: Oracle, space: StateSpace, state: Uint32Array): num
   const h = o.hstar(state);
   if (h === Infinity) return [];
   const ops: number[] = [];
-  space.applicable(state, ops);
-  ops.sort((a, b) => a - b);
+  space.applicable(state, ops); // ascending
   const next = new Uint32Array(state.length);
   const cost = space.task.opCost;
   const out: number[] = [];
