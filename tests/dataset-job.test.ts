@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { runJob, type JobConfig } from "../src/dataset/job.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { runJob, type JobConfig, type ProblemJob } from "../src/dataset/job.js";
 import { formatRow } from "../src/dataset/formats.js";
 import { NativeRowSchema } from "../src/dataset/row.js";
 import { builtinJob as job } from "./pairs-helpers.js";
@@ -45,6 +47,30 @@ describe("runJob", () => {
         if (byState.has(row.meta.state_index)) expect(byState.get(row.meta.state_index)).toBe(key);
         else byState.set(row.meta.state_index, key);
       }
+    }
+  });
+
+  it("writes the same lines whether or not it makes row objects (steps rendered to JSON directly)", () => {
+    const brief = join(import.meta.dirname, "fixtures", "task");
+    const custom: ProblemJob = {
+      index: 0,
+      domainName: "brief",
+      domainFile: join(brief, "brief-domain.pddl"),
+      domainText: readFileSync(join(brief, "brief-domain.pddl"), "utf8"),
+      problemId: "p1",
+      problemFile: join(brief, "brief-p1.pddl"),
+      problemText: readFileSync(join(brief, "brief-p1.pddl"), "utf8"),
+      split: "train",
+      builtinTemplates: null,
+      templatesFile: null,
+    };
+    // built-in templates, and a generic domain with a conditional effect (steps rendered per state)
+    for (const j of [job("blocksworld", "p0003"), job("elevator", "p0002"), custom]) {
+      const withRows = runJob(j, config);
+      const without = runJob(j, { ...config, keepRows: false });
+      expect(without.rows).toBeNull();
+      expect(without.lines.length).toBeGreaterThan(0);
+      expect(without.lines).toEqual(withRows.lines);
     }
   });
 

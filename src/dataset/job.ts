@@ -35,30 +35,34 @@ export function stepRowId(domainName: string, problemId: string, step: Pick<Labe
 }
 
 // Parsed domains and templates are cached per worker: a run labels many problems of few domains.
-const domainCache = new Map<string, Domain>();
-const templateCache = new Map<string, NlTemplates | null>();
-
-const domainKey = (job: ProblemJob): string => `${job.domainFile}\0${job.domainText}`;
+// Domains by file, then by text (compared, not hashed: a key holding the whole text cost a hash
+// of the domain for every problem); templates by the parsed domain they were compiled against.
+const domainCache = new Map<string, Array<{ text: string; domain: Domain }>>();
+const builtinTemplates = new Map<string, NlTemplates | null>();
+const fileTemplates = new WeakMap<Domain, Map<string, NlTemplates | null>>();
 
 function cachedDomain(job: ProblemJob): Domain {
-  const key = domainKey(job);
-  let d = domainCache.get(key);
-  if (!d) {
-    d = parseDomain(job.domainText, job.domainFile);
-    domainCache.set(key, d);
-  }
-  return d;
+  let parsed = domainCache.get(job.domainFile);
+  if (parsed === undefined) domainCache.set(job.domainFile, (parsed = []));
+  for (const p of parsed) if (p.text === job.domainText) return p.domain;
+  const domain = parseDomain(job.domainText, job.domainFile);
+  parsed.push({ text: job.domainText, domain });
+  return domain;
 }
 
 function cachedTemplates(job: ProblemJob, domain: Domain, genericFallback: boolean): NlTemplates | null {
+  if (job.builtinTemplates !== null) {
+    if (!builtinTemplates.has(job.builtinTemplates)) builtinTemplates.set(job.builtinTemplates, loadTemplates(job.builtinTemplates));
+    return builtinTemplates.get(job.builtinTemplates)!;
+  }
+  if (job.templatesFile === null) return null;
   // A templates file is compiled against each domain it is used with (per-problem domain files).
-  const key =
-    job.builtinTemplates !== null ? `builtin:${job.builtinTemplates}` : `file:${job.templatesFile ?? ""}\0${genericFallback}\0${domainKey(job)}`;
-  if (templateCache.has(key)) return templateCache.get(key)!;
-  let t: NlTemplates | null = null;
-  if (job.builtinTemplates !== null) t = loadTemplates(job.builtinTemplates);
-  else if (job.templatesFile !== null) t = loadTemplatesFile(job.templatesFile, domain, { genericFallback });
-  templateCache.set(key, t);
+  let byFile = fileTemplates.get(domain);
+  if (byFile === undefined) fileTemplates.set(domain, (byFile = new Map()));
+  const key = `${job.templatesFile}\0${genericFallback}`;
+  if (byFile.has(key)) return byFile.get(key)!;
+  const t = loadTemplatesFile(job.templatesFile, domain, { genericFallback });
+  byFile.set(key, t);
   return t;
 }
 
@@ -72,7 +76,8 @@ interface SharedText {
   stateIndex: number;
   prefixOps: readonly number[];
   prompt: string;
-  prefix: string[];
+  /** The prefix steps' text; null when no row object is made (their JSON is rendered directly). */
+  prefix: string[] | null;
   /** `"prompt":<json>,"completions":[` and the JSON strings of the prefix steps, each followed by a comma. */
   promptJson: string;
   /** The prefix steps' labels, each followed by a comma ("1.0,1.0,"). */
@@ -94,7 +99,7 @@ function nativeLine(
   problemJson: string,
   shared: SharedText,
   step: LabeledStep,
-  candidateText: string,
+  candidateJson: string,
   critique: string,
   revisits: number,
   seed: number,
@@ -102,7 +107,7 @@ function nativeLine(
   const J = JSON.stringify;
   const ev = step.evidence;
   return (
-    `{"id":${J(rowId)},${problemJson}${shared.promptJson}${J(candidateText)}],` +
+    `{"id":${J(rowId)},${problemJson}${shared.promptJson}${candidateJson}],` +
     `"labels":[${shared.prefixLabels}${formatFloat(step.reward)}],"category":${J(step.category)},"critique":${J(critique)},` +
     `"meta":{"state_index":${step.stateIndex},"prefix":${shared.prefixNamesJson},"action":${J(step.candidate.name)},` +
     `"h_before":${jsonNum(ev.hBefore)},"h_after":${jsonNum(ev.hAfter)},"cost":${jsonNum(ev.cost)},"extra_cost":${jsonNum(ev.extraCost)},` +
@@ -227,21 +232,25 @@ export function runJob(job: ProblemJob, jobConfig: JobConfig): JobResult {
         const sp = new Prng(config.seed, `${job.domainName}/${job.problemId}/t${step.stateIndex}/${step.prefixOps.length}`);
         const prompt = renderer.prompt(sp);
         // States are passed so that conditional effects are stated as they apply there.
-        const prefix = step.prefixOps.map((op, k) => renderer.step(k + 1, operatorCandidate(task, op), sp, walkStates[k]));
+        // Without a row object the steps go straight to JSON (the renderer keeps it per paraphrase).
+        const prefix = needRow ? step.prefixOps.map((op, k) => renderer.step(k + 1, operatorCandidate(task, op), sp, walkStates[k])) : null;
+        const prefixJson = prefix !== null ? prefix.map((t) => J(t)) : step.prefixOps.map((op, k) => renderer.stepJson(k + 1, operatorCandidate(task, op), sp, walkStates[k]));
         shared = {
           stateIndex: step.stateIndex,
           prefixOps: step.prefixOps,
           prompt,
           prefix,
-          promptJson: `"prompt":${J(prompt)},"completions":[${prefix.map((t) => J(t) + ",").join("")}`,
-          prefixLabels: "1.0,".repeat(prefix.length),
+          promptJson: `"prompt":${J(prompt)},"completions":[${prefixJson.map((j) => j + ",").join("")}`,
+          prefixLabels: "1.0,".repeat(step.prefixOps.length),
           prefixNamesJson: J(step.prefix),
         };
         sharedText.set(stateKey, shared);
       }
     }
     const prng = new Prng(config.seed, rowId);
-    const candidateText = renderer.step(step.prefixOps.length + 1, step.candidate, prng, walkStates[step.stateIndex]);
+    const candidateText = needRow ? renderer.step(step.prefixOps.length + 1, step.candidate, prng, walkStates[step.stateIndex]) : null;
+    const candidateJson =
+      candidateText !== null ? J(candidateText) : renderer.stepJson(step.prefixOps.length + 1, step.candidate, prng, walkStates[step.stateIndex]);
     let revisits = 0;
     const c = step.candidate;
     if (c.op >= 0 && step.category !== "non-executable") {
@@ -261,7 +270,7 @@ export function runJob(job: ProblemJob, jobConfig: JobConfig): JobResult {
         problem: job.problemId,
         split: job.split,
         prompt: shared.prompt,
-        completions: [...shared.prefix, candidateText],
+        completions: [...shared.prefix!, candidateText!],
         labels: [...step.prefixOps.map(() => 1.0), step.reward],
         category: step.category,
         critique,
@@ -284,7 +293,7 @@ export function runJob(job: ProblemJob, jobConfig: JobConfig): JobResult {
     }
     const line =
       config.format === "native"
-        ? nativeLine(rowId, problemJson, shared, step, candidateText, critique, revisits, config.seed)
+        ? nativeLine(rowId, problemJson, shared, step, candidateJson, critique, revisits, config.seed)
         : formatRow(row!, config.format, { threshold: config.threshold });
     if (counter !== null && rowTokens(config.format, row!, line, counter) > config.maxLength!) {
       // cut to maxLength, the row would lose the candidate's label (the last one): drop it

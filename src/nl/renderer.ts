@@ -37,6 +37,8 @@ export interface Renderer {
    * form ("for every ..., if ..., then ...").
    */
   step(k: number, candidate: Candidate, prng: Prng, state?: Uint32Array): string;
+  /** `JSON.stringify(step(k, candidate, prng, state))`, with the same draws from `prng` (cached JSON of the step's text). */
+  stepJson(k: number, candidate: Candidate, prng: Prng, state?: Uint32Array): string;
   /** Why the step got its label, from its evidence. */
   critique(step: LabeledStep, prng: Prng): string;
   /** The ground action a rendered step describes (any paraphrase), or null. */
@@ -672,19 +674,28 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
   // Rendering runs once per row for ~1M rows, and a row repeats the steps of its prefix: each
   // action gets STEP_VARIANTS paraphrase draws, rendered once per task; the row's PRNG picks one.
   const taskSeed = hashString(`${domain.name}/${problem.name}`);
-  const stepCache = new Map<string, string>();
-  const step = (k: number, c: Candidate, prng: Prng, state?: Uint32Array): string => {
+  const stepCache = new Map<string, { body: string; json: string | null }>();
+  // The step's body (after "Step k: ") and where it is cached, the JSON of the body too.
+  const stepParts = (c: Candidate, prng: Prng, state?: Uint32Array): { body: string; json: string | null } => {
     const v = prng.int(STEP_VARIANTS);
     const s = schemas[c.schema]!;
     // Conditional effects depend on the state: such steps are rendered each time.
-    if (state !== undefined && s.complex.length > 0) return `Step ${k}: ${stepBody(c, new Prng(taskSeed, `${c.name}/${v}`), state)}`;
+    if (state !== undefined && s.complex.length > 0) return { body: stepBody(c, new Prng(taskSeed, `${c.name}/${v}`), state), json: null };
     const key = c.op >= 0 ? `${c.op}/${v}` : `${c.schema}:${c.args.join(",")}/${v}`;
-    let body = stepCache.get(key);
-    if (body === undefined) {
-      body = stepBody(c, new Prng(taskSeed, key));
-      stepCache.set(key, body);
+    let cached = stepCache.get(key);
+    if (cached === undefined) {
+      cached = { body: stepBody(c, new Prng(taskSeed, key)), json: null };
+      stepCache.set(key, cached);
     }
-    return `Step ${k}: ${body}`;
+    return cached;
+  };
+  const step = (k: number, c: Candidate, prng: Prng, state?: Uint32Array): string => `Step ${k}: ${stepParts(c, prng, state).body}`;
+  // "Step k: " needs no escaping, so the step's JSON is its prefix and the body's JSON (after its quote).
+  const stepJson = (k: number, c: Candidate, prng: Prng, state?: Uint32Array): string => {
+    const p = stepParts(c, prng, state);
+    // kept on the cache entry (a state-dependent step's parts are new each time)
+    p.json ??= JSON.stringify(p.body).slice(1);
+    return `"Step ${k}: ${p.json}`;
   };
 
   // ---- prompt
@@ -1095,6 +1106,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     actionText,
     prompt,
     step,
+    stepJson,
     critique,
     parseStep,
     describeState,
