@@ -22,7 +22,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { basename, join } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { checkBenchFlags } from "./args.js";
 import { fileURLToPath } from "node:url";
@@ -86,7 +86,7 @@ const gzip = args.gzip;
 const json = args.json;
 const log = json ? (..._: unknown[]) => undefined : console.log;
 
-const trash = `${out}.old`;
+const trash = `${resolve(out)}.old`; // resolve: "out/corpus/" must not put the trash inside itself
 // a --scales child leaves the deleting to its parent, after the last scale
 const SCALES_CHILD = "PDDL2PRM_BENCH_SCALES_CHILD";
 
