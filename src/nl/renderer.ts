@@ -674,14 +674,26 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
   // Rendering runs once per row for ~1M rows, and a row repeats the steps of its prefix: each
   // action gets STEP_VARIANTS paraphrase draws, rendered once per task; the row's PRNG picks one.
   const taskSeed = hashString(`${domain.name}/${problem.name}`);
-  const stepCache = new Map<string, { body: string; json: string | null }>();
+  type StepParts = { body: string; json: string | null };
+  // Ground operators by a number (op * STEP_VARIANTS + v: no key string per row); other
+  // groundings by text. The string key also seeds the body's paraphrase draws.
+  const opSteps = new Map<number, StepParts>();
+  const stepCache = new Map<string, StepParts>();
   // The step's body (after "Step k: ") and where it is cached, the JSON of the body too.
-  const stepParts = (c: Candidate, prng: Prng, state?: Uint32Array): { body: string; json: string | null } => {
+  const stepParts = (c: Candidate, prng: Prng, state?: Uint32Array): StepParts => {
     const v = prng.int(STEP_VARIANTS);
     const s = schemas[c.schema]!;
     // Conditional effects depend on the state: such steps are rendered each time.
     if (state !== undefined && s.complex.length > 0) return { body: stepBody(c, new Prng(taskSeed, `${c.name}/${v}`), state), json: null };
-    const key = c.op >= 0 ? `${c.op}/${v}` : `${c.schema}:${c.args.join(",")}/${v}`;
+    if (c.op >= 0) {
+      let cached = opSteps.get(c.op * STEP_VARIANTS + v);
+      if (cached === undefined) {
+        cached = { body: stepBody(c, new Prng(taskSeed, `${c.op}/${v}`)), json: null };
+        opSteps.set(c.op * STEP_VARIANTS + v, cached);
+      }
+      return cached;
+    }
+    const key = `${c.schema}:${c.args.join(",")}/${v}`;
     let cached = stepCache.get(key);
     if (cached === undefined) {
       cached = { body: stepBody(c, new Prng(taskSeed, key)), json: null };
