@@ -93,8 +93,14 @@ const SCALES_CHILD = "PDDL2PRM_BENCH_SCALES_CHILD";
 /** Rename `dir` (if it exists) into the trash folder, to be deleted after the timed run. */
 function setAside(dir: string): void {
   if (!existsSync(dir)) return;
-  mkdirSync(trash, { recursive: true });
-  renameSync(dir, join(trash, `${basename(dir)}-${process.pid}-${Date.now()}`));
+  try {
+    mkdirSync(trash, { recursive: true });
+    renameSync(dir, join(trash, `${basename(dir)}-${process.pid}-${Date.now()}`));
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code ?? String(e);
+    console.error(`bench/corpus: error: cannot move ${dir} aside into ${trash} (${why}); remove it or choose another --out / --problems`);
+    process.exit(1);
+  }
 }
 
 function emptyTrash(): void {
