@@ -98,6 +98,46 @@ describe("blocksworld (hand-checked)", () => {
   });
 });
 
+describe("numbering by name (ranks, not string comparisons)", () => {
+  // names that are prefixes of others, '-' and '_' inside names, digits: string order throughout
+  const D = parseDomain(
+    `(define (domain names) (:requirements :strips :typing) (:types thing)
+      (:predicates (on ?x ?y - thing) (on-x ?x - thing) (on_ ?x - thing) (free))
+      (:action go :parameters (?a ?b - thing) :precondition (and (on ?a ?b) (free)) :effect (and (on-x ?a) (not (on ?a ?b))))
+      (:action go-2 :parameters (?a - thing) :precondition (on-x ?a) :effect (and (on_ ?a) (on ?a ?a)))
+      (:action g :parameters () :precondition (free) :effect (not (free))))`,
+    "names.pddl",
+  );
+  const objects = ["a", "ab", "a-b", "a_b", "b1", "b10", "b2", "a1", "z", "A0"];
+  const P = parseProblem(
+    `(define (problem p) (:domain names) (:objects ${objects.join(" ")} - thing)
+      (:init (free) ${objects.flatMap((x) => objects.map((y) => `(on ${x} ${y})`)).join(" ")}) (:goal (on_ a)))`,
+    "p.pddl",
+    D,
+  );
+  const byString = (xs: readonly string[]): string[] => [...xs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  it("sorts facts and operators as their names compare", () => {
+    const t = ground(D, P);
+    expect(t.factNames.length).toBeGreaterThan(100);
+    expect(t.factNames).toEqual(byString(t.factNames));
+    expect(t.opNames).toEqual(byString(t.opNames));
+  });
+  it("still sorts by name when a name has a character below ')' (string comparisons then)", () => {
+    // not PDDL the parser accepts, but a task built from an AST may have it: "(on-x a!)" sorts
+    // before "(on-x a)", against the rank of "a!" after "a"
+    const bang = (a: { name: string }) => (a.name === "ab" ? { ...a, name: "a!" } : a);
+    const P2 = {
+      ...P,
+      objects: P.objects.map(bang),
+      init: P.init.map((el) => (el.kind === "atom" ? { ...el, atom: { ...el.atom, args: el.atom.args.map(bang) } } : el)),
+    };
+    const t2 = ground(D, P2);
+    expect(t2.factNames).toContain("(on-x a!)");
+    expect(t2.factNames).toEqual(byString(t2.factNames));
+    expect(t2.opNames).toEqual(byString(t2.opNames));
+  });
+});
+
 describe("conditional effects (briefcase)", () => {
   const t = load("brief-domain.pddl", "brief-p1.pddl");
   it("grounds forall/when into conditional effects and applies them on the old state", () => {

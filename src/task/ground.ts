@@ -174,12 +174,63 @@ function sortUnique(xs: number[]): number[] {
   sortNumbers(xs);
   let n = 0;
   for (let i = 0; i < xs.length; i++) if (i === 0 || xs[i] !== xs[i - 1]) xs[n++] = xs[i]!;
-  xs.length = n;
+  if (n !== xs.length) xs.length = n;
   return xs;
 }
 
 function cmpStr(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Whether every character of every name sorts after ')' (see `rankOrder`). */
+function namesAboveParen(names: readonly string[]): boolean {
+  for (const s of names) for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) <= 0x29) return false;
+  return true;
+}
+
+/** Rank of each name in string order. */
+function ranksOf(names: readonly string[]): Int32Array {
+  const order = names.map((_, i) => i).sort((x, y) => cmpStr(names[x]!, names[y]!));
+  const rank = new Int32Array(names.length);
+  for (let r = 0; r < order.length; r++) rank[order[r]!] = r;
+  return rank;
+}
+
+/** What `rankOrder` needs of a set of names: each name's rank, or null when a name breaks its rule. */
+function nameRanks(names: readonly string[]): Int32Array | null {
+  return namesAboveParen(names) ? ranksOf(names) : null;
+}
+
+/**
+ * The order (stable) of `n` items named "(<group> <object>...)" by their names, found by
+ * sorting packed numbers instead of comparing strings (the largest cost of finishing a small
+ * task). When every character of the names sorts after ')' and ' ', two such names compare as
+ * the tuples (group name, object names...) do, so each item's key is its group's rank followed
+ * by its objects' ranks, in base (objects + 1), then its index. Null when a rank list is null
+ * (a name with a lower character) or the keys would not be exact doubles: the caller compares
+ * the names then.
+ */
+function rankOrder(gRank: Int32Array | null, oRank: Int32Array | null, group: ArrayLike<number>, args: ArrayLike<Int32Array>, n: number): Uint32Array | null {
+  if (gRank === null || oRank === null) return null;
+  let arity = 0;
+  for (let i = 0; i < n; i++) if (args[i]!.length > arity) arity = args[i]!.length;
+  const base = oRank.length + 1;
+  let indexSpan = 1;
+  while (indexSpan < n) indexSpan *= 2;
+  let span = gRank.length * indexSpan;
+  for (let j = 0; j < arity; j++) span *= base;
+  if (!(span <= Number.MAX_SAFE_INTEGER)) return null;
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const a = args[i]!;
+    let k = gRank[group[i]!]!;
+    for (let j = 0; j < arity; j++) k = k * base + (j < a.length ? oRank[a[j]!]! + 1 : 0);
+    keys[i] = k * indexSpan + i;
+  }
+  keys.sort();
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = keys[i]! % indexSpan;
+  return order;
 }
 
 /**
@@ -470,7 +521,7 @@ interface FactTable {
   atomFact: Int32Array;
   factNames: string[];
   factPredicate: string[];
-  factArgsL: number[][];
+  factArgsL: ArrayLike<number>[];
   factDerivedL: number[];
 }
 
@@ -502,7 +553,7 @@ interface Op {
 // shapes deoptimizing it).
 
 /** Facts: reached atoms sorted by name. */
-function factTable(c: Compiled, atoms: AtomTable, reached: Uint8Array): FactTable {
+function factTable(c: Compiled, atoms: AtomTable, reached: Uint8Array, objRank: Int32Array | null): FactTable {
   const nameOf = (a: number): string => {
     const args = atoms.args[a]!;
     let s = "(" + c.predNames[atoms.pred[a]!]!;
@@ -510,18 +561,27 @@ function factTable(c: Compiled, atoms: AtomTable, reached: Uint8Array): FactTabl
     return s + ")";
   };
   const factAtoms: number[] = [];
-  for (let a = 0; a < atoms.size; a++) if (reached[a]) factAtoms.push(a);
+  const preds: number[] = [];
+  const args: Int32Array[] = [];
+  for (let a = 0; a < atoms.size; a++)
+    if (reached[a]) {
+      factAtoms.push(a);
+      preds.push(atoms.pred[a]!);
+      args.push(atoms.args[a]!);
+    }
   const names = factAtoms.map(nameOf);
-  const perm = factAtoms.map((_, i) => i).sort((x, y) => cmpStr(names[x]!, names[y]!));
+  const perm: ArrayLike<number> =
+    rankOrder(nameRanks(c.predNames), objRank, preds, args, factAtoms.length) ?? factAtoms.map((_, i) => i).sort((x, y) => cmpStr(names[x]!, names[y]!));
   const t: FactTable = { atomFact: new Int32Array(atoms.size).fill(-1), factNames: [], factPredicate: [], factArgsL: [], factDerivedL: [] };
-  perm.forEach((i, f) => {
+  for (let f = 0; f < perm.length; f++) {
+    const i = perm[f]!;
     const a = factAtoms[i]!;
     t.atomFact[a] = f;
     t.factNames.push(names[i]!);
-    t.factPredicate.push(c.predNames[atoms.pred[a]!]!);
-    t.factArgsL.push(Array.from(atoms.args[a]!));
-    t.factDerivedL.push(c.predDerived[atoms.pred[a]!]!);
-  });
+    t.factPredicate.push(c.predNames[preds[i]!]!);
+    t.factArgsL.push(args[i]!);
+    t.factDerivedL.push(c.predDerived[preds[i]!]!);
+  }
   return t;
 }
 
@@ -576,6 +636,51 @@ function groundGoal(c: Compiled, problem: Problem, atoms: AtomTable, facts: Fact
   return { pos: [g], neg: [] };
 }
 
+/** `xs` without the members of `ys` (both ascending, no duplicates), in place. */
+function without(xs: number[], ys: readonly number[]): number[] {
+  let n = 0;
+  for (let i = 0, j = 0; i < xs.length; i++) {
+    const x = xs[i]!;
+    while (j < ys.length && ys[j]! < x) j++;
+    if (j < ys.length && ys[j] === x) continue;
+    xs[n++] = x;
+  }
+  if (n !== xs.length) xs.length = n;
+  return xs;
+}
+
+/**
+ * A precondition that is a literal or a conjunction of literals, over fact ids, as `dnf` of
+ * `toFacts` gives its one conjunct, without building the rewritten formula (most operators):
+ * null when it cannot hold, undefined for any other formula (the caller takes `dnf` then).
+ */
+function literalConj(g: GF, atomFact: Int32Array): Conj | null | undefined {
+  if (typeof g === "boolean") return g ? { pos: [], neg: [] } : null;
+  if (typeof g === "object" && !g.and) return undefined;
+  const pos: number[] = [];
+  const neg: number[] = [];
+  const n = typeof g === "number" ? 1 : g.args.length;
+  for (let i = 0; i < n; i++) {
+    const l = typeof g === "number" ? g : g.args[i]!;
+    if (typeof l !== "number") return undefined;
+    const a = l >>> 1;
+    // an atom without a fact was never reached: false, so its negation holds
+    const f = a < atomFact.length ? atomFact[a]! : -1;
+    if (f < 0) {
+      if ((l & 1) === 0) return null;
+      continue;
+    }
+    (l & 1 ? neg : pos).push(f);
+  }
+  sortUnique(pos);
+  sortUnique(neg);
+  for (let i = 0, j = 0; i < pos.length; i++) {
+    while (j < neg.length && neg[j]! < pos[i]!) j++;
+    if (j < neg.length && neg[j] === pos[i]) return null;
+  }
+  return { pos, neg };
+}
+
 /** Operators: DNF variants of each fired binding, in firing order. */
 function operatorList(c: Compiled, atomFact: Int32Array, fired: FiredOp[]): Op[] {
   const ops: Op[] = [];
@@ -583,7 +688,9 @@ function operatorList(c: Compiled, atomFact: Int32Array, fired: FiredOp[]): Op[]
     let name = "(" + c.schemas[f.schema]!.name;
     for (let i = 0; i < f.args.length; i++) name += " " + c.objects[f.args[i]!];
     name += ")";
-    const variants = dnf(toFacts(f.pre, atomFact), DNF_CAP);
+    const conj = literalConj(f.pre, atomFact);
+    if (conj === null) continue;
+    const variants = conj !== undefined ? [conj] : dnf(toFacts(f.pre, atomFact), DNF_CAP);
     if (variants === null) throw new UserError(`precondition of ${name} is too complex to ground (DNF exceeds ${DNF_CAP} terms)`);
     if (variants.length === 0) continue;
     if (f.effects.every((e) => e.cond === true)) {
@@ -595,8 +702,7 @@ function operatorList(c: Compiled, atomFact: Int32Array, fired: FiredOp[]): Op[]
         if (fact >= 0) (e.isAdd ? addL : delL).push(fact);
       }
       const add = sortUnique(addL);
-      const addS = new Set(add);
-      const del = sortUnique(delL).filter((x) => !addS.has(x));
+      const del = without(sortUnique(delL), add);
       for (const v of variants) ops.push({ name, schema: f.schema, args: f.args, cost: f.cost, pre: v.pos, neg: v.neg, add, del, ce: [] });
       continue;
     }
@@ -661,16 +767,32 @@ function csr(lists: ArrayLike<number>[]): [Int32Array, Int32Array] {
   return [start, data];
 }
 
+/** Operators in name order (DNF variants of one binding in the order made). */
+function sortOps(c: Compiled, ops: Op[], objRank: Int32Array | null): Op[] {
+  const n = ops.length;
+  const schema = new Int32Array(n);
+  const args: Int32Array[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    schema[i] = ops[i]!.schema;
+    args[i] = ops[i]!.args;
+  }
+  const order = rankOrder(nameRanks(c.schemas.map((x) => x.name)), objRank, schema, args, n);
+  if (order === null) return ops.map((_, i) => i).sort((x, y) => cmpStr(ops[x]!.name, ops[y]!.name) || x - y).map((i) => ops[i]!);
+  const sorted: Op[] = new Array(n);
+  for (let i = 0; i < n; i++) sorted[i] = ops[order[i]!]!;
+  return sorted;
+}
+
 function finish(c: Compiled, domain: Domain, problem: Problem, atoms: AtomTable, reached: Uint8Array, fired: FiredOp[], firedAx: FiredAxiom[]): GroundTask {
-  const facts = factTable(c, atoms, reached);
+  const objRank = nameRanks(c.objects);
+  const facts = factTable(c, atoms, reached, objRank);
   const { atomFact, factNames, factPredicate, factArgsL, factDerivedL } = facts;
   const ax = axiomLists(c, domain, atoms, atomFact, firedAx);
   const goal = groundGoal(c, problem, atoms, facts, ax);
   const numFacts = factNames.length;
   const ops = operatorList(c, atomFact, fired);
 
-  const opOrder = ops.map((_, i) => i).sort((x, y) => cmpStr(ops[x]!.name, ops[y]!.name) || x - y);
-  const sorted = opOrder.map((i) => ops[i]!);
+  const sorted = sortOps(c, ops, objRank);
 
   const [factArgStart, factArgs] = csr(factArgsL);
   const [opArgStart, opArgs] = csr(sorted.map((o) => o.args));
