@@ -207,6 +207,13 @@ export function runJob(job: ProblemJob, jobConfig: JobConfig): JobResult {
   const renderer = createRenderer(task, templates);
   const counter = config.maxLength == null ? null : tokenCounter(config.tokenizer ?? null);
   const sharedText = new Map<string, SharedText>();
+  // the renderer returns one string per paraphrase of the prompt: its JSON is made once
+  const promptJsons = new Map<string, string>();
+  const promptJsonOf = (p: string): string => {
+    let j = promptJsons.get(p);
+    if (j === undefined) promptJsons.set(p, (j = J(p)));
+    return j;
+  };
   let shared: SharedText | null = null;
   const J = JSON.stringify;
   const problemJson = `"domain":${J(job.domainName)},"problem":${J(job.problemId)},"split":${J(job.split)},`;
@@ -240,7 +247,7 @@ export function runJob(job: ProblemJob, jobConfig: JobConfig): JobResult {
           prefixOps: step.prefixOps,
           prompt,
           prefix,
-          promptJson: `"prompt":${J(prompt)},"completions":[${prefixJson.map((j) => j + ",").join("")}`,
+          promptJson: `"prompt":${promptJsonOf(prompt)},"completions":[${prefixJson.map((j) => j + ",").join("")}`,
           prefixLabels: "1.0,".repeat(step.prefixOps.length),
           prefixNamesJson: J(step.prefix),
         };
