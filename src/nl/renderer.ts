@@ -14,7 +14,7 @@ import type { Candidate, LabeledStep } from "../label/types.js";
 import { hashString, Prng } from "../util/prng.js";
 import { completeTemplates, genericType } from "./generic.js";
 import { actionCost, costClause, costStatements } from "./costs.js";
-import { firingEffects, ground, logicContext, size, TooLarge, type Bindings, type Ground } from "./logic.js";
+import { firingEffects, ground, logicContext, size, TooLarge, type Bindings, type Ground, type LogicContext } from "./logic.js";
 import type { NlTemplates, PredicateTemplate, TypeTemplate } from "./templates.js";
 import { capitalize, countWord, escapeRegExp, fill, fillEliding, joinList, paramNames, words, type Compiled } from "./text.js";
 
@@ -506,7 +506,9 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
       }
     }
   };
-  const logic = logicContext(task);
+  // only quantified and conditional PDDL needs it (never a STRIPS domain's rows): made on first use
+  let logicCtx: LogicContext | null = null;
+  const logic = (): LogicContext => (logicCtx ??= logicContext(task));
   // A ground formula (quantifiers expanded, static atoms decided) as text.
   const groundText = (g: Ground, prng: Prng | null, nested = false): string => {
     switch (g.k) {
@@ -533,7 +535,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
   /** `f` with its quantifiers over the problem's objects and its fixed facts decided, as text; lifted when too long. */
   const concreteFormula = (f: Formula, bindings: Bindings, env: Env, prng: Prng | null): string => {
     try {
-      const g = ground(f, bindings, logic);
+      const g = ground(f, bindings, logic());
       // A condition that the fixed facts already satisfy says nothing about this step.
       if (g.k === "true" && bindings.size > 0) return "";
       if (!quantified(f) || size(g) <= 24) return groundText(g, prng);
@@ -614,7 +616,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     if (s.complex.length > 0 && state !== undefined) {
       // Conditional effects with a known state: exactly what the action does there.
       const b = bindingsOf(s, args);
-      const fired = s.complex.flatMap((e) => firingEffects(e, b, logic, state));
+      const fired = s.complex.flatMap((e) => firingEffects(e, b, logic(), state));
       const items = [
         ...[...s.adds, ...s.dels].map((e) => ({
           key: `${e.name}(${e.refs.map((r) => resolve(r, args)).join(",")})`,
@@ -887,7 +889,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
       if (it.kind !== "formula") continue;
       let g: Ground;
       try {
-        g = ground(it.f, b, logic);
+        g = ground(it.f, b, logic());
       } catch (e) {
         if (e instanceof TooLarge) continue;
         throw e;
@@ -897,7 +899,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     }
     return out;
   };
-  const litHolds = (g: Extract<Ground, { k: "lit" }>, state: Uint32Array): boolean => logic.holds(`(${[g.pred, ...g.args].join(" ")})`, state) === g.pos;
+  const litHolds = (g: Extract<Ground, { k: "lit" }>, state: Uint32Array): boolean => logic().holds(`(${[g.pred, ...g.args].join(" ")})`, state) === g.pos;
   // The facts that make `g` false in `state` (as what is true instead), or null when it holds.
   const whyFalse = (g: Ground, state: Uint32Array): string[] | null => {
     switch (g.k) {
