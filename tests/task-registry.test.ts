@@ -40,4 +40,19 @@ describe("StateRegistry", () => {
     for (let i = 0; i < 1000; i++) hs.add(hashState(Uint32Array.from([i, 0])) & 1023);
     expect(hs.size).toBeGreaterThan(500);
   });
+  it("finds the states matching positive and negative facts (bit 31, several words, facts sharing a word)", () => {
+    const words = 3;
+    const reg = new StateRegistry(words, 4);
+    const rng = new Prng(11, "matching");
+    for (let i = 0; i < 3000; i++) reg.intern(Uint32Array.from({ length: words }, () => (rng.nextU32() & rng.nextU32()) >>> 0));
+    const holds = (id: number, f: number): boolean => ((reg.get(id)[f >>> 5]! >>> (f & 31)) & 1) === 1;
+    for (let t = 0; t < 200; t++) {
+      const pick = (n: number): number[] => Array.from({ length: n }, () => (rng.int(3) === 0 ? 31 + 32 * rng.int(words) : rng.int(32 * words)));
+      const pos = pick(rng.int(4));
+      const neg = pick(rng.int(3)).filter((f) => !pos.includes(f));
+      const want: number[] = [];
+      for (let id = 0; id < reg.size; id++) if (pos.every((f) => holds(id, f)) && neg.every((f) => !holds(id, f))) want.push(id);
+      expect(Array.from(reg.matching(Int32Array.from(pos), Int32Array.from(neg)))).toEqual(want);
+    }
+  });
 });

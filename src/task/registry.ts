@@ -120,27 +120,36 @@ export class StateRegistry {
    * goal test over all states without a view per state).
    */
   matching(pos: Int32Array, neg: Int32Array): Int32Array {
+    // one mask per word the facts touch: a state is tested with a few word operations
+    const at: number[] = [];
+    const must: number[] = [];
+    const mustNot: number[] = [];
+    const add = (facts: Int32Array, into: number[], other: number[]): void => {
+      for (let i = 0; i < facts.length; i++) {
+        const f = facts[i]!;
+        let k = at.indexOf(f >>> 5);
+        if (k < 0) {
+          k = at.length;
+          at.push(f >>> 5);
+          into.push(0);
+          other.push(0);
+        }
+        into[k] = into[k]! | (1 << (f & 31));
+      }
+    };
+    add(pos, must, mustNot);
+    add(neg, mustNot, must);
     const w = this.words;
     const arena = this.arena;
     const out: number[] = [];
+    const m = at.length;
     for (let id = 0, base = 0; id < this.count; id++, base += w) {
-      let ok = true;
-      for (let i = 0; i < pos.length; i++) {
-        const f = pos[i]!;
-        if ((arena[base + (f >>> 5)]! & (1 << (f & 31))) === 0) {
-          ok = false;
-          break;
-        }
+      let k = 0;
+      for (; k < m; k++) {
+        const x = arena[base + at[k]!]!;
+        if ((x & must[k]!) !== must[k]! || (x & mustNot[k]!) !== 0) break;
       }
-      if (!ok) continue;
-      for (let i = 0; i < neg.length; i++) {
-        const f = neg[i]!;
-        if ((arena[base + (f >>> 5)]! & (1 << (f & 31))) !== 0) {
-          ok = false;
-          break;
-        }
-      }
-      if (ok) out.push(id);
+      if (k === m) out.push(id);
     }
     return Int32Array.from(out);
   }
