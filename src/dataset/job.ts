@@ -78,26 +78,47 @@ interface SharedText {
   prompt: string;
   /** The prefix steps' text; null when no row object is made (their JSON is rendered directly). */
   prefix: string[] | null;
-  /** `"prompt":<json>,"completions":[` and the JSON strings of the prefix steps, each followed by a comma. */
-  promptJson: string;
-  /** The prefix steps' labels, each followed by a comma ("1.0,1.0,"). */
-  prefixLabels: string;
-  /** `meta.prefix` (the names of the prefix actions) as JSON. */
-  prefixNamesJson: string;
+  /**
+   * What follows a row's id up to its candidate step: `,<problem fields>"prompt":<json>,
+   * "completions":[` and the JSON strings of the prefix steps, each followed by a comma.
+   */
+  afterId: string;
+  /** From the end of the completions to the candidate's label: `],"labels":[1.0,1.0,`. */
+  labelsHead: string;
+  /** From the critique to the candidate's name: `,"meta":{"state_index":..,"prefix":[..],"action":`. */
+  metaHead: string;
 }
 
 /** A number or null as JSON.stringify writes it. */
 const jsonNum = (x: number | null): string => (x === null || !Number.isFinite(x) ? "null" : String(x));
 
+/** Per job, the parts of a native line that depend on a few values only (built once each). */
+interface LineParts {
+  /** By category: `<reward>],"category":"<category>","critique":`. */
+  category: Map<string, { reward: number; text: string }>;
+  /** `,"plan_length":<n>,"seed":<seed>}}` for the last plan length asked. */
+  tailOf: number;
+  tail: string;
+}
+
+function categoryPart(parts: LineParts, step: LabeledStep): string {
+  const hit = parts.category.get(step.category);
+  if (hit !== undefined && hit.reward === step.reward) return hit.text;
+  const text = `${formatFloat(step.reward)}],"category":${JSON.stringify(step.category)},"critique":`;
+  parts.category.set(step.category, { reward: step.reward, text });
+  return text;
+}
+
 /**
  * The native JSON line of a row, byte-identical to `formatRow(row, "native")` (tested), built
  * from parts: the problem's and the state's JSON once, only what differs per row encoded per row
- * (serialising the long prompt once per row was the largest cost of a worker).
+ * (serialising the long prompt once per row was the largest cost of a worker). Fewer, longer
+ * parts: each joined part is a string the row allocates.
  */
 function nativeLine(
   rowId: string,
-  problemJson: string,
   shared: SharedText,
+  parts: LineParts,
   step: LabeledStep,
   candidateJson: string,
   critique: string,
@@ -106,14 +127,17 @@ function nativeLine(
 ): string {
   const J = JSON.stringify;
   const ev = step.evidence;
+  if (parts.tailOf !== step.planLength) {
+    parts.tailOf = step.planLength;
+    parts.tail = `,"plan_length":${step.planLength},"seed":${seed}}}`;
+  }
   return (
-    `{"id":${J(rowId)},${problemJson}${shared.promptJson}${candidateJson}],` +
-    `"labels":[${shared.prefixLabels}${formatFloat(step.reward)}],"category":${J(step.category)},"critique":${J(critique)},` +
-    `"meta":{"state_index":${step.stateIndex},"prefix":${shared.prefixNamesJson},"action":${J(step.candidate.name)},` +
-    `"h_before":${jsonNum(ev.hBefore)},"h_after":${jsonNum(ev.hAfter)},"cost":${jsonNum(ev.cost)},"extra_cost":${jsonNum(ev.extraCost)},` +
+    '{"id":' + J(rowId) + shared.afterId + candidateJson + shared.labelsHead + categoryPart(parts, step) + J(critique) + shared.metaHead +
+    J(step.candidate.name) +
+    `,"h_before":${jsonNum(ev.hBefore)},"h_after":${jsonNum(ev.hAfter)},"cost":${jsonNum(ev.cost)},"extra_cost":${jsonNum(ev.extraCost)},` +
     `"failed_preconditions":${ev.failedPreconditions.length === 0 ? "[]" : J(ev.failedPreconditions)},"revisits":${revisits},` +
-    `"backtrack_to":${jsonNum(ev.backtrackTo)},"dead_end_proof":${ev.deadEnd === null ? "null" : J(ev.deadEnd.kind)},` +
-    `"plan_length":${step.planLength},"seed":${seed}}}`
+    `"backtrack_to":${jsonNum(ev.backtrackTo)},"dead_end_proof":${ev.deadEnd === null ? "null" : J(ev.deadEnd.kind)}` +
+    parts.tail
   );
 }
 
@@ -207,6 +231,7 @@ export function runJob(job: ProblemJob, jobConfig: JobConfig): JobResult {
   const renderer = createRenderer(task, templates);
   const counter = config.maxLength == null ? null : tokenCounter(config.tokenizer ?? null);
   const sharedText = new Map<string, SharedText>();
+  const lineParts: LineParts = { category: new Map(), tailOf: -1, tail: "" };
   // the renderer returns one string per paraphrase of the prompt: its JSON is made once
   const promptJsons = new Map<string, string>();
   const promptJsonOf = (p: string): string => {
@@ -247,9 +272,9 @@ export function runJob(job: ProblemJob, jobConfig: JobConfig): JobResult {
           prefixOps: step.prefixOps,
           prompt,
           prefix,
-          promptJson: `"prompt":${promptJsonOf(prompt)},"completions":[${prefixJson.map((j) => j + ",").join("")}`,
-          prefixLabels: "1.0,".repeat(step.prefixOps.length),
-          prefixNamesJson: J(step.prefix),
+          afterId: `,${problemJson}"prompt":${promptJsonOf(prompt)},"completions":[${prefixJson.map((j) => j + ",").join("")}`,
+          labelsHead: `],"labels":[${"1.0,".repeat(step.prefixOps.length)}`,
+          metaHead: `,"meta":{"state_index":${step.stateIndex},"prefix":${J(step.prefix)},"action":`,
         };
         sharedText.set(stateKey, shared);
       }
@@ -300,7 +325,7 @@ export function runJob(job: ProblemJob, jobConfig: JobConfig): JobResult {
     }
     const line =
       config.format === "native"
-        ? nativeLine(rowId, problemJson, shared, step, candidateJson, critique, revisits, config.seed)
+        ? nativeLine(rowId, shared, lineParts, step, candidateJson, critique, revisits, config.seed)
         : formatRow(row!, config.format, { threshold: config.threshold });
     if (counter !== null && rowTokens(config.format, row!, line, counter) > config.maxLength!) {
       // cut to maxLength, the row would lose the candidate's label (the last one): drop it
