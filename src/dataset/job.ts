@@ -232,12 +232,15 @@ export function runJob(job: ProblemJob, jobConfig: JobConfig): JobResult {
   const counter = config.maxLength == null ? null : tokenCounter(config.tokenizer ?? null);
   const sharedText = new Map<string, SharedText>();
   const lineParts: LineParts = { category: new Map(), tailOf: -1, tail: "" };
-  // the renderer returns one string per paraphrase of the prompt: its JSON is made once
-  const promptJsons = new Map<string, string>();
+  // The renderer returns one string per paraphrase of the prompt: its JSON is made once. Found
+  // by identity in a short list (a Map would hash the long string of each new paraphrase).
+  const prompts: string[] = [];
+  const promptJsons: string[] = [];
   const promptJsonOf = (p: string): string => {
-    let j = promptJsons.get(p);
-    if (j === undefined) promptJsons.set(p, (j = J(p)));
-    return j;
+    for (let i = 0; i < prompts.length; i++) if (prompts[i] === p) return promptJsons[i]!;
+    prompts.push(p);
+    promptJsons.push(J(p));
+    return promptJsons[promptJsons.length - 1]!;
   };
   let shared: SharedText | null = null;
   const J = JSON.stringify;
