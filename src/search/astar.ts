@@ -73,11 +73,13 @@ export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarO
   const opMask = options.opMask;
   const factMask = options.factMask;
   const words = task.words;
-  const space = new StateSpace(task, options.successorGenerator);
+  // Small at first: most searches are the labeller's short h* queries, many per problem, and
+  // zeroing tables for a thousand states each time cost more than growing the few large ones.
+  let cap = 64;
+  const space = new StateSpace(task, options.successorGenerator, cap);
   const opCost = task.opCost;
   const order = options.successorOrder;
 
-  let cap = 1024;
   let g = new Int32Array(cap);
   let hv = new Int32Array(cap);
   let parent = new Int32Array(cap);

@@ -13,9 +13,10 @@ export class StateSpace {
   readonly registry: StateRegistry;
   private readonly succ: SuccessorGenerator;
 
-  constructor(task: GroundTask, succ?: SuccessorGenerator) {
+  /** `capacity`: states held before the registry first grows. */
+  constructor(task: GroundTask, succ?: SuccessorGenerator, capacity = 1024) {
     this.task = task;
-    this.registry = new StateRegistry(task.words);
+    this.registry = new StateRegistry(task.words, capacity);
     this.succ = succ ?? new SuccessorGenerator(task);
   }
 
