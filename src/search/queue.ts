@@ -374,10 +374,11 @@ export class OpenList {
   private readonly packedSeqLimit: number;
   // bucket mode: bucket (f, h) at index f(f+1)/2 + h, so index order is (f, h) order and each
   // bucket is a FIFO linked list of pool entries; popped entries go to a free list
-  private heads: Int32Array = new Int32Array(1024).fill(-1);
-  private tails: Int32Array = new Int32Array(1024);
-  private next: Int32Array = new Int32Array(1024);
-  private val: Int32Array = new Int32Array(1024);
+  // small at first (grown on demand): the labeller runs many short searches per problem
+  private heads: Int32Array = new Int32Array(256).fill(-1);
+  private tails: Int32Array = new Int32Array(256);
+  private next: Int32Array = new Int32Array(64);
+  private val: Int32Array = new Int32Array(64);
   private poolSize = 0;
   private free = -1;
   /** No bucket below this index is non-empty. */
