@@ -379,9 +379,10 @@ class SearchOracle implements Oracle {
       if (++expanded > maxExp || ((expanded & 255) === 0 && performance.now() > deadline) || depth > 10_000) {
         throw new LimitError(`h* query hit its limits after ${expanded} expansions`);
       }
-      const ops: number[] = [];
+      // the successors are interned before going deeper: one buffer serves every level
+      const ops = this.ops;
       this.cache.applicable(state, ops);
-      const next = new Uint32Array(this.task.words);
+      const next = this.next;
       const ids: number[] = [];
       let best = Infinity;
       // known values first: a cached optimal plan from a successor ends the search at once
