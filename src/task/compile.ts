@@ -464,14 +464,19 @@ export function instantiate(c: Compiled, atoms: AtomTable, f: CF, env: Int32Arra
       return instantiate(c, atoms, f.arg, env, !neg);
     case "and":
     case "or": {
+      // mk's simplification, done as the parts come (one array per node, not two)
       const isAnd = (f.k === "and") !== neg;
-      const parts: GF[] = [];
+      const args: GF[] = [];
       for (const a of f.args) {
         const g = instantiate(c, atoms, a, env, neg);
-        if (g === !isAnd) return !isAnd;
-        parts.push(g);
+        if (g === isAnd) continue; // neutral element
+        if (g === !isAnd) return !isAnd; // absorbing
+        if (typeof g === "object" && g.and === isAnd) args.push(...g.args);
+        else args.push(g);
       }
-      return mk(isAnd, parts);
+      if (args.length === 0) return isAnd;
+      if (args.length === 1) return args[0]!;
+      return { and: isAnd, args };
     }
     case "imply": {
       // l -> r  ==  (not l) or r ;  not (l -> r) == l and not r

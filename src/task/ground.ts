@@ -360,14 +360,18 @@ export function ground(domain: Domain, problem: Problem, options: GroundOptions 
       }
       return;
     }
-    const parts: GF[] = [];
-    for (const cf of e.conds) {
-      const g = instantiate(c, atoms, cf, env, false);
-      if (g === false) return;
-      parts.push(g);
+    let cond: GF = true;
+    // most effects are unconditional: no condition list is built for them
+    if (e.conds.length > 0) {
+      const parts: GF[] = [];
+      for (const cf of e.conds) {
+        const g = instantiate(c, atoms, cf, env, false);
+        if (g === false) return;
+        parts.push(g);
+      }
+      cond = mkGF(true, parts);
+      if (cond === false) return;
     }
-    const cond = mkGF(true, parts);
-    if (cond === false) return;
     const atom = atoms.internTerms(e.pred, e.args, env);
     op.effects.push({ cond, atom, isAdd: e.isAdd });
     if (e.isAdd) {
