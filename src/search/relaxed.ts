@@ -1,5 +1,6 @@
 import type { FdrTask } from "../task/fdr.js";
 import type { GroundTask } from "../task/types.js";
+import { sortByKey } from "../util/sort.js";
 
 /**
  * The delete relaxation of a GroundTask in CSR form, shared by h^max and LM-Cut.
@@ -221,9 +222,10 @@ export function buildRelaxedTask(task: GroundTask): RelaxedTask {
   rank[TRUE] = 2 * nf;
   rank[GOAL] = 2 * nf + 1;
   const byRank = (a: number, b: number): number => rank[a]! - rank[b]!;
+  // a few facts each: sorted without the built-in sort's work area
   for (let o = 0; o < pres.length; o++) {
-    pres[o]!.sort(byRank);
-    effs[o]!.sort(byRank);
+    sortByKey(pres[o]!, rank);
+    sortByKey(effs[o]!, rank);
   }
   const seeds: number[] = [];
   for (let f = 0; f < nf; f++) seeds.push(f);
