@@ -3,6 +3,7 @@ import type { SuccessorGenerator } from "../task/index.js";
 import type { Heuristic, SearchLimits, SearchResult } from "./types.js";
 import { OpenList } from "./queue.js";
 import { StateSpace } from "./space.js";
+import { sortByKey } from "../util/sort.js";
 
 /** Extra knobs of the A* core (used by the oracle and the labeller's avoidance search). */
 export interface AStarOptions {
@@ -213,19 +214,8 @@ export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarO
       };
     }
     space.applicable(cur, ops);
-    if (order !== undefined) {
-      // insertion sort: successor lists are short
-      for (let i = 1; i < ops.length; i++) {
-        const v = ops[i]!;
-        const pv = order[v]!;
-        let j = i - 1;
-        while (j >= 0 && order[ops[j]!]! > pv) {
-          ops[j + 1] = ops[j]!;
-          j--;
-        }
-        ops[j + 1] = v;
-      }
-    }
+    // insertion sort at any length: successor lists are short
+    if (order !== undefined) sortByKey(ops, order, Infinity);
     for (let i = 0; i < ops.length; i++) {
       const op = ops[i]!;
       if (opMask !== undefined && opMask[op] === 0) continue;
