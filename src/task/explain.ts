@@ -11,8 +11,12 @@ interface Ctx {
   c: Compiled;
   /** Fact id by `atomKey` of its predicate and arguments. */
   factIndex: Map<number | string, number>;
-  /** Operator ids (DNF variants) by `atomKey` of schema and arguments (schemas in place of predicates). */
-  opIndex: Map<number | string, number[]>;
+  /**
+   * Operator ids (DNF variants) by `atomKey` of schema and arguments (schemas in place of
+   * predicates): one id as a number until it is first looked up (most operators never are, and
+   * a list each cost a large task thousands of arrays), a list otherwise.
+   */
+  opIndex: Map<number | string, number | number[]>;
   opKeys: { radix: number; preds: number };
   schemaIndex: Map<string, number>;
 }
@@ -34,14 +38,15 @@ function ctxOf(task: GroundTask): Ctx {
       factIndex.set(atomKey(c, pred, args), f);
     }
     const opKeys = { radix: c.radix, preds: Math.max(1, task.domain.actions.length) };
-    const opIndex = new Map<number | string, number[]>();
+    const opIndex = new Map<number | string, number | number[]>();
     for (let o = 0; o < task.numOps; o++) {
       args.length = 0;
       for (let i = task.opArgStart[o]!; i < task.opArgStart[o + 1]!; i++) args.push(task.opArgs[i]!);
       const key = atomKey(opKeys, task.opSchema[o]!, args);
       const l = opIndex.get(key);
-      if (l) l.push(o);
-      else opIndex.set(key, [o]);
+      if (l === undefined) opIndex.set(key, o);
+      else if (typeof l === "number") opIndex.set(key, [l, o]);
+      else l.push(o);
     }
     const schemaIndex = new Map<string, number>();
     task.domain.actions.forEach((a, i) => schemaIndex.set(a.name, i));
@@ -54,7 +59,13 @@ function ctxOf(task: GroundTask): Ctx {
 /** Ids of the ground operators (all DNF variants) of action `schema` with object ids `args`. */
 export function findOperator(task: GroundTask, schema: number, args: number[]): number[] {
   const x = ctxOf(task);
-  return x.opIndex.get(atomKey(x.opKeys, schema, args)) ?? [];
+  const key = atomKey(x.opKeys, schema, args);
+  const l = x.opIndex.get(key);
+  if (l === undefined) return [];
+  if (typeof l !== "number") return l;
+  const one = [l];
+  x.opIndex.set(key, one);
+  return one;
 }
 
 /** Parse "(pick-up a)" into schema index and object ids, or explain why it is not a ground action. */
