@@ -88,20 +88,19 @@ export function backtrackCheck(
   // V-free optimal plan (the common, suboptimal case) is found without the h* of every sibling.
   interface Frame {
     h: number;
-    /** Successors in the order tried: known optimal edges first, then undecided ones. */
-    succ: Uint32Array[];
+    /** Successors (registry ids) in the order tried: known optimal edges first, then undecided ones. */
     ids: number[];
     costs: number[];
     next: number;
   }
-  // Successors are made in one buffer and interned; only those kept get a (registry) view.
+  // Successors are made in one buffer and interned; a (registry) view is made only for those
+  // the search gets to (it stops at the first V-free optimal plan).
   const ops: number[] = [];
   const scratch = new Uint32Array(task.words);
   const frame = (state: Uint32Array, h: number): Frame => {
     ctx.successors.applicable(state, ops); // ascending
-    const f: Frame = { h, succ: [], ids: [], costs: [], next: 0 };
+    const f: Frame = { h, ids: [], costs: [], next: 0 };
     const later: number[] = [];
-    const laterStates: Uint32Array[] = [];
     for (const op of ops) {
       const c = task.opCost[op]!;
       if (c > h) continue;
@@ -111,16 +110,13 @@ export function backtrackCheck(
       const k = knownHstar(ctx, scratch, uid);
       if (k === k) {
         if (c + k !== h) continue;
-        f.succ.push(ctx.registry.get(uid));
         f.ids.push(uid);
         f.costs.push(c);
       } else {
         later.push(op, uid);
-        laterStates.push(ctx.registry.get(uid));
       }
     }
-    for (let i = 0; i < laterStates.length; i++) {
-      f.succ.push(laterStates[i]!);
+    for (let i = 0; i < later.length / 2; i++) {
       f.ids.push(later[2 * i + 1]!);
       f.costs.push(task.opCost[later[2 * i]!]!);
     }
@@ -131,14 +127,14 @@ export function backtrackCheck(
   let first = Infinity;
   while (stack.length > 0) {
     const f = stack[stack.length - 1]!;
-    if (f.next >= f.succ.length) {
+    if (f.next >= f.ids.length) {
       stack.pop();
       continue;
     }
     const i = f.next++;
     const c = f.costs[i]!;
-    const u = f.succ[i]!;
     const uid = f.ids[i]!;
+    const u = ctx.registry.get(uid);
     const j = vIndex.get(uid);
     if (j !== undefined) {
       // only optimal edges into V count: plans through them meet V first there
