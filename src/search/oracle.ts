@@ -194,6 +194,8 @@ class SearchOracle implements Oracle {
   private pending = -1;
   private readonly ops: number[] = [];
   private readonly next: Uint32Array;
+  /** A state copied out of the cache for one LM-Cut evaluation (`lowerOfId`). */
+  private readonly probe: Uint32Array;
   private readonly positiveCosts: boolean;
 
   constructor(
@@ -204,6 +206,7 @@ class SearchOracle implements Oracle {
   ) {
     this.cache = new StateSpace(task, succ);
     this.next = new Uint32Array(task.words);
+    this.probe = new Uint32Array(task.words);
     this.positiveCosts = task.opCost.every((c) => c > 0);
     this.lmcut = labellerLmCut(task);
     this.exactFn = (s) => {
@@ -256,6 +259,14 @@ class SearchOracle implements Oracle {
       if (l === Infinity) this.exact[id] = Infinity;
     }
     return l;
+  }
+
+  /** `lowerOf` for a cached state: its words are copied out only when LM-Cut must run. */
+  private lowerOfId(id: number): number {
+    const x = this.exact[id]!;
+    if (x === x) return x;
+    const l = this.lower[id]!;
+    return l === l ? l : this.lowerOf(id, this.cache.getInto(id, this.probe));
   }
 
   private setExact(state: Uint32Array, v: number): void {
@@ -410,7 +421,7 @@ class SearchOracle implements Oracle {
       for (let i = 0; i < ids.length; i += 2) {
         const v = ids[i]!;
         const c = ids[i + 1]!;
-        const l = this.lowerOf(v, this.cache.get(v));
+        const l = this.lowerOfId(v);
         if (c + l <= budget && !onPath.has(v) && dfs(v, budget - c, depth + 1)) {
           onPath.delete(u);
           this.exact[u] = budget;
@@ -429,7 +440,7 @@ class SearchOracle implements Oracle {
       return false;
     };
     for (;;) {
-      const b = this.lowerOf(root, this.cache.get(root));
+      const b = this.lowerOfId(root);
       if (b > bound) return Infinity;
       if (dfs(root, b, 0)) return b;
       // a failed pass tried every simple path of cost <= b (cycles never help): h* > b. The
