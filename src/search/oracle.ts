@@ -196,6 +196,8 @@ class SearchOracle implements Oracle {
   private readonly next: Uint32Array;
   /** A state copied out of the cache for one LM-Cut evaluation (`lowerOfId`). */
   private readonly probe: Uint32Array;
+  /** The state the depth-first search expands (read only before it goes deeper). */
+  private readonly cur: Uint32Array;
   private readonly positiveCosts: boolean;
 
   constructor(
@@ -207,6 +209,7 @@ class SearchOracle implements Oracle {
     this.cache = new StateSpace(task, succ);
     this.next = new Uint32Array(task.words);
     this.probe = new Uint32Array(task.words);
+    this.cur = new Uint32Array(task.words);
     this.positiveCosts = task.opCost.every((c) => c > 0);
     this.lmcut = labellerLmCut(task);
     this.exactFn = (s) => {
@@ -382,7 +385,7 @@ class SearchOracle implements Oracle {
     const onPath = new Set<number>();
     const cost = this.task.opCost;
     const dfs = (u: number, budget: number, depth: number): boolean => {
-      const state = this.cache.get(u);
+      const state = this.cache.getInto(u, this.cur);
       if (this.cache.isGoal(state)) {
         this.exact[u] = 0;
         return true;
