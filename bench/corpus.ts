@@ -31,7 +31,7 @@ import { writeDataset } from "../src/dataset/write.js";
 import { CATEGORIES } from "../src/dataset/row.js";
 import type { ProblemSetReply } from "../src/dataset/problem-worker.js";
 import { packageRoot } from "../src/util/paths.js";
-import { tuneJitForLabelling } from "../src/util/jit.js";
+import { tuneJitForLabelling } from "../src/util/v8-flags.js";
 
 /** The paper's corpus: problems per domain (and the mean optimal plan length it reports). */
 const PAPER: Record<string, { problems: number; mopl: number; rows: number }> = {

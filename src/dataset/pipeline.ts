@@ -16,7 +16,7 @@ import { JobList } from "./job-list.js";
 import { runJobSafe, type JobInput, type WorkerReply } from "./worker.js";
 import type { BufferPool } from "./buffer-pool.js";
 import { defaultMemoryBudgetMb, defaultWorkers, workerBudgetProblem, workerHeapMb } from "./resources.js";
-import { tuneJitForLabelling } from "../util/jit.js";
+import { boundHeapGrowth, tuneJitForLabelling } from "../util/v8-flags.js";
 
 /** Options of `generate()` and `writeDataset()` (the CLI's flags, see `pddl2prm generate --help`). */
 export interface GenerateOptions {
@@ -371,6 +371,7 @@ export async function* runJobs(plan: RunPlan, buffers?: BufferPool): AsyncGenera
     return;
   }
   if (plan.jobs.length === 0) return;
+  boundHeapGrowth(); // workers' peak memory flat over a long run (see HEAP_FLAGS)
   const heapMb = plan.workerHeapMb;
   const threads = Math.min(plan.workers, plan.jobs.length);
   const pool = new Piscina({

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { Piscina } from "piscina";
 import { BUILTIN_DOMAINS, MAX_PROBLEM_COUNT, type GeneratedProblem } from "../generators/index.js";
 import { packageRoot } from "../util/paths.js";
-import { tuneJitForLabelling } from "../util/jit.js";
+import { tuneJitForLabelling } from "../util/v8-flags.js";
 import type { ProblemSetReply } from "./problem-worker.js";
 
 /** What `pregenerateProblems` needs of a run's options. */

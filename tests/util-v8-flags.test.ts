@@ -1,11 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { flagGiven, JIT_FLAGS, tuneJitForLabelling } from "../src/util/jit.js";
+import { boundHeapGrowth, flagGiven, HEAP_FLAGS, JIT_FLAGS, tuneJitForLabelling } from "../src/util/v8-flags.js";
 
-describe("tuneJitForLabelling", () => {
+describe("V8 flags of labelling runs", () => {
   it("names flags this node's V8 knows (setFlagsFromString ignores unknown ones silently)", () => {
     const known = execFileSync(process.execPath, ["--v8-options"], { encoding: "utf8" });
-    for (const [name, flag] of JIT_FLAGS) {
+    for (const [name, flag] of [...JIT_FLAGS, ...HEAP_FLAGS]) {
       expect(known).toContain(`--${name} `);
       expect(flag.replace(/^--no-/, "--").split("=")[0]).toBe(`--${name}`);
     }
@@ -14,6 +14,8 @@ describe("tuneJitForLabelling", () => {
   it("applies once and leaves results alone", () => {
     tuneJitForLabelling();
     tuneJitForLabelling();
+    boundHeapGrowth();
+    boundHeapGrowth();
     expect([3, 1, 2].map((x) => x * 2).sort((a, b) => a - b)).toEqual([2, 4, 6]);
   });
 
