@@ -84,6 +84,31 @@ describe("TransitionGraph", () => {
     expect(h0).toBe(createOracle(group[0]!, { mode: "search" }).hstar(group[0]!.init));
   });
 
+  it("a compacted graph gives the same h* and grows again when a new initial state adds states", () => {
+    const group = systems("blocksworld", 40, 3).find((g) => g.length >= 3 && g[0]!.objects.length <= 5)!;
+    const whole = new TransitionGraph(group[0]!);
+    for (const t of group.slice(0, 3)) expect(whole.extend(t.init, 1e6, 1e7)).toBe(true);
+    const compacted = new TransitionGraph(group[0]!);
+    for (const t of group.slice(0, 3)) {
+      expect(compacted.extend(t.init, 1e6, 1e7)).toBe(true);
+      compacted.compact();
+    }
+    expect([compacted.states, compacted.edges]).toEqual([whole.states, whole.edges]);
+    for (const t of group.slice(0, 3)) {
+      const a = whole.goalDistances(t);
+      const b = compacted.goalDistances(t);
+      for (let id = 0; id < whole.states; id++) expect(b.of(compacted.space.lookup(whole.space.get(id)))).toBe(a.of(id));
+    }
+    // a graph compacted after its first state only, then extended by a problem of the system
+    const tiny = new TransitionGraph(group[0]!);
+    expect(tiny.extend(group[0]!.init, 1, 1e7)).toBe(false);
+    const fresh = new TransitionGraph(group[1]!);
+    fresh.compact();
+    expect(fresh.extend(group[1]!.init, 1e6, 1e7)).toBe(true);
+    expect(fresh.states).toBeGreaterThan(1);
+    expectExact([group[1]!]);
+  });
+
   it("extend reports a graph over its caps", () => {
     const group = systems("npuzzle", 2, 1)[0]!;
     const graph = new TransitionGraph(group[0]!);

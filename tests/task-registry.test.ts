@@ -33,6 +33,28 @@ describe("StateRegistry", () => {
     expect(Array.from(early)).toEqual(Array.from(states[0]!)); // views stay valid after growth
     expect(reg.lookup(Uint32Array.from([100, 100, 100]))).toBe(-1);
   });
+  it("compacts to its states and grows again, keeping ids, views and lookups", () => {
+    const reg = new StateRegistry(2, 1024);
+    const states: Uint32Array[] = [];
+    for (let i = 0; i < 40; i++) states.push(Uint32Array.from([i, i * 7]));
+    states.forEach((s, i) => expect(reg.intern(s)).toBe(i));
+    const view = reg.get(3);
+    reg.compact();
+    reg.compact(); // idempotent
+    expect(reg.size).toBe(40);
+    states.forEach((s, i) => expect(reg.lookup(s)).toBe(i));
+    expect(Array.from(view)).toEqual([3, 21]);
+    // growing after a compaction: new ids follow on, old ones stay
+    for (let i = 40; i < 300; i++) states.push(Uint32Array.from([i, i * 7]));
+    states.forEach((s, i) => expect(reg.intern(s)).toBe(i));
+    states.forEach((s, i) => expect(Array.from(reg.get(i))).toEqual(Array.from(s)));
+    expect(reg.lookup(Uint32Array.from([1, 1]))).toBe(-1);
+    // an empty registry compacts and grows too
+    const empty = new StateRegistry(1, 1024);
+    empty.compact();
+    for (let i = 0; i < 50; i++) expect(empty.intern(Uint32Array.from([i]))).toBe(i);
+  });
+
   it("hashes deterministically and spreads similar states", () => {
     const a = Uint32Array.from([1, 2, 3]);
     expect(hashState(a)).toBe(hashState(Uint32Array.from([1, 2, 3])));

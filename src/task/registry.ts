@@ -170,8 +170,28 @@ export class StateRegistry {
     this.hashes = hs;
   }
 
+  /**
+   * Drop spare capacity, for a registry that is done growing and kept for long (a transition
+   * graph shared by a run's problems): the arena and hashes shrink to the states held, the table
+   * to the least power of two that keeps it at most half full. Interning again grows them.
+   */
+  compact(): void {
+    const cap = Math.max(16, this.count);
+    if (this.hashes.length > cap) {
+      this.arena = this.arena.slice(0, cap * this.words);
+      this.hashes = this.hashes.slice(0, cap);
+    }
+    let t = 32;
+    while (t < this.count * 2) t *= 2;
+    if (t < this.table.length) this.rebuildTable(t);
+  }
+
   private rehash(): void {
-    const t = new Int32Array(this.table.length * 2).fill(-1);
+    this.rebuildTable(this.table.length * 2);
+  }
+
+  private rebuildTable(size: number): void {
+    const t = new Int32Array(size).fill(-1);
     const mask = t.length - 1;
     for (let id = 0; id < this.count; id++) {
       let slot = this.hashes[id]! & mask;
