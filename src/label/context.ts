@@ -4,6 +4,7 @@ import { StateRegistry, SuccessorGenerator, applyOp, findOperator, isApplicable 
 import type { GroundTask } from "../task/types.js";
 import type { DeadEndProof } from "./types.js";
 import { hashString } from "../util/prng.js";
+import { RecentMap } from "../util/recent-map.js";
 
 /** Limits for one problem (DESIGN.md §5, §12). */
 export interface LabelLimits extends SearchLimits {
@@ -79,8 +80,9 @@ export const DEFAULT_ORACLE_MAX_EDGES = 16_000;
  * caps for nothing (11% of labelling on the built-in corpus). Only the oracle's mode, never a
  * label, depends on it: both modes are exact.
  */
-const explicitOutcomes = new WeakMap<object, Map<string, { fit: number; over: number }>>();
-const MAX_SHAPES_PER_DOMAIN = 10_000;
+const explicitOutcomes = new WeakMap<object, RecentMap<string, { fit: number; over: number }>>();
+/** Shapes remembered per domain: those seen again within this many new shapes (`RecentMap`). */
+const RECENT_SHAPES_PER_DOMAIN = 1024;
 
 /**
  * Transition graphs shared by the recurring transition systems of a run (per thread), so that
@@ -109,7 +111,9 @@ interface ModeCost {
   period: number;
   nextSample: number;
 }
-const modeCosts = new Map<number, ModeCost>();
+/** Transition systems whose mode costs are kept: those seen again within this many new systems (`RecentMap`). */
+const RECENT_SYSTEMS = 4096;
+const modeCosts = new RecentMap<number, ModeCost>(RECENT_SYSTEMS);
 const FIRST_WITHOUT_GRAPH = 2; // ... and the first of them is not timed (warm-up)
 const GRAPH_TRIALS = 3;
 const FIRST_PERIOD = 16;
@@ -171,7 +175,6 @@ export function createLabelContext(task: GroundTask, options: LabelContextOption
     const key = transitionHash(task);
     let cost = modeCosts.get(key);
     if (cost === undefined) {
-      if (modeCosts.size >= MAX_SHAPES_PER_DOMAIN * 10) modeCosts.clear();
       modeCosts.set(key, (cost = { n: [0, 0], avgMs: [0, 0], problems: 0, preferred: 0, period: FIRST_PERIOD, nextSample: 0 }));
     }
     mode = { cost, graph: 0, setupMs: 0 };
@@ -190,7 +193,7 @@ export function createLabelContext(task: GroundTask, options: LabelContextOption
     // the shape memo serves the default policy only: an explicit cap means try that cap
     const policy = options.oracleMaxStates === undefined;
     let byShape = policy ? explicitOutcomes.get(task.domain) : undefined;
-    if (policy && byShape === undefined) explicitOutcomes.set(task.domain, (byShape = new Map()));
+    if (policy && byShape === undefined) explicitOutcomes.set(task.domain, (byShape = new RecentMap(RECENT_SHAPES_PER_DOMAIN)));
     const shape = byShape !== undefined ? taskShape(task) : "";
     const seen = byShape?.get(shape);
     const skip = seen !== undefined && seen.fit === 0 && seen.over >= 2;
@@ -203,7 +206,6 @@ export function createLabelContext(task: GroundTask, options: LabelContextOption
       limits: oracleLimits,
     });
     if (byShape !== undefined && !skip) {
-      if (seen === undefined && byShape.size >= MAX_SHAPES_PER_DOMAIN) byShape.clear();
       const rec = seen ?? { fit: 0, over: 0 };
       if (oracle.mode === "explicit") rec.fit++;
       else rec.over++;
