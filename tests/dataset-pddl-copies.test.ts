@@ -50,6 +50,21 @@ describe("PddlCopies", () => {
     expect(existsSync(join(out2, "pddl"))).toBe(false);
   });
 
+  it("addUnique writes each copy and undo removes the ones this run created, over many chunks", () => {
+    const out = folder();
+    mkdirSync(join(out, "pddl", "d"), { recursive: true });
+    writeFileSync(join(out, "pddl", "d", "s2-p00007.pddl"), "was here");
+    const c = new PddlCopies(out);
+    const n = 1300; // more than two chunks of names
+    for (let i = 0; i < n; i++) c.addUnique(join("pddl", "d", `s2-p${String(i).padStart(5, "0")}.pddl`), `problem ${i}`);
+    c.add(join("pddl", "d", "domain.pddl"), "domain");
+    expect(readdirSync(join(out, "pddl", "d")).length).toBe(n + 1);
+    expect(readFileSync(join(out, "pddl", "d", "s2-p01299.pddl"), "utf8")).toBe("problem 1299");
+    c.undo();
+    // the file that was there before stays (overwritten, as a run does), the rest goes
+    expect(readdirSync(join(out, "pddl", "d"))).toEqual(["s2-p00007.pddl"]);
+  });
+
   it("a copy that cannot be written is a user error naming it, and undo leaves nothing of it", () => {
     const out = folder();
     writeFileSync(join(out, "pddl"), "a file where the folder should be");

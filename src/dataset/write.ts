@@ -289,8 +289,9 @@ async function runRank(
       problems.push(r);
       // one domain.pddl per domain name, or each problem's own domain file where they differ
       const domainRel = perProblemDomain.has(job.domainName) ? `${job.problemId}.domain.pddl` : "domain.pddl";
-      copies.add(join("pddl", job.domainName, domainRel), job.domainText);
-      copies.add(join("pddl", job.domainName, `${job.problemId}.pddl`), r.problemText ?? problemTextOf(job));
+      if (perProblemDomain.has(job.domainName)) copies.addUnique(join("pddl", job.domainName, domainRel), job.domainText);
+      else copies.add(join("pddl", job.domainName, domainRel), job.domainText);
+      copies.addUnique(join("pddl", job.domainName, `${job.problemId}.pddl`), r.problemText ?? problemTextOf(job));
       const progress: Progress = {
         problemsDone: done,
         problemsTotal: plan.jobs.length,
