@@ -137,6 +137,10 @@ describe("TransitionGraphCache", () => {
     expect(cache.lastBuiltNew).toBe(true);
     expect(cache.graphFor(bw[0]![1]!)).toBe(g1);
     expect(cache.lastBuiltNew).toBe(false);
+    // the cached graph keeps the transitions, not the names and facts of the problem that built it
+    expect(sameTransitions(g1!.task, bw[0]![0]!)).toBe(true);
+    expect([g1!.task.opNames.length, g1!.task.factNames.length, g1!.task.problem.init.length]).toEqual([0, 0, 0]);
+    expect(bw[0]![0]!.opNames.length).toBeGreaterThan(0);
 
     const puzzles = systems("npuzzle", 2, 1)[0]!;
     const small = new TransitionGraphCache({ maxStates: 1000, maxEdges: 1e6, maxTotalWeight: 1e9 });

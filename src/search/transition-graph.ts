@@ -248,6 +248,15 @@ export function sameTransitions(a: GroundTask, b: GroundTask): boolean {
   return true;
 }
 
+/**
+ * The task as a cached graph keeps it: what decides its transitions, without the names and the
+ * parsed problem's objects and facts. A graph outlives the problem that built it, and those were
+ * most of its memory (spanner's 179 cached graphs held 9.6 MB of heap with them, 1.7 MB without).
+ */
+export function transitionsOnly(t: GroundTask): GroundTask {
+  return { ...t, problem: { ...t.problem, objects: [], init: [] }, objects: [], objectTypes: [], factNames: [], factPredicate: [], opNames: [] };
+}
+
 interface CacheEntry {
   graph: TransitionGraph;
   lastUse: number;
@@ -311,7 +320,7 @@ export class TransitionGraphCache {
     const list = this.graphs.get(key);
     let e = list?.find((x) => sameTransitions(x.graph.task, task));
     if (e === undefined) {
-      e = { graph: new TransitionGraph(task), lastUse: 0 };
+      e = { graph: new TransitionGraph(transitionsOnly(task)), lastUse: 0 };
       if (list === undefined) this.graphs.set(key, [e]);
       else list.push(e);
     }
