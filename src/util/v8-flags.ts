@@ -21,7 +21,7 @@ export const JIT_FLAGS: ReadonlyArray<readonly [name: string, value: string]> = 
 ];
 
 /**
- * V8 heap setting for runs with worker threads (process-wide, applied once).
+ * V8 heap setting for long runs with worker threads (process-wide, applied once).
  *
  * A worker's live heap is small (about 25-35 MB at 4x the paper's corpus: the task, the shared
  * transition graphs, the renderer's caches), but V8 let its old generation grow to about three
@@ -49,7 +49,7 @@ export function tuneJitForLabelling(): void {
   apply(JIT_FLAGS);
 }
 
-/** Applies `HEAP_FLAGS`, before worker threads start (idempotent; the same exceptions as `tuneJitForLabelling`). */
+/** Applies `HEAP_FLAGS`, before a long run's worker threads start (idempotent; the same exceptions as `tuneJitForLabelling`). */
 export function boundHeapGrowth(): void {
   apply(HEAP_FLAGS);
 }
