@@ -49,6 +49,23 @@ describe("domainFileFor", () => {
   });
 });
 
+describe("listProblemFiles", () => {
+  it("reads globs as a shell does: *, ?, [classes], [!negated], {a,b}; a name that exists is taken as named", () => {
+    const d = join(tmp, "globs");
+    mkdirSync(d);
+    for (const f of ["p01.pddl", "p02.pddl", "p03.pddl", "p10.pddl", "q1.pddl", "domain.pddl", "[x].pddl"]) writeFileSync(join(d, f), "");
+    const names = (spec: string): string[] => listProblemFiles(join(d, spec)).map((p) => p.slice(d.length + 1));
+    expect(names("p0[123].pddl")).toEqual(["p01.pddl", "p02.pddl", "p03.pddl"]);
+    expect(names("p0[1-2].pddl")).toEqual(["p01.pddl", "p02.pddl"]);
+    expect(names("p0[!1].pddl")).toEqual(["p02.pddl", "p03.pddl"]);
+    expect(names("p?[0].pddl")).toEqual(["p10.pddl"]);
+    expect(names("{p01,q1}.pddl")).toEqual(["p01.pddl", "q1.pddl"]);
+    expect(names("p*.pddl")).toEqual(["p01.pddl", "p02.pddl", "p03.pddl", "p10.pddl"]);
+    expect(names("[x].pddl")).toEqual(["[x].pddl"]);
+    expect(() => listProblemFiles(join(d, "p0[4-9].pddl"))).toThrow(/no problem files found/);
+  });
+});
+
 describe("generate over per-problem domain files", () => {
   it("labels a folder whose problems have their own domain files in one command; pddl/ keeps each", async () => {
     const out = join(tmp, "perprob");

@@ -127,24 +127,52 @@ function readText(path: string): string {
   }
 }
 
-function globToRegExp(pattern: string): RegExp {
+/**
+ * A shell glob of one path segment as a RegExp: `*`, `?`, classes `[abc]`, `[a-z]`, `[!abc]`
+ * (or `[^abc]`), and braces `{a,b}` as a shell expands them. A `[` without its `]` is literal,
+ * as in a shell.
+ */
+export function globToRegExp(pattern: string): RegExp {
   let re = "";
-  for (const ch of pattern) {
+  let braces = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i]!;
     if (ch === "*") re += "[^/]*";
     else if (ch === "?") re += "[^/]";
-    else re += ch.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+    else if (ch === "[") {
+      const end = pattern.indexOf("]", i + 2);
+      if (end < 0) {
+        re += "\\[";
+        continue;
+      }
+      let body = pattern.slice(i + 1, end);
+      const negate = body[0] === "!" || body[0] === "^";
+      if (negate) body = body.slice(1);
+      re += `[${negate ? "^" : ""}${body.replace(/[\\\]^]/g, "\\$&")}]`;
+      i = end;
+    } else if (ch === "{" && pattern.slice(i, pattern.indexOf("}", i)).includes(",")) {
+      braces++;
+      re += "(?:";
+    } else if (ch === "," && braces > 0) re += "|";
+    else if (ch === "}" && braces > 0) {
+      braces--;
+      re += ")";
+    } else re += ch.replace(/[.+^${}()|[\]\\]/g, "\\$&");
   }
   return new RegExp(`^${re}$`);
 }
 
+const GLOB_CHARS = /[*?[{]/;
+
 /** Problem files named by a folder or a glob (wildcards in the last path segment), sorted by name. */
 export function listProblemFiles(spec: string): string[] {
-  const isGlob = /[*?]/.test(spec);
+  // An existing file or folder is taken as named, even with glob characters in its name.
+  const isGlob = GLOB_CHARS.test(spec) && !existsSync(spec);
   let dir: string;
   let match: (name: string) => boolean;
   if (isGlob) {
     dir = dirname(spec);
-    if (/[*?]/.test(dir)) throw new UserError(`--problems ${spec}: wildcards are only supported in the file name`);
+    if (GLOB_CHARS.test(dir)) throw new UserError(`--problems ${spec}: wildcards are only supported in the file name`);
     const re = globToRegExp(basename(spec));
     match = (n) => re.test(n);
   } else {
