@@ -9,11 +9,10 @@
  * problem) and checks every prompt, completion and critique. Prints one line per pair and
  * `N passed, M failed`.
  */
-import { readFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { pathToFileURL } from "node:url";
 import { findPairs } from "../src/cli/conformance.js";
-import { runJob } from "../src/dataset/job.js";
+import { labelFile } from "./reading.js";
 import { parseDomainFile, parseProblemFile } from "../src/pddl/index.js";
 import { compileTemplates, createRenderer } from "../src/nl/index.js";
 import { checkTask, readabilityFaults, stepFaults } from "../src/nl/readability.js";
@@ -38,21 +37,7 @@ function checkPair(domainFile: string, problemFile: string, rows: boolean): Pair
     out.faults.push(...rep.faults.map((f) => `${label}: ${f}`), ...rep.roundTripFailures.map((f) => `${label}: round trip: ${f}`));
   }
   if (rows) {
-    const r = runJob(
-      {
-        index: 0,
-        split: "train",
-        domainName: domain.name,
-        domainFile,
-        domainText: readFileSync(domainFile, "utf8"),
-        problemId: basename(problemFile, ".pddl"),
-        problemFile,
-        problemText: readFileSync(problemFile, "utf8"),
-        builtinTemplates: null,
-        templatesFile: null,
-      },
-      { seed: 1, samplesPerState: 8, format: "native", threshold: 0.75, randomOptimal: false, balance: false, nonExecutable: "near-miss", timeMs: 3000, maxExpansions: 2_000_000, maxStates: 2_000_000, chat: false, maxLength: null, tokenizer: null, maxOps: 1_000_000, maxFacts: 1_000_000, genericFallback: false, keepRows: true },
-    );
+    const r = labelFile(domainFile, problemFile, 3000);
     const renderer = createRenderer(task, null);
     const objects = new Set(task.objects.map((o) => o.toLowerCase()));
     for (const row of r.rows ?? []) {

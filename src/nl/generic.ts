@@ -32,6 +32,7 @@ function predicateTemplate(decl: PredicateDecl, ph: PredicatePhrase): PredicateT
     groupOver: ph.groupable && params.length > 0 ? [params.length - 1] : [],
     item: null,
     grouped: null,
+    generic: true,
   };
 }
 

@@ -43,10 +43,33 @@ export interface Renderer {
   critique(step: LabeledStep, prng: Prng): string;
   /** The ground action a rendered step describes (any paraphrase), or null. */
   parseStep(text: string): { schema: number; args: number[] } | null;
+  /**
+   * Every ground action an action clause ("drive truck1 from l1 to l2") can be read as, over
+   * every paraphrase of every action: exactly one for an unambiguous text.
+   */
+  readAction(clause: string): Array<{ schema: number; args: number[] }>;
+  /**
+   * Every reading of `text` as one fact sentence ("block a is on block b", "b is not clear"):
+   * the predicate, the object ids of its arguments and whether it is said to hold. A faithful
+   * text has exactly one; none or several mean the sentence does not say which fact it is.
+   */
+  readFact(text: string): FactReading[];
+  /**
+   * The facts of a list clause as the renderer joins them ("A, B and C"): the one way to cut it
+   * into fact sentences that each have exactly one reading, or null when there is none or more.
+   */
+  readFactList(text: string): FactReading[] | null;
   /** The facts true in `state`, as a list clause ("block a is clear and my hand is empty"). */
   describeState(state: Uint32Array): string;
   /** The rules of the domain written from its action schemas (the generic intro), one per paraphrase. */
   rules(): string[];
+}
+
+/** One reading of a fact sentence (see `Renderer.readFact`). */
+export interface FactReading {
+  pred: string;
+  args: number[];
+  pos: boolean;
 }
 
 // Refs in compiled literals: >= 0 is an action parameter index, < 0 is object id -(ref + 1).
@@ -1113,6 +1136,114 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     return null;
   };
 
+  // ---- reading facts back (the meaning check: every sentence names exactly one fact)
+  interface FactMatcher {
+    pred: string;
+    pos: boolean;
+    re: RegExp;
+    slots: number[];
+  }
+  const typedAlternatives = (types: readonly string[]): string => {
+    const ids: number[] = [];
+    for (let i = 0; i < nObj; i++) if (types.length === 0 || types.some((t) => task.objectTypes[i]!.includes(t))) ids.push(i);
+    if (ids.length === 0) return "(?!)";
+    return "(" + ids.map((i) => phrases[i]!).sort((a, b) => b.length - a.length).map(escapeRegExp).join("|") + ")";
+  };
+  let factMatchers: FactMatcher[] | null = null;
+  const buildFactMatchers = (): FactMatcher[] => {
+    const out: FactMatcher[] = [];
+    for (const decl of domain.predicates) {
+      const pt = tpl.predicates.get(decl.name);
+      if (pt === undefined) continue;
+      const alts = decl.params.map((p) => typedAlternatives(p.types.filter((t) => t !== "object")));
+      for (const [list, pos] of [[pt.pos, true], [pt.neg, false]] as const) {
+        for (const c of list) {
+          let src = "^";
+          for (let j = 0; j <= c.slots.length; j++) {
+            let part = escapeRegExp(c.parts[j]!);
+            const w = j < c.slots.length ? c.elide?.[j] : null;
+            // an elided word may be left out before a value that starts with it (see fillEliding)
+            if (w && c.parts[j]!.endsWith(` ${w} `)) {
+              const cut = c.parts[j]!.slice(0, c.parts[j]!.length - w.length - 1);
+              const cut2 = cut.endsWith(" the ") ? cut.slice(0, -4) : cut;
+              part = `(?:${part}|${escapeRegExp(cut2)})`;
+            }
+            src += part;
+            if (j < c.slots.length) src += alts[c.slots[j]!]!;
+          }
+          out.push({ pred: decl.name, pos, re: new RegExp(src + "$"), slots: c.slots });
+        }
+      }
+    }
+    return out;
+  };
+  const readFact = (text: string): FactReading[] => {
+    factMatchers ??= buildFactMatchers();
+    const out: FactReading[] = [];
+    const seen = new Set<string>();
+    for (const m of factMatchers) {
+      const r = m.re.exec(text);
+      if (r === null) continue;
+      const args: number[] = new Array(Math.max(0, ...m.slots.map((x) => x + 1))).fill(-1);
+      let ok = true;
+      m.slots.forEach((p, j) => {
+        const id = phraseId.get(r[j + 1]!)!;
+        if (args[p] !== -1 && args[p] !== id) ok = false;
+        args[p] = id;
+      });
+      if (!ok) continue;
+      const key = `${m.pred}/${m.pos}/${args.join(",")}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ pred: m.pred, args, pos: m.pos });
+    }
+    return out;
+  };
+  const readFactList = (text: string): FactReading[] | null => {
+    // Cut points: after ", " or " and "; pieces of at most 6 cuts (a sentence may hold some).
+    const cuts: Array<[number, number]> = [[0, 0]];
+    for (const sep of [", ", " and "]) for (let i = text.indexOf(sep); i >= 0; i = text.indexOf(sep, i + 1)) cuts.push([i, i + sep.length]);
+    cuts.sort((a, b) => a[0] - b[0]);
+    cuts.push([text.length, text.length]);
+    // ways[k]: segmentations of text up to cut k (0, 1 or 2 = several), with the last piece's reading
+    const ways: number[] = new Array(cuts.length).fill(0);
+    const back: Array<{ from: number; fact: FactReading } | null> = new Array(cuts.length).fill(null);
+    ways[0] = 1;
+    for (let k = 1; k < cuts.length; k++) {
+      for (let j = Math.max(0, k - 7); j < k; j++) {
+        if (ways[j] === 0) continue;
+        const piece = text.slice(cuts[j]![1], cuts[k]![0]);
+        if (piece.length === 0) continue;
+        const rs = readFact(piece);
+        if (rs.length === 0) continue;
+        ways[k] = Math.min(2, ways[k]! + ways[j]! * rs.length);
+        back[k] = { from: j, fact: rs[0]! };
+      }
+    }
+    const last = cuts.length - 1;
+    if (ways[last] !== 1) return null;
+    const facts: FactReading[] = [];
+    for (let k = last; k > 0; k = back[k]!.from) facts.push(back[k]!.fact);
+    return facts.reverse();
+  };
+  const readAction = (clause: string): Array<{ schema: number; args: number[] }> => {
+    matchers ??= buildMatchers();
+    const out: Array<{ schema: number; args: number[] }> = [];
+    const seen = new Set<string>();
+    for (const m of matchers) {
+      const r = m.re.exec(clause);
+      if (r === null) continue;
+      const args: number[] = new Array(schemas[m.schema]!.params.length).fill(-1);
+      m.slots.forEach((p, j) => (args[p] = phraseId.get(r[j + 1]!)!));
+      const key = `${m.schema}/${args.join(",")}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        out.push({ schema: m.schema, args });
+      }
+    }
+    return out;
+  };
+
   return {
     task,
     templates: tpl,
@@ -1123,6 +1254,9 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     stepJson,
     critique,
     parseStep,
+    readAction,
+    readFact,
+    readFactList,
     describeState,
     rules: () => [0, 1, 2].map((v) => genericIntro(null, v)),
   };

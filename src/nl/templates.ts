@@ -34,6 +34,10 @@ export interface PredicateTemplate {
   item: Compiled[] | null;
   /** Group sentence, compiled against `[...params, "items"]`; null: the `pos` templates. */
   grouped: Compiled[] | null;
+  /** True for text the generic translator made (from PDDL names), not a templates file. */
+  generic?: boolean;
+  /** True for generic text that is the plain reading (the relation named, its arguments in order). */
+  plain?: boolean;
 }
 
 /** Compiled what-I-do templates of one action; slots index the action's parameters. */
