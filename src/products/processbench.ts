@@ -1,14 +1,13 @@
 /**
  * First-error evaluation chains in ProcessBench's layout (`--format processbench`), and the
- * helpers the chain and trajectory formats share (a chain replayed through the classifier, the
- * state a step is rendered in).
+ * helpers the chain and trajectory formats share (a chain replayed through the classifier, with
+ * the state each step is judged and rendered in).
  */
 import { operatorCandidate, type Label } from "../label/classify.js";
 import { applicableVariant, successor, type LabelContext } from "../label/context.js";
 import { optimalWalk } from "../label/walk.js";
 import type { Candidate, LabeledStep } from "../label/types.js";
 import { isGoal } from "../task/index.js";
-import type { GroundTask } from "../task/types.js";
 import { Prng } from "../util/prng.js";
 import { errorDefName, firstBelow, lengthBucket, type ChainMeta, type ProductInput } from "./chains.js";
 import { replaySteps } from "./judge.js";
@@ -17,41 +16,34 @@ import { jsonWithFloats } from "./layout.js";
 /** The labels of a chain of steps replayed from s0 against the true state. */
 export interface ChainReplay {
   labels: Label[];
-  /** True state after each step (a non-executable step leaves the state unchanged). */
-  states: Uint32Array[];
+  /**
+   * The true state each step is judged in (before it; a rejected step leaves the state
+   * unchanged, so the step after it is judged, and rendered, where the agent really is).
+   */
+  before: Uint32Array[];
   /** The chain ends in a goal state and every step was executable. */
   valid: boolean;
   /** Cost of the executable steps. */
   cost: number;
-  /** 0-based index of the first non-executable step, or -1. */
-  firstNonExecutable: number;
 }
 
 /**
  * Replay `candidates` from the initial state (`replaySteps` of the judge: each labelled by the
  * classifier at the true state reached so far; a non-executable step changes nothing, so later
- * steps are judged where the agent really is), as the chain formats read it.
+ * steps are judged where the agent really is), as the chain formats read it. Every step of every
+ * chain, right or wrong, is rendered in `before[i]`: the state it is judged in. Were steps after
+ * a rejected one rendered without a state, conditional effects would read in their lifted form
+ * ("for every ... such that ...") in wrong chains only, and the text alone would tell a wrong
+ * chain from a right one.
  */
 export function replayChain(ctx: LabelContext, candidates: readonly Candidate[]): ChainReplay {
   const r = replaySteps(ctx, candidates.map((candidate) => ({ candidate })));
-  const firstNonExecutable = r.steps.findIndex((st) => !st.executed);
   return {
     labels: r.steps.map((st) => st.label!),
-    states: r.steps.map((_, i) => (i + 1 < r.steps.length ? r.steps[i + 1]!.state : r.final)),
-    valid: firstNonExecutable < 0 && isGoal(ctx.task, r.final),
+    before: r.steps.map((st) => st.state),
+    valid: r.steps.every((st) => st.executed) && isGoal(ctx.task, r.final),
     cost: r.cost,
-    firstNonExecutable,
   };
-}
-
-/**
- * The true state step `i` of a replayed chain is taken in, while every step before it was
- * executable (the text's story and the state agree), so that conditional effects render as they
- * fire; undefined after a non-executable step.
- */
-export function stateBeforeStep(task: GroundTask, replay: ChainReplay, i: number): Uint32Array | undefined {
-  if (replay.firstNonExecutable >= 0 && i > replay.firstNonExecutable) return undefined;
-  return i === 0 ? task.init : replay.states[i - 1];
 }
 
 /** The candidate for a ground operator. */
@@ -149,7 +141,7 @@ export function buildProcessBench(input: ProductInput): ProcessBenchRow[] {
     rows.push({
       id,
       problem: input.renderer.prompt(rowPrng),
-      steps: chain.cands.map((c, i) => input.renderer.step(i + 1, c, rowPrng, stateBeforeStep(task, replay, i))),
+      steps: chain.cands.map((c, i) => input.renderer.step(i + 1, c, rowPrng, replay.before[i])),
       label,
       meta: {
         domain: input.domain,

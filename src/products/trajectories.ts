@@ -11,7 +11,7 @@ import type { GroundTask } from "../task/types.js";
 import { Prng } from "../util/prng.js";
 import { oneLine, STEP_SEPARATOR, trainerPrompt } from "./layout.js";
 import { preferenceLine, type PreferenceRow } from "./preference.js";
-import { candidateOf, replayChain, stateBeforeStep } from "./processbench.js";
+import { candidateOf, replayChain } from "./processbench.js";
 import { firstBelow, type ProductInput } from "./chains.js";
 
 /**
@@ -284,7 +284,7 @@ function side(input: ProductInput, cands: Candidate[], prng: Prng): TrajectorySi
   let fe = firstBelow(rewards, 1.0);
   if (fe < 0 && !r.valid) fe = cands.length;
   return {
-    steps: cands.map((c, i) => oneLine(input.renderer.step(i + 1, c, prng, stateBeforeStep(input.task, r, i)))),
+    steps: cands.map((c, i) => oneLine(input.renderer.step(i + 1, c, prng, r.before[i]))),
     actions: cands.map((c) => c.name),
     valid: r.valid,
     cost: r.valid ? r.cost : null,

@@ -149,12 +149,9 @@ export function buildVerifier(input: ProductInput, style: VerifierStyle, chat: b
     const rewards = replay.map((r) => r.label!.reward);
     const label = firstBelow(rewards, threshold);
     const score = processScore(rewards, label);
-    // a step is rendered in its true state only while every step before it was executed: after a
-    // rejected step the chain's story and the state part ways (as in processbench, issue 17)
-    const rejected = replay.findIndex((r) => !r.executed);
-    const steps = chain.map((cand, i) =>
-      oneLine(input.renderer.step(i + 1, cand, rowPrng, rejected >= 0 && i > rejected ? undefined : replay[i]!.state)),
-    );
+    // every step is rendered in the state it is judged in (a rejected step leaves it unchanged),
+    // in right and wrong chains alike: the text must not tell which chain has a wrong step
+    const steps = chain.map((cand, i) => oneLine(input.renderer.step(i + 1, cand, rowPrng, replay[i]!.state)));
     const prompt = `${input.renderer.prompt(rowPrng)}\n\nProposed solution:\n${steps.join("\n")}\n\n${verifierInstruction(threshold)}`;
     const completion = target(input, replay, label, score, style, rowPrng);
     return {
