@@ -10,7 +10,7 @@
  * Exit 1 when a sentence fails or a filler word is found.
  */
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { basename, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRenderer } from "../src/nl/index.js";
 import { checkMeaning } from "../src/nl/meaning.js";
@@ -49,11 +49,15 @@ function problemsOf(dir: string, all: boolean): Array<{ problem: string; domain:
   const entries = readdirSync(dir).sort();
   const probs = entries.filter((f) => f.toLowerCase().endsWith(".pddl") && !f.startsWith(".") && !isDomainFileName(f) && !/-domain\.pddl$/i.test(f) && statSync(join(dir, f)).isFile());
   probs.sort((a, b) => statSync(join(dir, a)).size - statSync(join(dir, b)).size || (a < b ? -1 : 1));
+  // One domain per folder, except a folder of "<name>-domain.pddl" files (one per name).
   const taken = new Set<string>();
   for (const p of probs) {
     const d = domainOf(dir, p);
-    if (d === null || (!all && taken.has(d))) continue;
-    taken.add(d);
+    if (d === null) continue;
+    const named = /^(.+)-domain\.pddl$/i.exec(basename(d));
+    const key = named !== null && !/^p\d+$/i.test(named[1]!) ? d : dir;
+    if (!all && taken.has(key)) continue;
+    taken.add(key);
     out.push({ problem: join(dir, p), domain: d });
   }
   for (const e of entries) if (statSync(join(dir, e)).isDirectory() && !e.startsWith(".")) out.push(...problemsOf(join(dir, e), all));

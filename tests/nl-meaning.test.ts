@@ -56,7 +56,11 @@ describe("reading facts and actions back", () => {
     const task = ground(d, parseProblem(FACTORY_P, "f1.pddl", d));
     const json = scaffoldTemplates(d);
     json.predicates["in-line"] = { true: ["{p} is at {s}"], false: ["{p} is not at {s}"] };
-    const rep = checkMeaning(task, compileTemplates(json, d, "nl.json"));
+    // compileTemplates refuses such a file (the texts read alike); the meaning check finds it too
+    expect(() => compileTemplates(json, d, "nl.json")).toThrow(/predicates\.at\.true\[0\] "\{p\} is at \{s\}" and predicates\.in-line\.true\[0\] "\{p\} is at \{s\}" read alike/);
+    const t = compileTemplates(scaffoldTemplates(d), d, "nl.json");
+    t.predicates.set("in-line", { ...t.predicates.get("in-line")!, pos: [compile("{p} is at {s}", ["p", "s"])], neg: [compile("{p} is not at {s}", ["p", "s"])] });
+    const rep = checkMeaning(task, t);
     expect(rep.failures.some((f) => /\(in-line p1 s1\): "p1 is at s1" reads as .*\(at p1 s1\)/.test(f))).toBe(true);
   });
 
@@ -64,8 +68,14 @@ describe("reading facts and actions back", () => {
     const d = parseDomain(FACTORY, "factory.pddl");
     const task = ground(d, parseProblem(FACTORY_P, "f1.pddl", d));
     const json = scaffoldTemplates(d);
-    json.actions["move"] = ["move {p} from {from} to {to}", "move {p} from {to} to {from}", "move {p} from {from} to {to}"];
-    const rep = checkMeaning(task, compileTemplates(json, d, "nl.json"));
+    const texts = ["move {p} from {from} to {to}", "move {p} from {to} to {from}", "move {p} from {from} to {to}"];
+    json.actions["move"] = texts;
+    // compileTemplates refuses such a file (a swap); the meaning check finds it too
+    expect(() => compileTemplates(json, d, "nl.json")).toThrow(/actions\.move\[0\] .* and actions\.move\[1\] .* read alike/);
+    const t = compileTemplates(scaffoldTemplates(d), d, "nl.json");
+    const params = t.actions.get("move")!.params;
+    t.actions.set("move", { params, text: texts.map((x) => compile(x, params)) });
+    const rep = checkMeaning(task, t);
     expect(rep.failures.some((f) => /\(move p1 s1 s2\): "move p1 from s2 to s1" reads as/.test(f))).toBe(true);
   });
 

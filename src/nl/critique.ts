@@ -4,9 +4,10 @@
  * about predicates and actions.
  */
 import type { LabeledStep } from "../label/types.js";
-import { applyOp } from "../task/index.js";
+import { applyOp, findOperator, isApplicable, isGoal } from "../task/index.js";
 import type { GroundTask } from "../task/types.js";
 import type { Prng } from "../util/prng.js";
+import { relaxedUnreachableGoals } from "./relaxed-goals.js";
 import { capitalize, countWord, joinList } from "./text.js";
 
 /** What the critic needs from its renderer. */
@@ -14,7 +15,10 @@ export interface CriticContext {
   task: GroundTask;
   /** What-I-do text of an action with the row's paraphrase draw. */
   actionText(schema: number, args: ArrayLike<number>, prng: Prng | null): string;
-  /** A failed precondition literal ("(clear b)") said as what is true instead. */
+  /**
+   * A failed precondition literal ("(clear b)") said as what is true instead. The critic also
+   * passes a negation ("(not (on a b))") to get the text of the fact itself ("a is on b").
+   */
   failedText(lit: string): string;
   /** Why the quantified or disjunctive parts of a candidate's precondition are false after `prefix`. */
   formulaReasons(c: LabeledStep["candidate"], prefix: readonly number[]): string[];
@@ -30,9 +34,61 @@ function sameState(a: Uint32Array, b: Uint32Array): boolean {
   return true;
 }
 
+/** Each text once, in first-seen order. */
+function unique(xs: readonly string[]): string[] {
+  return xs.length < 2 ? [...xs] : [...new Set(xs)];
+}
+
+/** Goal facts named in a dead-end critique at most; the rest are counted. */
+const MAX_NAMED_GOALS = 3;
+
 /** The critique function of a renderer. */
 export function critic(ctx: CriticContext): (ls: LabeledStep, prng: Prng) => string {
   const { task, actionText, failedText, formulaReasons, stateAfterPrefix } = ctx;
+
+  // The state the walk is in (s) and the candidate's successor (s'), or null when the candidate
+  // is not executable there. The operator is the applicable variant of the candidate's action,
+  // as the labeller picks it (variants of a split disjunction share the action).
+  const states = (ls: LabeledStep): { s: Uint32Array; next: Uint32Array } | null => {
+    const c = ls.candidate;
+    try {
+      const s = stateAfterPrefix(ls.prefixOps, ls.prefixOps.length);
+      let op = c.op >= 0 && isApplicable(task, s, c.op) ? c.op : -1;
+      if (op < 0) for (const o of findOperator(task, c.schema, c.args)) if (op < 0 && isApplicable(task, s, o)) op = o;
+      if (op < 0) return null;
+      return { s, next: applyOp(task, s, op) };
+    } catch {
+      return null;
+    }
+  };
+
+  // Dead ends proved by the relaxation: the goal facts it shows unreachable from s', as text.
+  // Derived goal facts (compiled complex goals, derived predicates) have no sentence: left out.
+  const goalFactText = (f: number): string => {
+    const name = task.factNames[f]!;
+    const lit = `(not ${name})`;
+    const t = failedText(lit); // the text of a false negation: the fact itself
+    return t === lit ? name : t;
+  };
+  let lastDeadEnd: { key: string; text: string | null } | null = null;
+  const unreachableGoalsText = (ls: LabeledStep): string | null => {
+    const key = `${ls.prefixOps.join(",")}|${ls.candidate.schema}|${ls.candidate.args.join(",")}`;
+    if (lastDeadEnd !== null && lastDeadEnd.key === key) return lastDeadEnd.text;
+    let text: string | null = null;
+    const st = states(ls);
+    if (st !== null) {
+      const goals = relaxedUnreachableGoals(task, st.next).filter((f) => task.factDerived[f] === 0);
+      if (goals.length > 0) {
+        const named = goals.slice(0, MAX_NAMED_GOALS).map((f) => `that ${goalFactText(f)}`);
+        const more = goals.length - named.length;
+        if (more > 0) named.push(`${countWord(more)} more`);
+        text = `${goals.length === 1 ? "the goal condition" : "the goal conditions"} ${joinList(named)} could not be reached from there`;
+      }
+    }
+    lastDeadEnd = { key, text };
+    return text;
+  };
+
   return (ls: LabeledStep, prng: Prng): string => {
     const c = ls.candidate;
     const ev = ls.evidence;
@@ -44,8 +100,9 @@ export function critic(ctx: CriticContext): (ls: LabeledStep, prng: Prng) => str
         // Failed literals say what is true instead; a failed quantified or disjunctive
         // condition is explained by the ground facts that make it false in this state.
         const lits = ev.failedPreconditions.filter((l) => !/^\(\s*(and|or|not\s*\(\s*(and|or|exists|forall|imply)|exists|forall|imply)\b/i.test(l));
-        const reasons = lits.map(failedText);
-        if (lits.length < ev.failedPreconditions.length) reasons.push(...formulaReasons(c, ls.prefixOps));
+        const all = lits.map(failedText);
+        if (lits.length < ev.failedPreconditions.length) all.push(...formulaReasons(c, ls.prefixOps));
+        const reasons = unique(all);
         const r = reasons.length > 0 ? joinList(reasons) : "its precondition does not hold";
         if (v === 0) return `This step is invalid: I cannot ${act} now, because ${r}.`;
         if (v === 1) return `The step is not possible here: ${r}, so I cannot ${act}.`;
@@ -55,7 +112,7 @@ export function critic(ctx: CriticContext): (ls: LabeledStep, prng: Prng) => str
         const why =
           ev.deadEnd?.kind === "exhaustive"
             ? `exploring all ${ev.deadEnd.states} states reachable from there finds no way to the goal`
-            : "even if no action ever undid anything, some goal condition could not be reached from there";
+            : `even if no action ever undid anything, ${unreachableGoalsText(ls) ?? "some goal condition could not be reached from there"}`;
         if (v === 0) return `This step is a dead end: once I ${act}, the goal can no longer be reached, because ${why}.`;
         if (v === 1) return `If I ${act}, the goal becomes unreachable: ${why}.`;
         return `This ruins the task: once I ${act}, there is no way to reach the goal any more, since ${why}.`;
@@ -63,22 +120,38 @@ export function critic(ctx: CriticContext): (ls: LabeledStep, prng: Prng) => str
       case "backtracking": {
         const j = ev.backtrackTo ?? 0;
         const where = j === 0 ? "the initial state" : `the state after step ${j}`;
+        // s' = s (a step that changes nothing), s' = s_j (an exact return), or s' is new and
+        // every optimal plan from it comes back through s_j.
+        let loop = false;
         let exact = false;
-        if (c.op >= 0 && ls.prefixOps.length >= j) {
+        const st = ls.prefixOps.length >= j ? states(ls) : null;
+        if (st !== null) {
+          loop = sameState(st.next, st.s);
           try {
-            const s = stateAfterPrefix(ls.prefixOps, ls.prefixOps.length);
-            exact = sameState(applyOp(task, s, c.op), stateAfterPrefix(ls.prefixOps, j));
+            exact = !loop && sameState(st.next, stateAfterPrefix(ls.prefixOps, j));
           } catch {
             exact = false;
           }
         }
         const extra = ev.extraCost !== null && ev.extraCost > 0 ? (task.hasCosts ? `, which adds ${ev.extraCost} to the total cost` : `, which wastes ${unit(ev.extraCost)}`) : "";
-        const lead = exact
-          ? `if I ${act}, I am back in ${where}`
-          : `if I ${act}, every optimal plan from there has to pass through ${where} again`;
-        if (v === 0) return `This step undoes progress: ${lead}${extra}.`;
-        if (v === 1) return `This goes backwards: ${lead}${extra}.`;
-        return `Not useful. ${capitalize(lead)}${extra}, so the step only undoes what was done.`;
+        if (loop) {
+          if (v === 0) return `This step changes nothing: if I ${act}, the state stays exactly as it is${extra}.`;
+          if (v === 1) return `This step is wasted: if I ${act}, nothing changes${extra}.`;
+          const waste = task.hasCosts ? (ev.cost !== null ? `its cost of ${ev.cost}` : "its cost") : "a step";
+          return `Not useful. If I ${act}, nothing changes, so the step only wastes ${waste}.`;
+        }
+        if (exact) {
+          const lead = `if I ${act}, I am back in ${where}`;
+          if (v === 0) return `This step undoes progress: ${lead}${extra}.`;
+          if (v === 1) return `This goes backwards: ${lead}${extra}.`;
+          return `Not useful. ${capitalize(lead)}${extra}, so the step only undoes what was done.`;
+        }
+        // Nothing was undone: the step leads off to a new state, and the way on from there
+        // comes back through a state of the walk.
+        const lead = `if I ${act}, every optimal plan from there has to pass through ${where} again`;
+        if (v === 0) return `This step leads astray: ${lead}${extra}.`;
+        if (v === 1) return `This step is a detour that has to come back: ${lead}${extra}.`;
+        return `Not useful. ${capitalize(lead)}${extra}, so the step only leads away and back again.`;
       }
       case "suboptimal": {
         const hb = ev.hBefore;
@@ -100,20 +173,33 @@ export function critic(ctx: CriticContext): (ls: LabeledStep, prng: Prng) => str
       case "optimal": {
         const hb = ev.hBefore;
         const ha = ev.hAfter;
+        // h*(s') = 0 is the goal only without zero-cost actions: check s' itself.
+        let atGoal = false;
         if (ha === 0) {
+          const st = states(ls);
+          atGoal = st === null || isGoal(task, st.next);
+        }
+        if (atGoal) {
           if (v === 0) return `This step is correct: when I ${act}, the goal is reached.`;
           if (v === 1) return `Correct: to ${act} completes the goal.`;
           return `Good step. Once I ${act}, every goal condition holds.`;
         }
+        const tail = ha === 0 ? " The goal does not hold yet after it, but the rest of the way to it costs nothing." : "";
         const detail =
           hb !== null && ha !== null
             ? task.hasCosts
-              ? `the cost still to pay for the goal drops from ${hb} to ${ha}${ev.cost !== null ? `, exactly this step's cost of ${ev.cost}` : ""}`
-              : `the goal goes from ${away(hb)} to ${away(ha)}`
+              ? hb === ha
+                ? ha === 0
+                  ? `this step costs ${ev.cost ?? 0}`
+                  : `this step costs ${ev.cost ?? 0} and the cost still to pay for the goal stays at ${ha}`
+                : `the cost still to pay for the goal drops from ${hb} to ${ha}${ev.cost !== null ? `, exactly this step's cost of ${ev.cost}` : ""}`
+              : ha === 0
+                ? "it starts an optimal plan"
+                : `the goal goes from ${away(hb)} to ${away(ha)}`
             : "it starts an optimal plan";
-        if (v === 0) return `This step is correct and on an optimal plan: when I ${act}, ${detail}.`;
-        if (v === 1) return `Good step: to ${act} makes full progress, since ${detail}.`;
-        return `Correct. It is optimal to ${act} here: ${detail}.`;
+        if (v === 0) return `This step is correct and on an optimal plan: when I ${act}, ${detail}.${tail}`;
+        if (v === 1) return `Good step: to ${act} makes full progress, since ${detail}.${tail}`;
+        return `Correct. It is optimal to ${act} here: ${detail}.${tail}`;
       }
     }
   };

@@ -7,8 +7,8 @@
  * fl1". Every parameter appears exactly once, so the text parses back to the action.
  */
 import type { ActionDecl, Effect, Formula, Term } from "../pddl/ast.js";
-import { adverbOf, canBeVerb, compoundSplit, isDirection, isPreposition, senseOf, splitName } from "./lexicon.js";
-import { names, paramInfos } from "./generic-params.js";
+import { adverbOf, canBeVerb, compoundSplit, isDirection, isEnglishWord, isPreposition, senseOf, splitName } from "./lexicon.js";
+import { names, paramInfos, type ParamInfo } from "./generic-params.js";
 import type { PredicatePhrase } from "./generic-predicates.js";
 
 /** An atom of an action: arguments are parameter indexes, or constants (strings). */
@@ -55,6 +55,9 @@ function collect(decl: ActionDecl): { pre: Lit[]; adds: Lit[]; dels: Lit[] } {
     if (e.kind === "and") e.args.forEach(walkE);
     else if (e.kind === "add") adds.push({ pred: e.atom.predicate, args: e.atom.args.map(arg) });
     else if (e.kind === "del") dels.push({ pred: e.atom.predicate, args: e.atom.args.map(arg) });
+    // a conditional change still says what the parameters are for ("when d1 is not d2, the
+    // airplane turns from d1 to d2"): read for roles, not claimed as an effect
+    else if (e.kind === "when") walkE(e.body);
   };
   walkE(decl.effect);
   return { pre, adds, dels };
@@ -72,6 +75,9 @@ function moves(adds: Lit[], dels: Lit[], preds: ReadonlyMap<string, PredicatePhr
       const diff = a.args.map((x, k) => (x !== d.args[k] ? k : -1)).filter((k) => k >= 0);
       if (diff.length !== 1) continue;
       const k = diff[0]!;
+      // the value of a relation is its last argument: on(c2, s2) -> on(c1, s2) is c1 taking
+      // c2's place (two moves of cars), not segment s2 moving from c2 to c1
+      if (k !== a.args.length - 1) continue;
       const from = d.args[k];
       const to = a.args[k];
       if (typeof from !== "number" || typeof to !== "number") continue;
@@ -116,7 +122,7 @@ function prepOf(link: string | null): string | null {
  * One or two paraphrases of the action's what-I-do text (templates over the action's
  * parameter placeholders).
  */
-export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, PredicatePhrase>, keepNameWords = false): string[] {
+export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, PredicatePhrase>, keepNameWords = false, nameNouns = false): string[] {
   const ps = paramInfos(decl.params);
   const ph = ps.map((p) => `{${p.ph}}`);
   const n = ps.length;
@@ -130,6 +136,8 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
     const c = compoundSplit(w[0]!);
     if (c !== null && canBeVerb(c[0])) w = [...c];
   }
+  // "do-plane", "do-saw-large": the light verb gives way to the verb after it
+  if (w.length > 1 && LIGHT_VERBS.has(w[0]!) && canBeVerb(w[1]!)) w = w.slice(1);
   let verb: string;
   let particle = "";
   let dirParticle = "";
@@ -151,13 +159,23 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
     rest = ["the", ...w];
   }
 
+  // Words of the name that name a parameter ("load-truck ?obj ?truck"): said before it ("into truck T").
+  const nounOf = new Map<number, string>();
+  if (nameNouns) {
+    rest = rest.filter((word) => {
+      const i = ps.findIndex((p) => names([word], p));
+      if (i < 0 || nounOf.has(i)) return true;
+      nounOf.set(i, word);
+      return false;
+    });
+  }
   const used = new Set<number>();
   const inMove = (i: number): boolean => mv.some((m) => m.from === i || m.to === i);
   const locAdd = (l: Lit): boolean => l.args.length === 2 && (pp(l.pred)?.locative ?? false);
   // ---- the thing acted on
   let primary: number | string | null = null;
   let withMover: number | null = null;
-  if (!keepNameWords) {
+  if (!keepNameWords && !nameNouns) {
     for (let j = 0; j < rest.length && primary === null; j++) {
       const i = ps.findIndex((p) => names([rest[j]!], p));
       if (i < 0) continue;
@@ -172,16 +190,20 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
       j--;
     }
   }
-  const rank = (m: Move): number => (m.movers.length > 0 && !m.cross && pp(m.pred)?.locative ? 0 : m.cross ? 1 : m.movers.length > 0 ? 2 : pp(m.pred)?.implicit ? 3 : 9);
+  // A change between two values (levels, counts) is said on the side ("changing ..."), never as the move.
+  const valueMove = (m: Move): boolean => [m.from, m.to].every((i) => ps[i]!.value || NUMBERISH_NOUN.test(ps[i]!.typeWords[ps[i]!.typeWords.length - 1] ?? ""));
+  const rank = (m: Move): number => (valueMove(m) ? 9 : m.movers.length > 0 && !m.cross && pp(m.pred)?.locative ? 0 : m.cross ? 1 : m.movers.length > 0 ? 2 : pp(m.pred)?.implicit ? 3 : 9);
   const mainMove = ((): Move | null => {
     if (withMover !== null) return mv.find((m) => m.cross && m.movers.includes(withMover!)) ?? null;
-    if (typeof primary === "number") return mv.find((m) => m.movers.includes(primary as number)) ?? null;
+    if (typeof primary === "number") return mv.find((m) => m.movers.includes(primary as number) && !valueMove(m)) ?? null;
     const cands = mv.filter((m) => rank(m) < 9).sort((x, y) => rank(x) - rank(y));
     // The mover whose place another mover takes ("push": the stone, not the player).
     const pushed = cands.find((m) => m.movers.length > 0 && cands.some((o) => o !== m && o.movers.length > 0 && o.to === m.from));
     return pushed ?? cands[0] ?? null;
   })();
   if (primary === null && mainMove !== null) primary = mainMove.movers.length > 0 ? mainMove.movers[0]! : (pp(mainMove.pred)?.implicit ?? null);
+  // The one acting moves itself: "move from p1 to p2", not "move I from ...".
+  if (primary === "I") primary = "";
   if (primary === null) {
     // The thing placed or taken away: the first argument of a locative atom added or deleted,
     // else of any atom the action changes.
@@ -262,18 +284,23 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
     const ends: string[] = [];
     if (free(m.from)) ends.push(`from ${ph[m.from]}`);
     if (free(m.to)) ends.push(`to ${ph[m.to]}`);
-    if (ends.length === 0) continue;
+    const otherMover = info?.locative === true && mover !== null && !used.has(mover);
+    if (ends.length === 0 && !otherMover) continue;
     used.add(m.from);
     used.add(m.to);
     if (info?.locative && mover !== null) {
       if (used.has(mover)) tails.push(`moving ${ends.join(" ")}`);
       else {
-        tails.push(`with ${ph[mover]} moving ${ends.join(" ")}`);
+        // another thing moves too: say both of its ends, even one already named ("with c2 moving from s2 to s1")
+        tails.push(`with ${ph[mover]} moving from ${ph[m.from]} to ${ph[m.to]}`);
         used.add(mover);
       }
       continue;
     }
-    const attr = info?.attr ?? splitName(m.pred).join(" ");
+    let attr = info?.attr ?? splitName(m.pred).join(" ");
+    // "changing its stored level": a relation that is not a noun names its value by the value's type
+    const vnoun = ps[m.to]!.typeWords.join(" ");
+    if (vnoun !== "" && !attr.split(" ").includes(ps[m.to]!.typeWords[ps[m.to]!.typeWords.length - 1]!) && senseOf(attr.split(" ").pop()!) !== "noun") attr = `${attr} ${vnoun}`;
     if (mover === null) tails.push(`changing ${info?.implicit ?? `the ${attr}`} ${ends.join(" ")}`);
     else if (used.has(mover) || mover === primary) tails.push(`changing its ${attr} ${ends.join(" ")}`);
     else {
@@ -299,9 +326,41 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
       used.add(y);
     } else left.push(i);
   }
+  // A parameter named by a preposition ("?over", "?to") says its role: "over p2".
+  for (let k = left.length - 1; k >= 0; k--) {
+    const i = left[k]!;
+    const v = splitName(decl.params[i]!.name);
+    if (v.length === 1 && isPreposition(v[0]!)) {
+      pps.push(`${v[0]} ${ph[i]}`);
+      left.splice(k, 1);
+    }
+  }
   if (left.length > 0) {
-    const items = left.map((i) => ph[i]!);
+    // Each named by its role ("with mode m", "with old surface s"): the variable's words when they
+    // say something, else its type; two of one type keep their variables' words or stay bare.
+    const roles = left.map((i) => roleNoun(ps[i]!, decl.params[i]!.name));
+    // Two of one role: one that a one-object precondition describes takes that predicate's words
+    // ("the time now is t1": "with time now t1 and time t2").
+    for (let k = 0; k < left.length; k++) {
+      if (roles.filter((x) => x === roles[k]).length < 2) continue;
+      const u = pre.find((l) => l.args.length === 1 && l.args[0] === left[k] && !(pp(l.pred)?.plain ?? false));
+      if (u !== undefined) roles[k] = splitName(u.pred).join(" ");
+    }
+    const items = left.map((i, k) => {
+      const r = roles[k]!;
+      const clash = r !== "" && roles.filter((x) => x === r).length > 1;
+      return r === "" || clash ? ph[i]! : `${r} ${ph[i]}`;
+    });
     pps.push(`with ${items.length === 1 ? items[0] : items.slice(0, -1).join(", ") + " and " + items[items.length - 1]}`);
+  }
+
+  // Two roles with one preposition ("from a1 ... from p"): each says its type too.
+  for (let k = 0; k < pps.length; k++) {
+    const lead = pps[k]!.split(" ")[0]!;
+    if (lead === "with" || !pps.some((x, j) => j !== k && x.split(" ")[0] === lead)) continue;
+    const m = /^(\S+) \{([^}]+)\}$/.exec(pps[k]!);
+    const i = m === null ? -1 : ps.findIndex((p) => p.ph === m[2]);
+    if (i >= 0 && ps[i]!.typeWords.length > 0 && !pps[k]!.includes(` ${ps[i]!.typeWords.join(" ")} `)) pps[k] = `${lead} ${ps[i]!.typeWords.join(" ")} ${ph[i]}`;
   }
 
   // ---- assemble
@@ -318,11 +377,34 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
   const afterObject = verb === "move" && dirParticle !== "";
   const head = [verb, particle, afterObject ? "" : dirParticle, ...objWords].filter((s) => s !== "").join(" ");
   let obj = "";
-  if (typeof primary === "number") obj = ph[primary]!;
+  const primaryPrep = typeof primary === "number" ? splitName(decl.params[primary]!.name) : [];
+  if (typeof primary === "number" && primaryPrep.length === 1 && isPreposition(primaryPrep[0]!)) obj = `${primaryPrep[0]} ${ph[primary]}`;
+  else if (typeof primary === "number") obj = ph[primary]!;
   else if (typeof primary === "string") obj = primary;
   const core = [head, obj, afterObject ? dirParticle : "", ...manner, restPP].filter((s) => s !== "").join(" ");
   const tailText = tails.length > 0 ? `, ${tails.join(", ")}` : "";
-  const t0 = [core, ...pps].join(" ") + tailText;
-  // A second paraphrase only where the roles can trade places ("to l2 from l1").
-  return pps.length >= 2 ? [t0, [core, pps[1]!, pps[0]!, ...pps.slice(2)].join(" ") + tailText] : [t0];
+  const withNouns = (t: string): string => {
+    let out = t;
+    for (const [i, word] of nounOf) out = out.replace(ph[i]!, `${word} ${ph[i]}`);
+    return out;
+  };
+  const t0 = withNouns([core, ...pps].join(" ") + tailText);
+  // A second paraphrase only where the roles can trade places ("to l2 from l1") and their
+  // prepositions tell them apart ("from a from b" swapped would read as another action).
+  const lead = (x: string): string => x.split(" ")[0]!;
+  if (pps.length >= 2 && lead(pps[0]!) !== lead(pps[1]!)) return [t0, withNouns([core, pps[1]!, pps[0]!, ...pps.slice(2)].join(" ") + tailText)];
+  return [t0];
+}
+
+const LIGHT_VERBS = new Set(["do", "perform", "execute", "make"]);
+const NUMBERISH_NOUN = /^(level|levels|count|counter|number|num|numb|quantity|amount|capacity|size|value|fuel|index)$/;
+
+/** The words a parameter is called by in a role ("old surface"), or "" for none that says more than its slot. */
+function roleNoun(p: ParamInfo, raw: string): string {
+  const words = splitName(raw.replace(/^\?/, ""))
+    .flatMap((x) => (isEnglishWord(x) ? [x] : (compoundSplit(x) ?? [x])))
+    .filter((x) => !/^\d+$/.test(x));
+  const informative = p.varWords.length > 0 && words.length > 0 && words.every((x) => isEnglishWord(x) && x.length > 1);
+  if (informative) return words.join(" ");
+  return p.typeWords.length > 0 ? p.typeWords.join(" ") : "";
 }

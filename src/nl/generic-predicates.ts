@@ -4,8 +4,9 @@
  * plane1 is fl2"), never "holds for" or "is true".
  */
 import type { PredicateDecl } from "../pddl/ast.js";
-import { compoundSplit, isDirection, isPreposition, senseOf, splitName, verbForms, withArticle, type Sense } from "./lexicon.js";
+import { canBeThirdPerson, thirdToBase, compoundSplit, isDirection, isEnglishWord, isPreposition, senseOf, splitName, verbForms, withArticle, type Sense } from "./lexicon.js";
 import { names, paramInfos, type ParamInfo } from "./generic-params.js";
+import type { NumericRelation, PredicateHint } from "./hints.js";
 
 /** The generic phrasing of one predicate (templates use `{name}` placeholders). */
 export interface PredicatePhrase {
@@ -26,6 +27,8 @@ export interface PredicatePhrase {
   groupable: boolean;
   /** A word before a placeholder that is dropped when the object's name starts with it ("capacity"). */
   elide: Map<string, string>;
+  /** The plain reading: the relation named, its arguments in order (no English reading was found). */
+  plain?: boolean;
 }
 
 // Prepositions that a past participle or adjective takes before its second argument.
@@ -46,6 +49,13 @@ const TRANSITIVE = new Set(["holding", "carrying", "lifting", "grasping", "gripp
 
 // Words that end a name as a state of the argument's part: "power-on ?i".
 const PARTICLE_STATE = new Set(["on", "off", "up", "down", "out"]);
+const BEFORE_AFTER: Array<[RegExp, RegExp]> = [[/old/, /new/], [/from/, /to/], [/before/, /after/], [/src|source/, /dst|dest|target/], [/cur/, /next/], [/prev/, /next/], [/in/, /out/]];
+function beforeAfter(a: string, b: string): boolean {
+  return BEFORE_AFTER.some(([x, y]) => x.test(a) && y.test(b));
+}
+const ORDINALS = new Set(["first", "last", "second", "third", "top", "bottom", "next", "previous", "final", "initial"]);
+// Words that are a subject without an article: "today is d1".
+const ADVERB_SUBJECTS = new Set(["today", "now", "tomorrow", "yesterday", "tonight"]);
 const ROUTES = new Set(["road", "link", "path", "route", "edge", "way", "street", "bridge", "corridor", "passage", "track", "rail", "connection", "lane", "arc", "door"]);
 const LOCATIVE = new Set(["at", "in", "on", "inside", "onto", "into", "near", "under", "above", "below", "over", "within", "upon"]);
 
@@ -75,11 +85,89 @@ function roleOf(p: ParamInfo, raw: string): string {
   return noun === "object" ? `with {${p.ph}}` : `with ${noun} {${p.ph}}`;
 }
 
+// Arithmetic proven from a static relation's facts (hints.ts): quantities read as numbers,
+// other things (times, days, stages) as an order.
+const QUANTITY: Record<NumericRelation, [string, string]> = {
+  succ: ["{1} is one more than {0}", "{1} is not one more than {0}"],
+  pred: ["{0} is one more than {1}", "{0} is not one more than {1}"],
+  lt: ["{0} is smaller than {1}", "{0} is not smaller than {1}"],
+  le: ["{0} is at most {1}", "{0} is more than {1}"],
+  gt: ["{0} is greater than {1}", "{0} is not greater than {1}"],
+  ge: ["{0} is at least {1}", "{0} is less than {1}"],
+  sum: ["{0} plus {1} is {2}", "{0} plus {1} is not {2}"],
+  diff: ["{0} minus {1} is {2}", "{0} minus {1} is not {2}"],
+};
+const ORDER: Record<NumericRelation, [string, string]> = {
+  ...QUANTITY,
+  succ: ["{1} comes right after {0}", "{1} does not come right after {0}"],
+  pred: ["{0} comes right after {1}", "{0} does not come right after {1}"],
+  lt: ["{0} comes before {1}", "{0} does not come before {1}"],
+  le: ["{0} comes no later than {1}", "{0} comes later than {1}"],
+  gt: ["{0} comes after {1}", "{0} does not come after {1}"],
+  ge: ["{0} comes no earlier than {1}", "{0} comes earlier than {1}"],
+};
+const ORDER_WORDS = new Set([
+  "next", "succ", "successor", "pred", "predecessor", "previous", "prev", "inc", "increment", "dec", "decrement", "plus", "minus",
+  "sum", "add", "sub", "subtract", "substract", "diff", "difference", "le", "leq", "lt", "ge", "geq", "gt", "less", "greater",
+  "equal", "smaller", "bigger", "larger", "lower", "higher", "than", "or", "num", "number", "count", "one", "step",
+]);
+const NUMBERISH = /^(n|num|number|numbers|count|counter|level|levels|flevel|fuellevel|quantity|qty|amount|capacity|size|value|val|integer|int|digit|fuel|load|height|length|width|weight|cost|price|money|credit|score|index|idx|unit|units)$/;
+
+function numericPhrase(rel: NumericRelation, ps: ParamInfo[]): PredicatePhrase {
+  const nouns = [...ps[0]!.typeWords, ...ps[0]!.varWords];
+  const quantity = rel === "sum" || rel === "diff" || nouns.some((w) => NUMBERISH.test(w)) || ps[0]!.value;
+  const [pos, neg] = (quantity ? QUANTITY : ORDER)[rel];
+  const sub = (t: string): string => t.replace(/\{(\d)\}/g, (_m, i: string) => `{${ps[Number(i)]!.ph}}`);
+  return { ...base(), pos: sub(pos), neg: sub(neg), groupable: false, attr: "" };
+}
+
+/**
+ * The plain reading of a predicate whose name the translator cannot read: the relation named in
+ * quotes, every argument in its order ("t1 stands in the relation "le" to t6").
+ */
+export function plainPhrase(words: string, ps: ParamInfo[]): PredicatePhrase {
+  const ph = ps.map((p) => `{${p.ph}}`);
+  const q = `"${words}"`;
+  const done = (pos: string, neg: string): PredicatePhrase => ({ ...base(), pos, neg, groupable: false, attr: words, plain: true });
+  if (ph.length === 0) return done(`the condition ${q} is met`, `the condition ${q} is not met`);
+  if (ph.length === 1) return done(`${ph[0]} has the property ${q}`, `${ph[0]} does not have the property ${q}`);
+  if (ph.length === 2) return done(`${ph[0]} stands in the relation ${q} to ${ph[1]}`, `${ph[0]} does not stand in the relation ${q} to ${ph[1]}`);
+  const list = `${ph.slice(0, -1).join(", ")} and ${ph[ph.length - 1]}`;
+  return done(`the relation ${q} links ${list}, in this order`, `the relation ${q} does not link ${list}, in this order`);
+}
+
+/** A word of a predicate's name that no reading can rest on: unknown to the lexicon, not a name or number. */
+function unreadable(w: string, ps: readonly ParamInfo[]): boolean {
+  if (/\d/.test(w) || /^[A-Z]$/.test(w) || isPreposition(w) || isDirection(w)) return false;
+  if (ps.some((p) => names([w], p))) return false;
+  return !isEnglishWord(w);
+}
+
 /** The generic phrasing of `decl`. */
-export function predicatePhrase(decl: PredicateDecl): PredicatePhrase {
+export function predicatePhrase(decl: PredicateDecl, hint?: PredicateHint, flip = false, keepNames = false): PredicatePhrase {
+  const out = predicatePhraseOf(decl, hint, keepNames);
+  if (!flip || decl.params.length < 2) return out;
+  // The domain uses the relation word the other way round (see generic.ts verticalFlips).
+  const [a, b] = paramInfos(decl.params).map((p) => `{${p.ph}}`);
+  const swap = (t: string): string => t.split(a!).map((x) => x.split(b!).join("\u0000")).join(b!).split("\u0000").join(a!);
+  return { ...out, pos: swap(out.pos), neg: swap(out.neg), link: null };
+}
+
+function predicatePhraseOf(decl: PredicateDecl, hint?: PredicateHint, keepNames = false): PredicatePhrase {
   const ps = paramInfos(decl.params);
   const raw = decl.params.map((p) => p.name);
   let w = splitName(decl.spelling ?? decl.name);
+  // "not-blocked" beside "blocked", not proven its complement: reading it as "not blocked" would
+  // give two facts one sentence; name it as it is.
+  if (hint?.unprovenTwin && ps.length > 0) return plainPhrase(w.join(" "), ps);
+  // Proven arithmetic replaces names that only say "order" or that no reading rests on; a
+  // readable relation ("connected", "above", "closer") keeps its own words.
+  if (hint?.numeric && w.every((x) => ORDER_WORDS.has(x) || unreadable(x, ps) || ps.some((p) => names([x], p)) || senseOf(x) === "num")) return numericPhrase(hint.numeric, ps);
+  // Run-together words split ("ontable" -> on table); a word no reading can rest on ("le",
+  // "cw"): the plain reading, not an invented relation.
+  const plainName = w.join(" ");
+  w = w.flatMap((x) => (isEnglishWord(x) ? [x] : (compoundSplit(x) ?? [x])));
+  if (ps.length > 0 && w.some((x) => unreadable(x, ps))) return plainPhrase(plainName, ps);
   let flip = false;
   if (w.length > 1 && w[0] === "no" && ps.length > 0 && senseOf(w[1]!) === "noun") {
     // "no-access ?p ?f": "p has no access to f".
@@ -92,11 +180,7 @@ export function predicatePhrase(decl: PredicateDecl): PredicatePhrase {
     flip = true;
     w = w.slice(1);
   }
-  if (w.length === 1) {
-    const c = compoundSplit(w[0]!);
-    if (c !== null) w = [...c];
-  }
-  const out = phrase(w, ps, raw);
+  const out = phrase(w, ps, raw, hint, keepNames);
   if (flip) [out.pos, out.neg] = [out.neg, out.pos];
   return out;
 }
@@ -105,7 +189,7 @@ function base(): Omit<PredicatePhrase, "pos" | "neg"> {
   return { link: null, locative: false, attr: "", implicit: null, groupable: true, elide: new Map() };
 }
 
-function phrase(w: string[], ps: ParamInfo[], raw: string[]): PredicatePhrase {
+function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHint, keepNames = false): PredicatePhrase {
   const n = ps.length;
   const all = w.join(" ");
   const ph = ps.map((p) => `{${p.ph}}`);
@@ -129,7 +213,8 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[]): PredicatePhrase {
   // Trailing words naming a later argument ("in-city ?c - city", "reachable-floor ?floor"): drop them.
   let named = -1;
   let namedWords: string[] = [];
-  for (let i = 1; i < n && named < 0; i++) {
+  // (kept when another predicate would read alike without them: "in-city" beside "in")
+  for (let i = 1; i < n && named < 0 && !keepNames; i++) {
     for (let k = Math.min(r.length - 1, 3); k >= 1; k--) {
       if (names(r.slice(r.length - k), ps[i]!)) {
         namedWords = r.slice(r.length - k);
@@ -147,7 +232,7 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[]): PredicatePhrase {
         break;
       }
     }
-    return unary(r, w, a, ps[0]!);
+    return unary(r, w, a, ps[0]!, hint);
   }
   // The second argument and the rest, as phrases after the relation.
   let b = ph[1]!;
@@ -191,13 +276,46 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[]): PredicatePhrase {
     res.attr = noun;
     return done(`the ${noun} of ${a} is ${b}`, `the ${noun} of ${a} is not ${b}`);
   }
+  // "is-product ?b ?p": the words after "is" name the second argument: the product of b is p.
+  if (hs === "be" && r.length > 1 && names(r.slice(1), ps[1]!) && n === 2) {
+    res.groupable = false;
+    res.attr = r.slice(1).join(" ");
+    return done(`the ${res.attr} of ${a} is ${b}`, `the ${res.attr} of ${a} is not ${b}`);
+  }
+  // "first ?b ?p": b is the first batch atom of p (an ordinal places the first argument).
+  if (r.length === 1 && ORDINALS.has(head) && n === 2) {
+    const noun = ps[0]!.noun === "object" ? "one" : ps[0]!.noun;
+    return done(`${a} is the ${head} ${noun} of ${b}`, `${a} is not the ${head} ${noun} of ${b}`);
+  }
+  // "at-two ?e ?xy ?xy2": a thing at several places of one type: e is at xy and xy2.
+  if (LOCATIVE.has(head) && n >= 3 && (r.length === 1 || senseOf(r[1]!) === "num" || /^(two|three|four)$/.test(r[1]!)) && ps.slice(1).every((p) => p.typeWords.join() === ps[1]!.typeWords.join() && p.typeWords.length > 0)) {
+    const list = `${ph.slice(1, -1).join(", ")} and ${ph[n - 1]}`;
+    res.locative = false;
+    res.groupable = false;
+    return { ...res, pos: `${a} is ${head} ${list}`, neg: `${a} is not ${head} ${list}`, link: null, attr: w.join(" ") };
+  }
+  // "in-line ?x ?y ?z" over one type: x, y and z are in line.
+  if (hs === "prep" && r.length === 2 && n >= 3 && isNounSense(senseOf(r[1]!)) && ps.every((p) => p.typeWords.join() === ps[0]!.typeWords.join())) {
+    const list = `${ph.slice(0, -1).join(", ")} and ${ph[n - 1]}`;
+    res.groupable = false;
+    return { ...res, pos: `${list} are ${r.join(" ")}`, neg: `${list} are not ${r.join(" ")}`, link: null, attr: w.join(" ") };
+  }
+  // "fuelcost ?level ?l1 ?l2": a value of a pair of places: the fuel cost from l1 to l2 is level.
+  if (n === 3 && isNounSense(hs) && (ps[0]!.value || NUMBERISH.test(ps[0]!.typeWords[ps[0]!.typeWords.length - 1] ?? "")) && fromTo(1)) {
+    res.groupable = false;
+    return { ...res, pos: `the ${r.join(" ")} from ${b} to ${ph[2]} is ${a}`, neg: `the ${r.join(" ")} from ${b} to ${ph[2]} is not ${a}`, link: null, attr: r.join(" ") };
+  }
+  // A plural word over two things that are not a count reads as a verb: "orbits ?i ?j": i orbits j.
+  if (hs === "plural" && r.length === 1 && !ps[1]!.value && !NUMBERISH.test(ps[1]!.noun) && canBeThirdPerson(head)) {
+    return done(`${a} ${head} ${b}`, `${a} does not ${thirdToBase(head)} ${b}`, head);
+  }
   switch (hs) {
     case "be": {
       const xs = r.slice(1);
       const xh = xs.length > 0 ? senseOf(xs[0]!) : "noun";
       if (isNounSense(xh) && xs.length > 0) return done(`${a} is the ${x} of ${b}`, `${a} is not the ${x} of ${b}`);
       if (xs.length === 0) return done(`${a} is ${b}`, `${a} is not ${b}`, "");
-      return phrase(xs, ps, raw);
+      return phrase(xs, ps, raw, hint, keepNames);
     }
     case "have": {
       if (r.length === 1) {
@@ -275,27 +393,48 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[]): PredicatePhrase {
         // "road ?a ?b": "there is a road from a to b".
         return done(`there is ${withArticle(noun)} from ${a} to ${b}`, `there is no ${noun} from ${a} to ${b}`);
       }
-      if (same && hs !== "plural") return done(`${a} is the ${noun} of ${b}`, `${a} is not the ${noun} of ${b}`);
+      // Over one type, "a is the N of b" ("s1 is the predecessor of s2"), unless the parameters are
+      // named as a before and an after ("?old ?new": the change of old is new).
+      if (same && hs !== "plural" && !beforeAfter(raw[0]!, raw[1]!)) return done(`${a} is the ${noun} of ${b}`, `${a} is not the ${noun} of ${b}`);
       if (hs === "plural") {
         res.attr = noun;
         return done(`${a} has ${b} ${noun}`, `${a} does not have ${b} ${noun}`);
       }
       res.groupable = false;
       res.attr = noun;
+      // "the N of a" says there is one; where a has several (proven), b is one of them.
+      if (hint?.multiValued && n === 2) return done(`${a} has ${b} as ${withArticle(noun)}`, `${a} does not have ${b} as ${withArticle(noun)}`);
       return done(`the ${noun} of ${a} is ${b}`, `the ${noun} of ${a} is not ${b}`);
     }
   }
 }
 
-function unary(r: string[], w: string[], a: string, p: ParamInfo): PredicatePhrase {
+function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: PredicateHint): PredicatePhrase {
   const res = base();
   const done = (pos: string, neg: string): PredicatePhrase => ({ ...res, pos, neg, attr: res.attr || w.join(" ") });
+  const head = r[0] ?? "";
+  const hs = r.length > 0 ? senseOf(head) : "noun";
+  // A fluent true of exactly one object names a current value: "the time now is t0", "today is d1".
+  const lastSense = r.length > 0 ? senseOf(r[r.length - 1]!) : "noun";
+  if (hint?.exactlyOne && !hint.static && (r.length === 0 || isNounSense(lastSense) || ADVERB_SUBJECTS.has(r[r.length - 1]!)) && !r.some(isPreposition)) {
+    const np = w.join(" ");
+    const subj = w.length === 1 && ADVERB_SUBJECTS.has(np) ? np : `the ${np}`;
+    res.attr = np;
+    return done(`${subj} is ${a}`, `${subj} is not ${a}`);
+  }
   if (r.length === 0) {
     const np = withArticle(w.join(" "));
     return done(`${a} is ${np}`, `${a} is not ${np}`);
   }
-  const head = r[0]!;
-  const hs = senseOf(head);
+  // A lone particle is a state ("up ?t": the tent is up); a lone locative preposition names
+  // where the one acting is ("at ?p": I am at p), when one place is true at a time.
+  if (r.length === 1 && PARTICLE_STATE.has(head)) return done(`${a} is ${head}`, `${a} is not ${head}`);
+  if (r.length === 1 && LOCATIVE.has(head)) {
+    if (!(hint?.exactlyOne || p.place)) return plainPhrase(w.join(" "), [p]);
+    res.locative = true;
+    res.implicit = "I";
+    return done(`I am ${head} ${a}`, `I am not ${head} ${a}`);
+  }
   const x = r.slice(1).join(" ");
   const last = r[r.length - 1]!;
   if (r.length > 1 && PARTICLE_STATE.has(last) && !p.place) {
@@ -323,8 +462,10 @@ function unary(r: string[], w: string[], a: string, p: ParamInfo): PredicatePhra
     case "can":
       return done(`${a} can ${x || "act"}`, `${a} cannot ${x || "act"}`);
     case "prep": {
-      if (x.length === 0) return done(`${a} is ${head} something`, `${a} is not ${head} anything`);
-      if (p.place || r.slice(1).every((y) => senseOf(y) === "name")) {
+      if (x.length === 0) return plainPhrase(w.join(" "), [p]);
+      // "at-robot ?x": the robot is at x (a place is never "at the robot"), unless the words
+      // name x itself ("in-storage ?t - tank": t is in the storage).
+      if (p.place || (LOCATIVE.has(head) && hint?.exactlyOne) || r.slice(1).every((y) => senseOf(y) === "name")) {
         // "at-robot ?x": "the robot is at x"; "at-robby ?r": "robby is at r".
         const subj = theNoun(r.slice(1));
         res.locative = LOCATIVE.has(head);

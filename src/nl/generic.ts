@@ -2,10 +2,14 @@
  * Generic text for domains without nl.json: templates derived from predicate, action, type and
  * parameter names ("on-table" -> "on table", "(at truck1 loc2)" -> "truck1 is at loc2").
  */
-import type { Domain, PredicateDecl } from "../pddl/ast.js";
+import type { Atom, Domain, Effect, Formula, PredicateDecl } from "../pddl/ast.js";
+import { typeParents } from "../pddl/types.js";
 import { actionPhrases } from "./generic-actions.js";
-import { predicatePhrase, type PredicatePhrase } from "./generic-predicates.js";
-import { pluralOf } from "./lexicon.js";
+import { plainPhrase, predicatePhrase, type PredicatePhrase } from "./generic-predicates.js";
+import { paramInfos } from "./generic-params.js";
+import { twinBase } from "./twins.js";
+import { hintsKey, type TaskHints } from "./hints.js";
+import { pluralOf, splitName } from "./lexicon.js";
 import { compile, paramNames, words, type Compiled } from "./text.js";
 import type { ActionTemplate, NlTemplates, PredicateTemplate, TypeTemplate } from "./templates.js";
 
@@ -33,6 +37,7 @@ function predicateTemplate(decl: PredicateDecl, ph: PredicatePhrase): PredicateT
     item: null,
     grouped: null,
     generic: true,
+    ...(ph.plain ? { plain: true } : {}),
   };
 }
 
@@ -62,6 +67,13 @@ function genericActions(domain: Domain, phrases: ReadonlyMap<string, PredicatePh
     return bad;
   };
   for (const a of domain.actions) texts.set(a.name, actionPhrases(a, phrases));
+  const clashed = new Set<string>();
+  // Alike texts: the name's words said as nouns of the parameters they name ("into truck T"),
+  // then kept in the verb.
+  for (const name of clash()) {
+    clashed.add(name);
+    texts.set(name, actionPhrases(domain.actions.find((a) => a.name === name)!, phrases, false, true));
+  }
   for (const name of clash()) texts.set(name, actionPhrases(domain.actions.find((a) => a.name === name)!, phrases, true));
   for (const name of clash()) {
     const a = domain.actions.find((x) => x.name === name)!;
@@ -69,8 +81,24 @@ function genericActions(domain: Domain, phrases: ReadonlyMap<string, PredicatePh
     texts.set(name, actionPhrases(a, phrases, true).map((t) => `carry out ${lead}: ${t}`));
   }
   const out = new Map<string, ActionTemplate>();
-  for (const a of domain.actions) out.set(a.name, { params: paramNames(a.params), text: comp(a.name, texts.get(a.name)!) });
+  // (no elision where the nouns tell two actions apart: "into truck truck1" is not "into truck1")
+  for (const a of domain.actions) out.set(a.name, { params: paramNames(a.params), text: comp(a.name, texts.get(a.name)!).map((c) => (clashed.has(a.name) ? c : withRoleElision(c, a))) });
   return out;
+}
+
+/**
+ * A role noun just before a placeholder ("with satellite {s}") is left out when the object's
+ * name starts with it ("with satellite0", not "with satellite satellite0"): see fillEliding.
+ */
+function withRoleElision(c: Compiled, a: Domain["actions"][number]): Compiled {
+  const el = c.slots.map((slot, j) => {
+    const before = c.parts[j]!.trimEnd().split(" ").pop() ?? "";
+    const p = a.params[slot];
+    if (p === undefined || before === "") return null;
+    const nouns = [...splitName(p.types[0] ?? ""), ...splitName(p.name)];
+    return nouns.includes(before) ? before : null;
+  });
+  return el.some((x) => x !== null) ? { ...c, elide: el } : c;
 }
 
 /** Generic type naming: objects are called by their PDDL names. */
@@ -91,17 +119,124 @@ export const GENERIC_INSTRUCTION = [
   "Work out a plan step by step; at each step give the reason, the action and its effects.",
 ];
 
-const genericCache = new WeakMap<Domain, NlTemplates>();
+const HIGHER = new Set(["above", "over", "higher", "upper", "atop"]);
+const LOWER = new Set(["below", "under", "lower", "beneath", "underneath"]);
+const UP = new Set(["up", "ascend", "raise", "climb", "rise", "lift"]);
+const DOWN = new Set(["down", "descend", "lower", "drop", "sink"]);
 
 /**
- * Generic templates for `domain`, derived from its names. `intro` is left empty: the renderer
- * writes the rules of a generic domain from its action schemas.
+ * Vertical relations a domain uses the other way round from their word. Each action named up
+ * or down that moves something from X to Y and requires R(X, Y) or R(Y, X), with R named
+ * above/below, casts a vote: whether R's literal reading ("X is above Y") agrees with the
+ * action's direction. A relation all of whose votes disagree is read with its arguments
+ * swapped (miconic's (above f1 f2) holds when f2 is above f1: "up" moves from f1 to f2).
  */
-export function genericTemplates(domain: Domain): NlTemplates {
-  const hit = genericCache.get(domain);
+export function verticalFlips(domain: Domain): Set<string> {
+  const votes = new Map<string, { agree: number; disagree: number }>();
+  for (const a of domain.actions) {
+    const ws = splitName(a.name);
+    const dir = ws.some((w) => UP.has(w)) ? 1 : ws.some((w) => DOWN.has(w)) ? -1 : 0;
+    if (dir === 0 || a.effect === null) continue;
+    const adds: Atom[] = [];
+    const dels: Atom[] = [];
+    const walk = (e: Effect): void => {
+      if (e.kind === "and") e.args.forEach(walk);
+      else if (e.kind === "add") adds.push(e.atom);
+      else if (e.kind === "del") dels.push(e.atom);
+    };
+    walk(a.effect);
+    const pre: Atom[] = [];
+    const walkF = (f: Formula | null): void => {
+      if (f === null) return;
+      if (f.kind === "and") f.args.forEach(walkF);
+      else if (f.kind === "atom") pre.push(f.atom);
+    };
+    walkF(a.precondition);
+    for (const d of dels) {
+      for (const ad of adds) {
+        if (ad.predicate !== d.predicate || ad.args.length !== d.args.length) continue;
+        const diff = ad.args.map((t, k) => (t.name !== d.args[k]!.name ? k : -1)).filter((k) => k >= 0);
+        if (diff.length !== 1) continue;
+        const from = d.args[diff[0]!]!.name;
+        const to = ad.args[diff[0]!]!.name;
+        for (const r of pre) {
+          if (r.args.length !== 2) continue;
+          const rw = splitName(r.predicate);
+          const higher = rw.some((w) => HIGHER.has(w)) ? 1 : rw.some((w) => LOWER.has(w)) ? -1 : 0;
+          if (higher === 0) continue;
+          const [u, v] = r.args.map((t) => t.name);
+          // literal reading: u is higher (1) or lower (-1) than v; the action says `to` is higher (dir 1)
+          let toHigher: number;
+          if (u === to && v === from) toHigher = higher;
+          else if (u === from && v === to) toHigher = -higher;
+          else continue;
+          const c = votes.get(r.predicate) ?? { agree: 0, disagree: 0 };
+          if (toHigher === dir) c.agree++;
+          else c.disagree++;
+          votes.set(r.predicate, c);
+        }
+      }
+    }
+  }
+  return new Set([...votes].filter(([, c]) => c.disagree > 0 && c.agree === 0).map(([p]) => p));
+}
+
+/** The predicates (of each clashing pair, the one with the longer name) whose texts read like another's. */
+function predicateClashes(domain: Domain, phrases: ReadonlyMap<string, PredicatePhrase>): Set<string> {
+  const parents = typeParents(domain);
+  const up = (t: string): Set<string> => {
+    const out = new Set<string>([t]);
+    for (const x of out) for (const p of parents.get(x) ?? []) out.add(p);
+    return out;
+  };
+  // two parameters can hold one object when one's type is the other's or an ancestor of it
+  const meet = (a: readonly string[], b: readonly string[]): boolean =>
+    a.length === 0 || b.length === 0 || a.some((x) => b.some((y) => x === "object" || y === "object" || up(x).has(y) || up(y).has(x)));
+  const owners = new Map<string, Array<{ d: PredicateDecl; c: Compiled }>>();
+  const out = new Set<string>();
+  const typesOf = (d: PredicateDecl, c: Compiled): string[][] => c.slots.map((sl) => d.params[sl]!.types);
+  for (const p of domain.predicates) {
+    const ph = phrases.get(p.name)!;
+    const params = paramNames(p.params);
+    for (const src of [ph.pos, ph.neg]) {
+      const c = compile(src, params);
+      const k = shape(c);
+      const list = owners.get(k) ?? [];
+      for (const o of list) {
+        if (o.d.name === p.name || twinBase(p.name) === o.d.name || twinBase(o.d.name) === p.name) continue;
+        const tb = typesOf(o.d, o.c);
+        if (typesOf(p, c).every((t, i) => meet(t, tb[i] ?? []))) out.add(o.d.name.length >= p.name.length ? o.d.name : p.name);
+      }
+      owners.set(k, [...list, { d: p, c }]);
+    }
+  }
+  return out;
+}
+
+const genericCache = new WeakMap<Domain, Map<string, NlTemplates>>();
+
+/**
+ * Generic templates for `domain`, derived from its names and, with `hints`, from what a problem
+ * proves about its predicates (functional arguments, numeric orders: see hints.ts). `intro` is
+ * left empty: the renderer writes the rules of a generic domain from its action schemas.
+ */
+export function genericTemplates(domain: Domain, hints: TaskHints = new Map()): NlTemplates {
+  let byHints = genericCache.get(domain);
+  if (byHints === undefined) genericCache.set(domain, (byHints = new Map()));
+  const key = hintsKey(hints);
+  const hit = byHints.get(key);
   if (hit !== undefined) return hit;
   const phrases = new Map<string, PredicatePhrase>();
-  for (const p of domain.predicates) phrases.set(p.name, predicatePhrase(p));
+  const flips = verticalFlips(domain);
+  for (const p of domain.predicates) phrases.set(p.name, predicatePhrase(p, hints.get(p.name), flips.has(p.name)));
+  // Two predicates that read alike ("in" and "in-city": "x is in y"): the one with more words in
+  // its name keeps them ("x is in city y"); if that is not enough, it gets the plain reading.
+  for (let round = 0; round < 2; round++) {
+    for (const name of predicateClashes(domain, phrases)) {
+      const p = domain.predicates.find((d) => d.name === name)!;
+      phrases.set(name, round === 0 ? predicatePhrase(p, hints.get(name), flips.has(name), true) : plainPhrase(splitName(p.name).join(" "), paramInfos(p.params)));
+    }
+  }
   const predicates = new Map<string, PredicateTemplate>();
   for (const p of domain.predicates) predicates.set(p.name, predicateTemplate(p, phrases.get(p.name)!));
   const actions = genericActions(domain, phrases);
@@ -118,7 +253,7 @@ export function genericTemplates(domain: Domain): NlTemplates {
     goal: GENERIC_GOAL.map((s) => compile(s, ["goal"])),
     instruction: GENERIC_INSTRUCTION,
   };
-  genericCache.set(domain, result);
+  byHints.set(key, result);
   return result;
 }
 
@@ -126,12 +261,12 @@ export function genericTemplates(domain: Domain): NlTemplates {
  * `templates` with every predicate, action and type of `domain` that it leaves out filled in
  * generically (a partial nl.json still renders everything).
  */
-export function completeTemplates(templates: NlTemplates | null, domain: Domain): NlTemplates {
-  if (templates === null) return genericTemplates(domain);
+export function completeTemplates(templates: NlTemplates | null, domain: Domain, hints: () => TaskHints = () => new Map()): NlTemplates {
+  if (templates === null) return genericTemplates(domain, hints());
   // A complete nl.json needs nothing generic (and so never loads the English lexicon).
   const complete = domain.predicates.every((p) => templates.predicates.has(p.name)) && domain.actions.every((a) => templates.actions.has(a.name));
   if (complete) return templates;
-  const gen = genericTemplates(domain);
+  const gen = genericTemplates(domain, hints());
   const predicates = new Map(gen.predicates);
   for (const [k, v] of templates.predicates) predicates.set(k, v);
   const actions = new Map(gen.actions);

@@ -56,6 +56,8 @@ const ABBREVIATIONS: Record<string, string> = {
   dir: "direction", loc: "location", pos: "position", destin: "destination", obj: "object", num: "number",
   prev: "previous", cur: "current", curr: "current", pkg: "package", avail: "available", cnt: "count",
   pt: "point", qty: "quantity", veh: "vehicle", addr: "address", tmp: "temporary",
+  rel: "relative", arg: "argument", ext: "external", lo: "low", hi: "high", col: "column", flevel: "fuel level",
+  succ: "successor", conn: "connected", dest: "destination", src: "source", desc: "description", info: "information",
 };
 
 export function splitName(name: string): string[] {
@@ -70,7 +72,7 @@ export function splitName(name: string): string[] {
     .filter((w) => w.length > 0)
     // A single capital letter is a name ("conflict-A"): it keeps its case.
     .map((w) => (/^[A-Z]$/.test(w) ? w : w.toLowerCase()))
-    .map((w) => ABBREVIATIONS[w] ?? w);
+    .flatMap((w) => (ABBREVIATIONS[w] ?? w).split(" "));
 }
 
 export function isPreposition(w: string): boolean {
@@ -103,6 +105,23 @@ export function isKnownWord(w: string): boolean {
   return lexTags(w).length > 0;
 }
 
+let english: Set<string> | null = null;
+/**
+ * True when `w` is an English word, in any inflection ("splice", "orbits", "connected"; not
+ * "le", "cw", "hiindex"). From `an-array-of-english-words` (~275,000 words): compromise's
+ * lexicon (~14,000) lacks many plain words, and a word no reading can rest on must not get one.
+ * Loaded on first use (~0.25 s), like compromise.
+ */
+export function isEnglishWord(w: string): boolean {
+  english ??= new Set(createRequire(import.meta.url)("an-array-of-english-words/index.json") as string[]);
+  const x = w.toLowerCase();
+  // "swappable", "stackable": an English stem with -able/-ible is an adjective of it
+  const able = /^(.{3,}?)(e?able|ible)$/.exec(x);
+  const stem = able?.[1] ?? "";
+  // (compromise's lexicon only for words of three letters or more: it lists "le" as a determiner)
+  return english.has(x) || (x.length > 2 && lexTags(x).length > 0) || (able !== null && (english.has(stem) || english.has(stem + "e") || (/(.)\1$/.test(stem) && english.has(stem.slice(0, -1)))));
+}
+
 /** True when `w` can head an imperative ("drive", "board", "stop"; not "truck", "left", "up"). */
 export function canBeVerb(w: string): boolean {
   if (/\d/.test(w) || PREPOSITIONS.has(w) || DIRECTIONS.has(w)) return false;
@@ -115,6 +134,19 @@ export function canBeVerb(w: string): boolean {
 
 // Adjectives that are verbs too ("close sd2", "open new stack"); the tagger reads them as adjectives.
 const ADJECTIVE_VERBS = new Set(["close", "open", "reset", "set", "restart", "update", "clean", "empty", "free", "clear", "dry", "warm", "cool", "fill", "glaze", "plane", "shut", "lock", "unlock", "wet"]);
+
+/** True when `w` (ending in -s) is also a verb's third person: "orbits", "attacks", "craves". */
+export function canBeThirdPerson(w: string): boolean {
+  if (!w.endsWith("s")) return false;
+  const t = tagsAlone(w);
+  return t.has("PresentTense") || t.has("Verb");
+}
+
+/** "attacks" -> "attack", "carries" -> "carry" (the base of a third person). */
+export function thirdToBase(w: string): string {
+  const world = nlp().world();
+  return world.methods.two.transform.verb.toInfinitive(w, world.model, "PresentTense");
+}
 
 /** "slow" -> "slowly" (manner words from action names: "move-up-slow"). */
 export function adverbOf(w: string): string {
@@ -203,17 +235,27 @@ export function withArticle(noun: string): string {
 }
 
 /**
- * A run-together word split into two known words when both halves are in the lexicon and the
- * whole is not ("takeoff" -> ["take", "off"], "handempty" -> ["hand", "empty"]); else null.
+ * A run-together word split into known words when the whole is not one ("takeoff" -> take off,
+ * "handempty" -> hand empty, "ontable" -> on table, "notprintedwith" -> not printed with); else null.
  */
-export function compoundSplit(w: string): [string, string] | null {
-  if (w.length < 6 || isKnownWord(w) || /\d/.test(w)) return null;
-  for (let i = 4; i <= w.length - 2; i++) {
-    const a = w.slice(0, i);
+export function compoundSplit(w: string): string[] | null {
+  if (w.length < 5 || isEnglishWord(w) || /\d/.test(w)) return null;
+  const rest = (b: string): string[] | null => (isEnglishWord(b) || PREPOSITIONS.has(b) ? [b] : compoundSplit(b));
+  // A short leading particle: "ontable" -> on table, "incell" -> in cell, "notexist", "canstack".
+  for (const head of ["on", "in", "at", "not", "no", "can", "is", "has"]) {
+    const b = w.slice(head.length);
+    if (!w.startsWith(head) || b.length < 3 || lexTags(b).includes("Abbreviation")) continue;
+    const r = rest(b);
+    if (r !== null) return [head, ...r];
+  }
+  for (let i = 3; i <= w.length - 2; i++) {
+    const a = ABBREVIATIONS[w.slice(0, i)] ?? w.slice(0, i);
     const b = w.slice(i);
-    const okA = isKnownWord(a) && !lexTags(a).includes("Abbreviation");
-    const okB = PREPOSITIONS.has(b) || DIRECTIONS.has(b) || (b.length >= 4 && isKnownWord(b) && !lexTags(b).includes("Abbreviation"));
-    if (okA && okB) return [a, b];
+    const okA = (i >= 4 || a !== w.slice(0, i) ? isEnglishWord(a) || a.includes(" ") : isKnownWord(a)) && !lexTags(a).includes("Abbreviation");
+    if (!okA) continue;
+    if (PREPOSITIONS.has(b) || DIRECTIONS.has(b)) return [a, b];
+    const r = ABBREVIATIONS[b] !== undefined ? ABBREVIATIONS[b]!.split(" ") : b.length >= 4 && !lexTags(b).includes("Abbreviation") ? rest(b) : null;
+    if (r !== null) return [a, ...r];
   }
   return null;
 }

@@ -15,6 +15,7 @@ import { hashString, Prng } from "../util/prng.js";
 import { completeTemplates, genericType } from "./generic.js";
 import { actionCost, costClause, costStatements } from "./costs.js";
 import { critic } from "./critique.js";
+import { nameNumber, taskHints, type NumericRelation, type PredicateHint } from "./hints.js";
 import { firingEffects, ground, logicContext, size, TooLarge, type Bindings, type Ground, type LogicContext } from "./logic.js";
 import type { NlTemplates, PredicateTemplate, TypeTemplate } from "./templates.js";
 import { capitalize, countWord, escapeRegExp, fill, fillEliding, joinList, paramNames, words, type Compiled } from "./text.js";
@@ -64,6 +65,20 @@ export interface Renderer {
   describeState(state: Uint32Array): string;
   /** The rules of the domain written from its action schemas (the generic intro), one per paraphrase. */
   rules(): string[];
+  /** What the prompt summarised to keep within its budget (known once a prompt was rendered). */
+  promptSummary(): PromptSummary;
+}
+
+/**
+ * What a prompt states in summary instead of fact by fact (DESIGN.md §14): rules of actions not
+ * described (a generic domain's rules past their budget), fixed facts not listed (past theirs),
+ * and relations stated as the arithmetic they are proven to be.
+ */
+export interface PromptSummary {
+  rulesOmitted: number;
+  fixedOmitted: number;
+  costOmitted: number;
+  arithmetic: string[];
 }
 
 /** One reading of a fact sentence (see `Renderer.readFact`). */
@@ -117,11 +132,29 @@ interface SchemaInfo {
 
 interface StaticGroup {
   pred: PredicateTemplate;
+  predName: string;
   /** Arguments of the first fact; at `pred.groupOver` the list of `members` is used instead. */
   args: number[];
   /** The argument lists of all facts of the group. */
   members: number[][];
 }
+
+/** Characters of the rules of a generic domain and of the fixed facts, before the rest is counted instead of listed. */
+const RULES_BUDGET = 4000;
+const FIXED_BUDGET = 3500;
+const COST_BUDGET = 3000;
+/** A list of facts longer than this in generic text groups a predicate's one-object facts ("each of p1 to p9 is made"). */
+const GROUP_LISTS_OVER = 1500;
+const REL_WORDS: Record<NumericRelation, string> = {
+  succ: "pairs (x, y) with y = x + 1",
+  pred: "pairs (x, y) with x = y + 1",
+  lt: "pairs (x, y) with x < y",
+  le: "pairs (x, y) with x <= y",
+  gt: "pairs (x, y) with x > y",
+  ge: "pairs (x, y) with x >= y",
+  sum: "triples (x, y, z) with x + y = z",
+  diff: "triples (x, y, z) with x - y = z",
+};
 
 /** Paraphrase draws kept per action and per prompt of a task (see `step`). */
 const STEP_VARIANTS = 4;
@@ -184,6 +217,12 @@ export function variableLabels(nouns: readonly string[], taken: ReadonlySet<stri
     used.add(name);
     return name;
   });
+}
+
+/** `xs` without repeats (first occurrences, in order); the same array when it has none. */
+function once(xs: string[]): string[] {
+  if (xs.length < 2 || new Set(xs).size === xs.length) return xs;
+  return [...new Set(xs)];
 }
 
 function pick<T>(xs: readonly T[], prng: Prng | null): T {
@@ -443,13 +482,13 @@ function initFacts(
       continue;
     }
     if (args.length < 2 || pred.groupOver.length >= args.length) {
-      staticGroups.push({ pred, args, members: [args] });
+      staticGroups.push({ pred, predName: a.predicate, args, members: [args] });
       continue;
     }
     const gk = a.predicate + "|" + args.map((x, i) => (pred.groupOver.includes(i) ? "*" : String(x))).join(",");
     let g = groups.get(gk);
     if (g === undefined) {
-      g = { pred, args, members: [] };
+      g = { pred, predName: a.predicate, args, members: [] };
       groups.set(gk, g);
       staticGroups.push(g);
     }
@@ -460,9 +499,10 @@ function initFacts(
 
 /** Create the renderer of `task`; `templates = null` uses generic text from PDDL names. */
 export function createRenderer(task: GroundTask, templates: NlTemplates | null): Renderer {
+  const summary: PromptSummary = { rulesOmitted: 0, fixedOmitted: 0, costOmitted: 0, arithmetic: [] };
   const domain = task.domain;
   const problem = task.problem;
-  const tpl = completeTemplates(templates, domain);
+  const tpl = completeTemplates(templates, domain, () => taskHints(task));
   const nObj = task.objects.length;
 
   // ---- types and object phrases
@@ -690,9 +730,10 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     const s = schemas[c.schema]!;
     const argPhrases: string[] = new Array(s.params.length);
     for (let i = 0; i < argPhrases.length; i++) argPhrases[i] = phrases[c.args[i]!]!;
-    const why = whyItems(s, argPhrases, prng, c.args);
+    // A clause said twice (a self-loop's "rooma is a room", a twin's "sd2 is closed") is said once.
+    const why = once(whyItems(s, argPhrases, prng, c.args));
     const act = fill(pick(s.text, prng), argPhrases);
-    const eff = effectItems(s, c.args, argPhrases, prng, c.op, state);
+    const eff = once(effectItems(s, c.args, argPhrases, prng, c.op, state));
     let out = why.length > 0 ? `${pick(WHY, prng)}${joinList(why)}, I ${act}.` : `I ${act}.`;
     out += eff.length > 0 ? ` ${pick(NOW, prng)}${joinList(eff)}.` : ` ${pick(NO_EFFECT, prng)}`;
     return out;
@@ -738,6 +779,65 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
 
   // ---- prompt
   const { typeOrder, typeObjects } = objectGroups(task, objId, objTypeKey);
+  /**
+   * Objects as a list, runs of four or more names that count up by one ("p1", "p2", ... "p40")
+   * said as "p1 to p40" (exact: every name in between is in the list). Generic text only.
+   */
+  const objectList = (ids: readonly number[]): string => {
+    const items: string[] = [];
+    let i = 0;
+    while (i < ids.length) {
+      let j = i;
+      const stem = (k: number): string => task.objects[ids[k]!]!.replace(/\d+$/, "");
+      const num = (k: number): number | null => nameNumber(task.objects[ids[k]!]!);
+      while (j + 1 < ids.length && num(j) !== null && num(j + 1) === num(j)! + 1 && stem(j + 1) === stem(j) && /\d$/.test(task.objects[ids[j]!]!) && phrases[ids[j + 1]!] === task.objects[ids[j + 1]!]) j++;
+      if (j - i >= 3 && phrases[ids[i]!] === task.objects[ids[i]!]) {
+        items.push(`${phrases[ids[i]!]} to ${phrases[ids[j]!]}`);
+        i = j + 1;
+      } else items.push(phrases[ids[i++]!]!);
+    }
+    return joinList(items);
+  };
+  /**
+   * A long list of facts in generic text: the facts of a one-object predicate whose sentence
+   * starts with its object grouped ("each of p1 to p40 is not made"); others as they are.
+   */
+  const factList = (facts: ReadonlyArray<{ pred: PredicateTemplate; args: readonly number[] }>, prng: Prng, pos = true): string => {
+    const texts = facts.map((a) => atomText(a.pred, pos, a.args.map((x) => phrases[x]!), prng));
+    if (!tpl.generic || texts.reduce((n, t) => n + t.length + 2, 0) <= GROUP_LISTS_OVER) return joinList(texts);
+    const groups = new Map<PredicateTemplate, number[]>();
+    const out: string[] = [];
+    facts.forEach((a, k) => {
+      const c = (pos ? a.pred.pos : a.pred.neg)[0]!;
+      if (a.args.length === 1 && c.slots.length === 1 && c.parts[0] === "" && c.elide === undefined) {
+        let g = groups.get(a.pred);
+        if (g === undefined) {
+          groups.set(a.pred, (g = []));
+          out.push("");
+        }
+        g.push(a.args[0]!);
+      } else out.push(texts[k]!);
+    });
+    let gi = 0;
+    const heads = [...groups];
+    return joinList(
+      out.map((t) => {
+        if (t !== "") return t;
+        const [pred, ids] = heads[gi++]!;
+        const c = (pos ? pred.pos : pred.neg)[0]!;
+        return ids.length === 1 ? fill(c, [phrases[ids[0]!]!]) : `each of ${objectList(ids)}${c.parts[1]}`;
+      }),
+    );
+  };
+  // A goal that is a plain conjunction of positive atoms is a fact list (grouped when long).
+  const goalAtoms = ((): Array<{ pred: PredicateTemplate; args: number[] }> | null => {
+    const g = problem.goal;
+    const atoms = g.kind === "and" ? g.args : [g];
+    if (!atoms.every((x) => x.kind === "atom")) return null;
+    const out = atoms.map((x) => (x as Extract<Formula, { kind: "atom" }>).atom).map((a) => ({ pred: predOf(a.predicate, a.args.length), args: a.args.map((t) => objId.get(t.name) ?? -1) }));
+    return out.length > 1 && out.every((a) => a.args.every((x) => x >= 0)) ? out : null;
+  })();
+  const goalText = (prng: Prng): string => (goalAtoms !== null && tpl.generic ? factList(goalAtoms, prng) : concreteFormula(problem.goal, new Map(), new Map(), prng));
   const objectSentences = (prng: Prng): string[] =>
     typeOrder.map((k) => {
       const ids = typeObjects.get(k)!;
@@ -746,7 +846,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
         const p = phrases[ids[0]!]!;
         return p === tt.noun || p === `the ${tt.noun}` ? `There is one ${tt.noun}.` : `There is one ${tt.noun}: ${p}.`;
       }
-      const list = joinList(ids.map((i) => phrases[i]!));
+      const list = tpl.generic ? objectList(ids) : joinList(ids.map((i) => phrases[i]!));
       return pick([`There are ${countWord(ids.length)} ${tt.plural}: ${list}.`, `The ${tt.plural} are ${list}.`], prng);
     });
 
@@ -765,6 +865,51 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     vals.push(list); // {items}
     return fill(pick(p.grouped, prng), vals);
   };
+
+  // ---- the fixed facts within the prompt's budget (DESIGN.md §14): a relation proven to be
+  // arithmetic is stated once as such (hints.ts); the other facts are listed in order while
+  // they fit, and the rest are counted, never silently dropped.
+  const hints = tpl.generic || [...tpl.predicates.values()].some((p) => p.generic === true) ? taskHints(task) : new Map<string, PredicateHint>();
+  // (a short relation is clearer listed: only ten facts or more are summed up)
+  const factCount = (pred: string): number => staticGroups.filter((g) => g.predName === pred).reduce((a, g) => a + g.members.length, 0);
+  const numericPreds = new Set([...hints].filter(([n, h]) => h.numeric !== null && tpl.predicates.get(n)?.generic === true && factCount(n) >= 10).map(([n]) => n));
+  const numericSummaries = [...numericPreds].map((n) => numericSummary(n, hints.get(n)!.numeric!));
+  const listedGroups = staticGroups.filter((g) => !numericPreds.has(g.predName));
+  const fixedParagraph = (prng: Prng): string => {
+    const lead = pick(FIXED, prng); // drawn first, as before the budget (same bytes)
+    const items = [...numericSummaries];
+    let size = items.reduce((a, x) => a + x.length + 2, 0);
+    let omitted = 0;
+    const omittedPreds = new Set<string>();
+    for (const g of listedGroups) {
+      if (omitted > 0 || (size > FIXED_BUDGET && items.length > 0)) {
+        omitted += g.members.length;
+        omittedPreds.add(g.predName);
+        continue;
+      }
+      const t = staticText(g, prng);
+      items.push(t);
+      size += t.length + 2;
+    }
+    if (omitted > 0) {
+      summary.fixedOmitted = omitted;
+      items.push(`${omitted} more fixed fact${omitted === 1 ? "" : "s"} (of ${joinList([...omittedPreds].map((p) => `"${words(p)}"`))}) ${omitted === 1 ? "is" : "are"} not listed here, to keep this text short; every step below states the fixed facts it relies on`);
+    }
+    summary.arithmetic = [...numericPreds];
+    return sub(lead, items.join("; "));
+  };
+  // One sentence for a relation whose facts are exactly an arithmetic relation of the numbers in the objects' names.
+  function numericSummary(pred: string, rel: NumericRelation): string {
+    const objs = new Set<number>();
+    for (const g of staticGroups) if (g.predName === pred) for (const m of g.members) for (const o of m) objs.add(o);
+    const sorted = [...objs].sort((a, b) => (nameNumber(task.objects[a]!) ?? 0) - (nameNumber(task.objects[b]!) ?? 0));
+    const span = objectList(sorted);
+    const count = [...staticGroups].filter((g) => g.predName === pred).reduce((a, g) => a + g.members.length, 0);
+    const t = tpl.predicates.get(pred)!.pos[0]!;
+    const example = (xs: number[]): string => fill(t, xs.map((i) => phrases[i]!));
+    const first = staticGroups.find((g) => g.predName === pred)!.members[0]!;
+    return `"${words(pred)}" holds exactly for the ${REL_WORDS[rel]} among ${span}, taking the number in each name (${count} facts; for example, ${example(first)})`;
+  }
 
   // ---- rules, costs and definitions, with parameters named by capital letters ("vehicle V")
   const costs = schemas.map((_, i) => actionCost(domain.actions[i]!));
@@ -787,7 +932,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
         `The problem below comes from the "${words(domain.name)}" planning domain, with the following actions.`,
     ];
     const head = variant >= 0 ? heads[variant]! : pick(heads, prng);
-    const lines = schemas.map((s, i) => {
+    const all = schemas.map((s, i) => {
       const { first, bare } = liftedAction(s);
       const act = fill(s.text[0]!, first);
       const why = whyItems(s, bare, null, null);
@@ -801,6 +946,19 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
       const cost = task.hasCosts ? ` It ${costOf(s, i, bare)}.` : "";
       return `- To ${act}: ${needs}; ${does}.${cost}`;
     });
+    // The prompt's budget: rules in domain order while they fit; the rest named by their count.
+    const lines: string[] = [];
+    let size = 0;
+    for (const l of all) {
+      if (size + l.length > RULES_BUDGET && lines.length > 0) break;
+      lines.push(l);
+      size += l.length + 1;
+    }
+    if (lines.length < all.length) {
+      const more = all.length - lines.length;
+      summary.rulesOmitted = more;
+      lines.push(`- ${countWord(more)} more action${more === 1 ? " is" : "s are"} not described here, to keep this text short (${all.length} in all); every step below says what its action requires and what it changes.`);
+    }
     return head + "\n" + lines.join("\n");
   };
   // What each action costs, for a domain whose rules come from nl.json.
@@ -861,16 +1019,35 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
 
   const renderPrompt = (prng: Prng): string => {
     const paras: string[] = [];
-    paras.push(tpl.generic || tpl.intro.length === 0 ? genericIntro(prng) : pick(tpl.intro, prng));
-    if (task.hasCosts && !(tpl.generic || tpl.intro.length === 0)) paras.push(costParagraph());
+    // An nl.json intro's {rules}: the rules lines written with the templates in use (the generic intro without its heading line).
+    const intro = tpl.generic || tpl.intro.length === 0 ? null : pick(tpl.intro, prng);
+    paras.push(intro === null ? genericIntro(prng) : intro.replace(/\{rules\}/g, () => genericIntro(null, 0).replace(/^[^\n]*\n/, "")));
+    // the rules {rules} writes state each action's cost already
+    if (task.hasCosts && intro !== null && !intro.includes("{rules}")) paras.push(costParagraph());
     definitions ??= definitionsOf();
     if (definitions.length > 0) paras.push(`${pick(DEFINE, prng)}\n${definitions.join("\n")}`);
     paras.push(objectSentences(prng).join(" "));
-    if (staticGroups.length > 0) paras.push(sub(pick(FIXED, prng), staticGroups.map((g) => staticText(g, prng)).join("; ")));
-    if (costFacts.length > 0) paras.push(sub(pick(COST_FACTS, prng), costFacts.join("; ")));
-    const init = fluentInit.map((a) => atomText(a.pred, true, a.args.map((x) => phrases[x]!), prng));
-    paras.push(init.length > 0 ? sub(pick(INIT, prng), joinList(init)) : "Initially, none of the changing facts holds.");
-    paras.push(fill(pick(tpl.goal, prng), [concreteFormula(problem.goal, new Map(), new Map(), prng)]));
+    if (staticGroups.length > 0 || numericSummaries.length > 0) paras.push(fixedParagraph(prng));
+    if (costFacts.length > 0) {
+      const lead = pick(COST_FACTS, prng);
+      const items: string[] = [];
+      let size = 0;
+      for (const c of costFacts) {
+        if (size + c.length > COST_BUDGET && items.length > 0) break;
+        items.push(c);
+        size += c.length + 2;
+      }
+      const more = costFacts.length - items.length;
+      if (more > 0) {
+        summary.costOmitted = more;
+        items.push(`${more} more cost value${more === 1 ? " is" : "s are"} not listed here, to keep this text short`);
+      }
+      paras.push(sub(lead, items.join("; ")));
+    }
+    // the facts are drawn before the lead sentence, as before grouping (same bytes)
+    const init = fluentInit.length > 0 ? factList(fluentInit, prng) : "";
+    paras.push(fluentInit.length > 0 ? sub(pick(INIT, prng), init) : "Initially, none of the changing facts holds.");
+    paras.push(fill(pick(tpl.goal, prng), [goalText(prng)]));
     if (!task.hasCosts) paras.push(pick(tpl.instruction, prng));
     else if (tpl.generic) paras.push(pick(COST_INSTRUCTION, prng));
     else paras.push(`${pick(tpl.instruction, prng)} ${pick(CHEAPEST, prng)}`);
@@ -1013,8 +1190,8 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
         return "(" + ids.map((i) => phrases[i]!).sort((a, b) => b.length - a.length).map(escapeRegExp).join("|") + ")";
       });
       for (const c of s.text) {
-        let src = "^" + escapeRegExp(c.parts[0]!);
-        for (let j = 0; j < c.slots.length; j++) src += alts[c.slots[j]!]! + escapeRegExp(c.parts[j + 1]!);
+        let src = "^" + partSource(c, 0);
+        for (let j = 0; j < c.slots.length; j++) src += alts[c.slots[j]!]! + partSource(c, j + 1);
         out.push({ schema: si, re: new RegExp(src + "$"), slots: c.slots });
       }
     });
@@ -1024,9 +1201,8 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     for (const m of matchers!) {
       const r = m.re.exec(clause);
       if (r === null) continue;
-      const args: number[] = new Array(schemas[m.schema]!.params.length).fill(-1);
-      m.slots.forEach((p, j) => (args[p] = phraseId.get(r[j + 1]!)!));
-      return { schema: m.schema, args };
+      const args = slotArgs(m.slots, r, schemas[m.schema]!.params.length);
+      if (args !== null) return { schema: m.schema, args };
     }
     return null;
   };
@@ -1047,7 +1223,26 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     return null;
   };
 
+  /** The object ids a match gives its parameters; null when a repeated placeholder names two objects. */
+  const slotArgs = (slots: readonly number[], r: RegExpExecArray, n: number): number[] | null => {
+    const args: number[] = new Array(n).fill(-1);
+    for (let j = 0; j < slots.length; j++) {
+      const id = phraseId.get(r[j + 1]!)!;
+      if (args[slots[j]!] !== -1 && args[slots[j]!] !== id) return null;
+      args[slots[j]!] = id;
+    }
+    return args;
+  };
   // ---- reading facts back (the meaning check: every sentence names exactly one fact)
+  /** A compiled template's literal part j as a RegExp source; an elided word (see fillEliding) is optional. */
+  const partSource = (c: Compiled, j: number): string => {
+    const part = escapeRegExp(c.parts[j]!);
+    const w = j < c.slots.length ? c.elide?.[j] : null;
+    if (!w || !c.parts[j]!.endsWith(` ${w} `)) return part;
+    const cut = c.parts[j]!.slice(0, c.parts[j]!.length - w.length - 1);
+    const cut2 = cut.endsWith(" the ") ? cut.slice(0, -4) : cut;
+    return `(?:${part}|${escapeRegExp(cut2)})`;
+  };
   interface FactMatcher {
     pred: string;
     pos: boolean;
@@ -1071,15 +1266,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
         for (const c of list) {
           let src = "^";
           for (let j = 0; j <= c.slots.length; j++) {
-            let part = escapeRegExp(c.parts[j]!);
-            const w = j < c.slots.length ? c.elide?.[j] : null;
-            // an elided word may be left out before a value that starts with it (see fillEliding)
-            if (w && c.parts[j]!.endsWith(` ${w} `)) {
-              const cut = c.parts[j]!.slice(0, c.parts[j]!.length - w.length - 1);
-              const cut2 = cut.endsWith(" the ") ? cut.slice(0, -4) : cut;
-              part = `(?:${part}|${escapeRegExp(cut2)})`;
-            }
-            src += part;
+            src += partSource(c, j);
             if (j < c.slots.length) src += alts[c.slots[j]!]!;
           }
           out.push({ pred: decl.name, pos, re: new RegExp(src + "$"), slots: c.slots });
@@ -1095,14 +1282,8 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     for (const m of factMatchers) {
       const r = m.re.exec(text);
       if (r === null) continue;
-      const args: number[] = new Array(Math.max(0, ...m.slots.map((x) => x + 1))).fill(-1);
-      let ok = true;
-      m.slots.forEach((p, j) => {
-        const id = phraseId.get(r[j + 1]!)!;
-        if (args[p] !== -1 && args[p] !== id) ok = false;
-        args[p] = id;
-      });
-      if (!ok) continue;
+      const args = slotArgs(m.slots, r, Math.max(0, ...m.slots.map((x) => x + 1)));
+      if (args === null) continue;
       const key = `${m.pred}/${m.pos}/${args.join(",")}`;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -1144,8 +1325,8 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     for (const m of matchers) {
       const r = m.re.exec(clause);
       if (r === null) continue;
-      const args: number[] = new Array(schemas[m.schema]!.params.length).fill(-1);
-      m.slots.forEach((p, j) => (args[p] = phraseId.get(r[j + 1]!)!));
+      const args = slotArgs(m.slots, r, schemas[m.schema]!.params.length);
+      if (args === null) continue;
       const key = `${m.schema}/${args.join(",")}`;
       if (!seen.has(key)) {
         seen.add(key);
@@ -1170,5 +1351,6 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     readFactList,
     describeState,
     rules: () => [0, 1, 2].map((v) => genericIntro(null, v)),
+    promptSummary: () => ({ ...summary, arithmetic: [...summary.arithmetic] }),
   };
 }

@@ -2,22 +2,33 @@
  * `pddl2prm templates init`: a complete nl.json for a user domain with the generic translator's
  * guesses filled in (rules, type nouns, predicate and action texts), for the user to edit
  * instead of writing one from nothing. The result passes the schema and the domain checks of
- * `compileTemplates`; rendered as is, it reads like the generic text.
+ * `compileTemplates`; rendered as is, it reads like the generic text. Its intros hold `{rules}`,
+ * which the renderer expands to the rules written from the action schemas with the file's own
+ * action and predicate texts, so an edit to those texts shows up in the rules too.
  */
 import type { Domain } from "../pddl/ast.js";
-import { parseProblem } from "../pddl/index.js";
-import { ground } from "../task/index.js";
 import { GENERIC_GOAL, GENERIC_INSTRUCTION, genericTemplates } from "./generic.js";
-import { createRenderer } from "./renderer.js";
 import type { NlJson } from "./schema.js";
+import { RULES_PLACEHOLDER } from "./templates.js";
+import { words } from "./text.js";
+
+/**
+ * The scaffold's intros: the generic intro's three headings, each followed by `{rules}` (the
+ * renderer writes the rules there from the action schemas, with the file's current texts).
+ */
+export function scaffoldIntro(domainName: string): string[] {
+  const d = words(domainName);
+  return [
+    `This is a planning problem in the "${d}" domain. These are the actions, what each one needs and what it does.`,
+    `We work in the planning domain "${d}". Each action below lists the conditions it needs and the facts it changes.`,
+    `The problem below comes from the "${d}" planning domain, with the following actions.`,
+  ].map((head) => `${head}\n${RULES_PLACEHOLDER}`);
+}
 
 /** The scaffold nl.json of `domain` (a plain object, ready for JSON.stringify). */
 export function scaffoldTemplates(domain: Domain): NlJson {
   const gen = genericTemplates(domain);
-  // The rules are written by the renderer from the action schemas; a problem with no objects
-  // of its own is enough (the domain's constants are its objects).
-  const empty = parseProblem(`(define (problem scaffold) (:domain ${domain.name}) (:init) (:goal (and)))`, "(templates init)", domain);
-  const intro = createRenderer(ground(domain, empty), null).rules();
+  const intro = scaffoldIntro(domain.name);
   // Objects keep their PDDL names ("{name}"), as in generic text; edit `phrase` to say more.
   const types: NlJson["types"] = { object: { noun: "object", plural: "objects", phrase: "{name}" } };
   for (const t of domain.types) {

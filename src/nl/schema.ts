@@ -50,7 +50,10 @@ export const NlJsonSchema = z
     $schema: z.string().optional(),
     /** Name of the domain the file is written for (checked against domain.pddl when given). */
     domain: z.string().min(1).optional(),
-    /** The domain's rules in prose, several paraphrases. */
+    /**
+     * The domain's rules in prose, several paraphrases. `{rules}`, the only placeholder allowed,
+     * stands for the rules written from the action schemas with the file's action and predicate texts.
+     */
     intro: z.array(z.string().min(1, "empty text")).min(3, "needs at least three paraphrases"),
     /** Noun phrases per type. */
     types: z.record(TypeEntrySchema).default({}),

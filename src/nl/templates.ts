@@ -4,10 +4,12 @@ import type { ZodIssue } from "zod";
 import type { Domain } from "../pddl/ast.js";
 import { UserError } from "../pddl/errors.js";
 import { parseDomain } from "../pddl/index.js";
+import { supertypesOf } from "../pddl/types.js";
 import { packageRoot } from "../util/paths.js";
 import { pluralOf } from "./lexicon.js";
 import { NlJsonSchema, type NlJson } from "./schema.js";
-import { compile, normalizeSpace, paramNames, TemplateSyntaxError, words, type Compiled } from "./text.js";
+import { compile, normalizeSpace, paramNames, placeholders, TemplateSyntaxError, words, type Compiled } from "./text.js";
+import { twinBase } from "./twins.js";
 
 /** Compiled naming of the objects of one type. */
 export interface TypeTemplate {
@@ -52,6 +54,10 @@ export interface NlTemplates {
   /** The nl.json path, or null for generic templates. */
   file: string | null;
   generic: boolean;
+  /**
+   * The domain's rules in prose, one per paraphrase. `{rules}` (the only placeholder allowed)
+   * stands for the rules the renderer writes from the action schemas with these templates.
+   */
   intro: string[];
   types: Map<string, TypeTemplate>;
   predicates: Map<string, PredicateTemplate>;
@@ -82,7 +88,9 @@ export interface TemplateOptions {
  * Validate raw JSON against the schema and the domain, and compile it. Throws a UserError naming
  * the file, the key path and the bad placeholder/key. Every template must use the placeholders
  * that carry its meaning (`{goal}`, each parameter of a predicate or action, an object's name),
- * and every action and predicate of the domain needs an entry unless `genericFallback`.
+ * and every action and predicate of the domain needs an entry unless `genericFallback`. No two
+ * action texts, and no two predicate texts, may read alike (see `checkCollisions`); an intro may
+ * use `{rules}` and no other placeholder.
  */
 export function compileTemplates(raw: unknown, domain: Domain, file: string, options: TemplateOptions = {}): NlTemplates {
   const parsed = NlJsonSchema.safeParse(raw);
@@ -112,6 +120,7 @@ export function compileTemplates(raw: unknown, domain: Domain, file: string, opt
   if (json.domain !== undefined && json.domain.toLowerCase() !== domain.name) {
     fail("domain", `written for domain '${json.domain}', but the domain is '${domain.name}'`);
   }
+  const intro = json.intro.map((t, i) => introText(t, `intro[${i}]`, fail));
 
   const typeNames = new Set(["object", ...domain.types.map((t) => t.name)]);
   const types = new Map<string, TypeTemplate>();
@@ -213,6 +222,7 @@ export function compileTemplates(raw: unknown, domain: Domain, file: string, opt
     });
     actions.set(name, { params, text });
   }
+  checkCollisions(domain, json, file, predicates, actions);
   if (!options.genericFallback) {
     const how = "add one, or pass --generic-fallback for text derived from PDDL names";
     for (const a of domain.actions) if (!actions.has(a.name)) fail("actions", `no template for action '${a.name}' (${how})`);
@@ -223,14 +233,136 @@ export function compileTemplates(raw: unknown, domain: Domain, file: string, opt
     domainName: domain.name,
     file,
     generic: false,
-    // Line breaks of an intro are kept (a list of rules); other runs of space collapse.
-    intro: json.intro.map((t) => t.split("\n").map(normalizeSpace).filter((l) => l !== "").join("\n")),
+    intro,
     types,
     predicates,
     actions,
     goal: json.goal.map((s, i) => comp(s, ["goal"], `goal[${i}]`, ["goal"])),
     instruction: json.instruction.map(normalizeSpace),
   };
+}
+
+/** The placeholder of an intro that stands for the rules written from the action schemas. */
+export const RULES_PLACEHOLDER = "{rules}";
+
+/**
+ * An intro as the renderer uses it: line breaks kept (a list of rules), other runs of space
+ * collapsed, `{ Rules }` written `{rules}`. `{rules}` is the only placeholder, used at most once.
+ */
+function introText(src: string, path: string, fail: (path: string, msg: string) => never): string {
+  let names: string[];
+  try {
+    names = placeholders(src);
+  } catch (e) {
+    if (e instanceof TemplateSyntaxError) return fail(path, e.message);
+    throw e;
+  }
+  for (const n of names) {
+    if (n !== "rules") fail(path, `unknown placeholder {${n}} (an intro may use only ${RULES_PLACEHOLDER}, the rules written from the action schemas)`);
+  }
+  if (names.length > 1) fail(path, `placeholder ${RULES_PLACEHOLDER} appears ${names.length} times (use it once)`);
+  const text = src.replace(/\{[^{}]*\}/g, RULES_PLACEHOLDER);
+  return text.split("\n").map(normalizeSpace).filter((l) => l !== "").join("\n");
+}
+
+/** One compiled action or predicate text, for the collision checks. */
+interface Said {
+  /** "action drive", "predicate at" (with the polarity: `neg`). */
+  owner: string;
+  neg: boolean;
+  path: string;
+  c: Compiled;
+  /** Declared types of the parameter in each slot (an `either` type lists several). */
+  slotTypes: string[][];
+  /** Parameter names, for the messages. */
+  params: string[];
+}
+
+/**
+ * Whether a parameter of type `a` and one of type `b` (each a list: `either`) can stand for a
+ * common object: some type of the domain (or an `either` constant) is below one of each.
+ * Objects a problem declares `(either ...)` are not known here; the meaning check finds those.
+ */
+function typeOverlap(domain: Domain): (a: readonly string[], b: readonly string[]) => boolean {
+  const names = new Set(["object", ...domain.types.map((t) => t.name)]);
+  for (const x of [...domain.actions, ...domain.predicates]) for (const p of x.params) for (const t of p.types) names.add(t);
+  const kinds: Set<string>[] = [...names].map((t) => new Set(supertypesOf(domain, t)));
+  for (const c of domain.constants) if (c.types.length > 1) kinds.push(new Set(c.types.flatMap((t) => supertypesOf(domain, t))));
+  const norm = (ts: readonly string[]): readonly string[] => (ts.length === 0 ? ["object"] : ts);
+  return (a, b) => {
+    const x = norm(a);
+    const y = norm(b);
+    return kinds.some((k) => x.some((t) => k.has(t)) && y.some((t) => k.has(t)));
+  };
+}
+
+/**
+ * Reject two texts that read alike (DESIGN.md §14: no two facts or actions share a sentence):
+ * the same literal parts with slots whose parameters can name a common object (declared types,
+ * supertypes and `either` types), unless they are the same text of the same entry. That catches paraphrases of one action or predicate that
+ * swap parameters ("from {x} to {y}" / "from {y} to {x}"), two actions or two predicates with
+ * the same text, and a predicate whose true and false texts read alike. A predicate `not-p`
+ * may read like the opposite of `p`, argument for argument (generic text does: "p1 is not
+ * made" for not-made(p1) and for not made(p1)); the meaning check of `templates check
+ * --problem` proves such a pair complementary in a task, or reports the sentence. Texts that
+ * meet only through object phrases or `either` objects of a problem are also left to it.
+ */
+function checkCollisions(
+  domain: Domain,
+  json: NlJson,
+  file: string,
+  predicates: ReadonlyMap<string, PredicateTemplate>,
+  actions: ReadonlyMap<string, ActionTemplate>,
+): void {
+  const overlap = typeOverlap(domain);
+  const keyOf = (entries: Record<string, unknown>, name: string): string => Object.keys(entries).find((k) => k.toLowerCase() === name) ?? name;
+  const groups = new Map<string, Said[]>();
+  const add = (s: Said): void => {
+    const k = `${s.owner.startsWith("action ") ? "a" : "p"}\u0000${s.c.parts.join("\u0000")}`;
+    const g = groups.get(k);
+    if (g === undefined) groups.set(k, [s]);
+    else g.push(s);
+  };
+  for (const [name, t] of actions) {
+    const decl = domain.actions.find((a) => a.name === name)!;
+    const key = keyOf(json.actions, name);
+    t.text.forEach((c, i) => add({ owner: `action ${name}`, neg: false, path: `actions.${key}[${i}]`, c, slotTypes: c.slots.map((p) => decl.params[p]!.types), params: t.params }));
+  }
+  for (const [name, t] of predicates) {
+    const decl = domain.predicates.find((p) => p.name === name)!;
+    const key = keyOf(json.predicates, name);
+    for (const [list, neg] of [[t.pos, false], [t.neg, true]] as const) {
+      list.forEach((c, i) =>
+        add({ owner: `predicate ${name}`, neg, path: `predicates.${key}.${neg ? "false" : "true"}[${i}]`, c, slotTypes: c.slots.map((p) => decl.params[p]!.types), params: t.params }),
+      );
+    }
+  }
+  /** `p` and `not-p` with opposite polarities (see twins.ts). */
+  const twins = (a: Said, b: Said): boolean => {
+    if (a.neg === b.neg || !a.owner.startsWith("predicate ")) return false;
+    const [x, y] = [a.owner.slice("predicate ".length), b.owner.slice("predicate ".length)];
+    return twinBase(x) === y || twinBase(y) === x;
+  };
+  for (const group of groups.values()) {
+    for (let j = 1; j < group.length; j++) {
+      for (let i = 0; i < j; i++) {
+        const a = group[i]!;
+        const b = group[j]!;
+        const sameEntry = a.owner === b.owner && a.neg === b.neg;
+        if (sameEntry && a.c.slots.join() === b.c.slots.join()) continue; // the same text twice
+        if (!a.slotTypes.every((t, k) => overlap(t, b.slotTypes[k]!))) continue;
+        if (twins(a, b) && a.c.slots.join() === b.c.slots.join()) continue;
+        const what = a.owner.startsWith("action ") ? "step" : "fact";
+        let why: string;
+        if (sameEntry) {
+          const moved = a.c.slots.flatMap((p, k) => (p === b.c.slots[k] ? [] : [`{${a.params[p]}}`]));
+          why = `the same words with parameters of a common type in other places (${[...new Set(moved)].join(", ")}), so one text would stand for two different ${what}s`;
+        } else if (a.owner === b.owner) why = "a fact and its negation would get the same sentence";
+        else why = `${a.owner} and ${b.owner} would get the same ${what === "step" ? "step text" : "sentence"} (the same words, and their placeholders can name the same objects)`;
+        throw new UserError(`${file}: ${a.path} "${a.c.source}" and ${b.path} "${b.c.source}" read alike: ${why}`);
+      }
+    }
+  }
 }
 
 /**

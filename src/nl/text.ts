@@ -91,7 +91,8 @@ export function fillEliding(t: Compiled, value: (i: number) => string): string {
     if (i < slots.length) {
       const v = value(i);
       const w = t.elide![i];
-      if (w && part.endsWith(` ${w} `) && v.length > w.length && v.startsWith(w) && /[-_\d]/.test(v[w.length]!)) {
+      // "with satellite satellite0" / "with mode mode M" (the rules' lifted names) say the word once
+      if (w && part.endsWith(` ${w} `) && v.length > w.length && v.startsWith(w) && /[-_\d ]/.test(v[w.length]!)) {
         part = part.slice(0, part.length - w.length - 1);
         if (part.endsWith(" the ")) part = part.slice(0, -4);
       }
