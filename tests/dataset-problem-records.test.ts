@@ -25,6 +25,8 @@ describe("ProblemRecordList", () => {
         skipped: i % 97 === 5 ? `time limit ${i}` : null,
         dropped: i % 13 === 0 ? rng.int(4) + 1 : 0,
         counts,
+        // what a prompt summed up (DESIGN.md §14), on some problems
+        ...(i % 11 === 3 ? { text: { rules_omitted: rng.int(5), fixed_omitted: rng.int(900) + 1, cost_omitted: rng.int(3), arithmetic: rng.int(2) } } : {}),
       };
       list.push(r);
       expected.push({
@@ -36,6 +38,7 @@ describe("ProblemRecordList", () => {
         skipped: r.skipped,
         counts: r.counts,
         ...(r.dropped > 0 ? { dropped: r.dropped } : {}),
+        ...("text" in r ? { text: r.text } : {}),
       });
     });
     expect(list.length).toBe(n);

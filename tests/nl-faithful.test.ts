@@ -98,3 +98,18 @@ describe("the prompt's budget", () => {
     expect(p60.length).toBeLessThan(12_000);
   });
 });
+
+describe("what a prompt summed up reaches the job's record (manifest.json's text)", () => {
+  it("a problem whose fixed relation is arithmetic reports it; one that sums nothing up reports nothing", async () => {
+    const { runJob } = await import("../src/dataset/job.js");
+    const job = (problemText: string) =>
+      runJob(
+        { index: 0, split: "train", domainName: "clock", domainFile: "clock.pddl", domainText: CLOCK, problemId: "c", problemFile: "c.pddl", problemText, builtinTemplates: null, templatesFile: null },
+        { seed: 1, samplesPerState: 4, format: "native", threshold: 0.75, randomOptimal: false, balance: false, nonExecutable: "near-miss", timeMs: 20_000, maxExpansions: 1_000_000, maxStates: 1_000_000, chat: false, maxLength: null, tokenizer: null, maxOps: 1_000_000, maxFacts: 1_000_000, genericFallback: false, keepRows: false },
+      );
+    const r = job(clockProblem(6));
+    expect(r.skipped).toBeNull();
+    expect(r.text).toEqual({ rules_omitted: 0, fixed_omitted: 0, cost_omitted: 0, arithmetic: 2 });
+    expect(job(clockProblem(3)).text).toBeUndefined();
+  });
+});

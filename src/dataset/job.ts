@@ -340,6 +340,10 @@ export function runJob(job: ProblemJob, jobConfig: JobConfig): JobResult {
     if (result.rows) result.rows.push(row!);
   }
   result.states = walkStates.length;
+  const ps = renderer.promptSummary();
+  if (ps.rulesOmitted + ps.fixedOmitted + ps.costOmitted + ps.arithmetic.length > 0) {
+    result.text = { rules_omitted: ps.rulesOmitted, fixed_omitted: ps.fixedOmitted, cost_omitted: ps.costOmitted, arithmetic: ps.arithmetic.length };
+  }
   t1 = performance.now();
   result.ms.translation = t1 - t0;
   return result;

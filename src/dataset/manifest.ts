@@ -113,6 +113,19 @@ export async function mergeDataset(out: string, opts: { quietIfIncomplete?: bool
     },
     shards,
   };
+  // Prompts that summed something up to stay within their budget (absent when none did).
+  const summed = problems.filter((p) => p.text !== undefined);
+  if (summed.length > 0) {
+    const sum = (k: keyof NonNullable<ProblemRecord["text"]>): number => summed.reduce((a, p) => a + p.text![k], 0);
+    manifest.text = {
+      rule: "rules of a generic domain past 4,000 characters, fixed facts past 3,500 and cost values past 3,000 are counted, not listed; a fixed relation proven to be arithmetic over numbered objects (succ, <, <=, sum, ...) is stated once as such; long generic lists name numbered runs as 'p1 to p40'",
+      problems: summed.length,
+      rules_omitted: sum("rules_omitted"),
+      fixed_omitted: sum("fixed_omitted"),
+      cost_omitted: sum("cost_omitted"),
+      arithmetic_relations: sum("arithmetic"),
+    };
+  }
   const table = statsTable(problems);
   manifest.counts.by_domain_split_category = table.byDomainSplitCategory;
   if (opts.audit) manifest.audit = await opts.audit(out);

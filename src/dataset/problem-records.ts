@@ -8,6 +8,7 @@ export interface RecordSource {
   skipped: string | null;
   dropped: number;
   counts: ProblemRecord["counts"];
+  text?: ProblemRecord["text"];
 }
 
 /** The jobs a list's records belong to (a run's `JobList`). */
@@ -18,7 +19,9 @@ export interface RecordJobs {
   split(i: number): Split;
 }
 
-const FIELDS = 3 + CATEGORIES.length; // rows, plan_length, dropped, then one count per category
+// rows, plan_length, dropped, one count per category, then the prompt's summary (4 numbers)
+const FIELDS = 3 + CATEGORIES.length + 4;
+const TEXT = 3 + CATEGORIES.length;
 
 /**
  * A rank's per-problem records, kept packed while the run goes (64 bytes a problem instead of
@@ -50,6 +53,11 @@ export class ProblemRecordList {
     this.nums[o + 1] = r.planLength;
     this.nums[o + 2] = r.dropped;
     for (let k = 0; k < CATEGORIES.length; k++) this.nums[o + 3 + k] = r.counts[CATEGORIES[k]!];
+    const t = r.text;
+    this.nums[o + TEXT] = t?.rules_omitted ?? 0;
+    this.nums[o + TEXT + 1] = t?.fixed_omitted ?? 0;
+    this.nums[o + TEXT + 2] = t?.cost_omitted ?? 0;
+    this.nums[o + TEXT + 3] = t?.arithmetic ?? 0;
     if (r.skipped !== null) this.skipped.set(this.n, r.skipped);
     this.n++;
   }
@@ -62,6 +70,7 @@ export class ProblemRecordList {
       const counts = emptyCounts();
       for (let k = 0; k < CATEGORIES.length; k++) counts[CATEGORIES[k]!] = this.nums[o + 3 + k]!;
       const dropped = this.nums[o + 2]!;
+      const text = { rules_omitted: this.nums[o + TEXT]!, fixed_omitted: this.nums[o + TEXT + 1]!, cost_omitted: this.nums[o + TEXT + 2]!, arithmetic: this.nums[o + TEXT + 3]! };
       out.push({
         domain: this.jobs.domainName(i),
         problem: this.jobs.problemId(i),
@@ -71,6 +80,7 @@ export class ProblemRecordList {
         skipped: this.skipped.get(i) ?? null,
         counts,
         ...(dropped > 0 ? { dropped } : {}),
+        ...(text.rules_omitted + text.fixed_omitted + text.cost_omitted + text.arithmetic > 0 ? { text } : {}),
       });
     }
     return out;

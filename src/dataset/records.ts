@@ -64,6 +64,8 @@ export interface JobResult {
   skipped: string | null;
   /** Rows dropped for being longer than `maxLength` tokens. */
   dropped: number;
+  /** What the problem's prompt summed up to stay within its budget (absent: nothing). */
+  text?: TextSummary;
   /** Milliseconds per stage. */
   ms: { grounding: number; labelling: number; translation: number };
   /** The problem's PDDL where the job came without it (read from its file here): for the run's copy of it. */
@@ -87,6 +89,18 @@ export function emptyCounts(): CategoryCounts {
   return c;
 }
 
+/**
+ * What a prompt states in summary instead of one by one (DESIGN.md §14): rules of actions not
+ * described, fixed facts and cost values not listed (past their budgets), and relations stated
+ * as the arithmetic they are proven to be.
+ */
+export interface TextSummary {
+  rules_omitted: number;
+  fixed_omitted: number;
+  cost_omitted: number;
+  arithmetic: number;
+}
+
 /** Per-problem record kept in the rank's completion marker and the manifest. */
 export interface ProblemRecord {
   domain: string;
@@ -98,6 +112,8 @@ export interface ProblemRecord {
   counts: CategoryCounts;
   /** Rows dropped for being longer than `--max-length` tokens (absent: none). */
   dropped?: number;
+  /** What the prompt summed up (absent: nothing). */
+  text?: TextSummary;
 }
 
 /** The content of `completions/{rank}`: everything `merge` needs from a finished rank. */
@@ -131,6 +147,15 @@ export interface Manifest {
   shards: ShardInfo[];
   /** The shortcut audit's headline (`pddl2prm audit`), when the writer was given an auditor. */
   audit?: AuditHeadline;
+  /** What prompts summed up to stay within their budget, when some did (DESIGN.md §14). */
+  text?: {
+    rule: string;
+    problems: number;
+    rules_omitted: number;
+    fixed_omitted: number;
+    cost_omitted: number;
+    arithmetic_relations: number;
+  };
 }
 
 /** The headline of `pddl2prm audit` (src/audit), as the manifest and the dataset card show it. */

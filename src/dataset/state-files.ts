@@ -27,6 +27,9 @@ const RankFile = z.object({
       skipped: z.string().nullable(),
       counts: Counts,
       dropped: z.number().int().nonnegative().optional(),
+      text: z
+        .object({ rules_omitted: z.number().int().nonnegative(), fixed_omitted: z.number().int().nonnegative(), cost_omitted: z.number().int().nonnegative(), arithmetic: z.number().int().nonnegative() })
+        .optional(),
     }),
   ),
   counts: Counts,
