@@ -298,6 +298,8 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
       continue;
     }
     let attr = info?.attr ?? splitName(m.pred).join(" ");
+    // "robot-has ?r ?c": what changes is its colour, not its "has"
+    if (/\b(has|have)$/.test(attr) && ps[m.to]!.typeWords.length > 0) attr = ps[m.to]!.typeWords.join(" ");
     // "changing its stored level": a relation that is not a noun names its value by the value's type
     const vnoun = ps[m.to]!.typeWords.join(" ");
     if (vnoun !== "" && !attr.split(" ").includes(ps[m.to]!.typeWords[ps[m.to]!.typeWords.length - 1]!) && senseOf(attr.split(" ").pop()!) !== "noun") attr = `${attr} ${vnoun}`;
@@ -338,7 +340,13 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
   if (left.length > 0) {
     // Each named by its role ("with mode m", "with old surface s"): the variable's words when they
     // say something, else its type; two of one type keep their variables' words or stay bare.
-    const roles = left.map((i) => roleNoun(ps[i]!, decl.params[i]!.name));
+    const roles = left.map((i) => {
+      const own = roleNoun(ps[i]!, decl.params[i]!.name);
+      if (own !== "" && own !== ps[i]!.typeWords.join(" ")) return own;
+      // the value of an attribute of a named parameter: height(from, h) gives "height h"
+      const attr = pre.find((l) => l.args.length === 2 && l.args[1] === i && typeof l.args[0] === "number" && used.has(l.args[0]) && (pp(l.pred)?.pos.startsWith("the ") ?? false));
+      return attr !== undefined ? pp(attr.pred)!.attr : own;
+    });
     // Two of one role: one that a one-object precondition describes takes that predicate's words
     // ("the time now is t1": "with time now t1 and time t2").
     for (let k = 0; k < left.length; k++) {

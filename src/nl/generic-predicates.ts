@@ -166,7 +166,13 @@ function predicatePhraseOf(decl: PredicateDecl, hint?: PredicateHint, keepNames 
   // Run-together words split ("ontable" -> on table); a word no reading can rest on ("le",
   // "cw"): the plain reading, not an invented relation.
   const plainName = w.join(" ");
-  w = w.flatMap((x) => (isEnglishWord(x) ? [x] : (compoundSplit(x) ?? [x])));
+  // (a condition without arguments splits only into its own letters: "handempty" is the hand
+  // is empty, but "objscheduled" is not "the object is scheduled", a subject the PDDL lacks)
+  w = w.flatMap((x) => {
+    if (isEnglishWord(x)) return [x];
+    const c = compoundSplit(x);
+    return c !== null && (ps.length > 0 || c.join("") === x) ? c : [x];
+  });
   if (ps.length > 0 && w.some((x) => unreadable(x, ps))) return plainPhrase(plainName, ps);
   let flip = false;
   if (w.length > 1 && w[0] === "no" && ps.length > 0 && senseOf(w[1]!) === "noun") {
@@ -258,6 +264,7 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
     const rel = head === "up" || head === "down" ? `${head} from` : `${head} of`;
     return done(`${a} is ${rel} ${b}`, `${a} is not ${rel} ${b}`, rel);
   }
+  if (n >= 4 && ps.every((p) => p.typeWords.join() === ps[0]!.typeWords.join())) return plainPhrase(w.join(" "), ps);
   if (verbal && fromTo(0)) {
     const vp = hs === "can" ? x : r.join(" ");
     rest = ps.slice(2).map((p, i) => roleOf(p, raw[i + 2]!));
@@ -329,8 +336,14 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
       res.elide.set(r[r.length - 1]!, b);
       return done(`${a} has ${x} ${b}`, `${a} does not have ${x} ${b}`);
     }
-    case "can":
+    case "can": {
+      // "may-interface ?a ?b": a may interface with b
+      const modal = head;
+      const neg = modal === "can" ? "cannot" : `${modal} not`;
+      const prep = x !== "" && !isPreposition(r[r.length - 1]!) && senseOf(r[1]!) !== "noun" ? " with" : "";
+      if (modal !== "can") return done(`${a} ${modal} ${x}${prep} ${b}`, `${a} ${neg} ${x}${prep} ${b}`);
       return done(`${a} can ${x || "reach"} ${b}`, `${a} cannot ${x || "reach"} ${b}`);
+    }
     case "prep": {
       res.locative = r.length === 1 && LOCATIVE.has(head);
       const rel = r.join(" ");

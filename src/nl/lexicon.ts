@@ -170,7 +170,7 @@ function senseOfUncached(w: string): Sense {
   if (/\d/.test(w)) return "name";
   if (w === "is" || w === "are" || w === "be") return "be";
   if (w === "has" || w === "have") return "have";
-  if (w === "can") return "can";
+  if (w === "can" || w === "may" || w === "must") return "can";
   if (w === "not" || w === "no") return "not";
   if (PREPOSITIONS.has(w)) return "prep";
   if (NOUN_FIRST.has(w)) return "noun";

@@ -140,7 +140,7 @@ interface StaticGroup {
 }
 
 /** Characters of the rules of a generic domain and of the fixed facts, before the rest is counted instead of listed. */
-const RULES_BUDGET = 4000;
+const RULES_BUDGET = 5000;
 const FIXED_BUDGET = 3500;
 const COST_BUDGET = 3000;
 /** A list of facts longer than this in generic text groups a predicate's one-object facts ("each of p1 to p9 is made"). */
@@ -935,10 +935,10 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     const all = schemas.map((s, i) => {
       const { first, bare } = liftedAction(s);
       const act = fill(s.text[0]!, first);
-      const why = whyItems(s, bare, null, null);
+      const why = once(whyItems(s, bare, null, null));
       // Distinct placeholders per parameter, disjoint from object ids (for add-wins-over-delete).
       const fakeArgs = s.params.map((_, j) => -(1_000_000 + j));
-      const eff = effectItems(s, fakeArgs, bare, null, -1, undefined);
+      const eff = once(effectItems(s, fakeArgs, bare, null, -1, undefined));
       // Quantified or disjunctive conditions are long: one per clause, separated by semicolons.
       const needs = why.length === 0 ? "it requires nothing" : s.pre.some((it) => it.kind === "formula") ? `it requires: ${why.join("; ")}` : `it requires that ${joinList(why)}`;
       // Conditional effects are long: one per clause, separated by semicolons.
