@@ -171,7 +171,7 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
   }
   const used = new Set<number>();
   const inMove = (i: number): boolean => mv.some((m) => m.from === i || m.to === i);
-  const locAdd = (l: Lit): boolean => l.args.length === 2 && (pp(l.pred)?.locative ?? false);
+  const locAdd = (l: Lit): boolean => l.args.length >= 2 && (pp(l.pred)?.locative ?? false);
   // ---- the thing acted on
   let primary: number | string | null = null;
   let withMover: number | null = null;
@@ -357,6 +357,9 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
     const items = left.map((i, k) => {
       const r = roles[k]!;
       const clash = r !== "" && roles.filter((x) => x === r).length > 1;
+      // the value of an attribute of another parameter, said as such: "with n1 as the height of p2"
+      const of = pre.find((l) => l.args.length === 2 && l.args[1] === i && typeof l.args[0] === "number" && l.args[0] !== i && (pp(l.pred)?.pos.startsWith("the ") ?? false));
+      if ((clash || r === "" || r === ps[i]!.typeWords.join(" ")) && of !== undefined) return `${ph[i]} as the ${pp(of.pred)!.attr} of ${ph[of.args[0] as number]}`;
       return r === "" || clash ? ph[i]! : `${r} ${ph[i]}`;
     });
     pps.push(`with ${items.length === 1 ? items[0] : items.slice(0, -1).join(", ") + " and " + items[items.length - 1]}`);
@@ -381,7 +384,8 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
   // Manner words of a motion ("move-up-slow") become adverbs after the thing: "move lift1 up slowly".
   const motion = MOTION.has(verb);
   const manner = motion ? rest.filter((x) => senseOf(x) === "adj").map(adverbOf) : [];
-  const objWords = motion ? rest.filter((x) => senseOf(x) !== "adj") : rest;
+  const primaryType = typeof primary === "number" ? ps[primary]!.typeWords : [];
+  const objWords = (motion ? rest.filter((x) => senseOf(x) !== "adj") : rest).filter((x) => !primaryType.includes(x));
   const afterObject = verb === "move" && dirParticle !== "";
   const head = [verb, particle, afterObject ? "" : dirParticle, ...objWords].filter((s) => s !== "").join(" ");
   let obj = "";
@@ -414,5 +418,8 @@ function roleNoun(p: ParamInfo, raw: string): string {
     .filter((x) => !/^\d+$/.test(x));
   const informative = p.varWords.length > 0 && words.length > 0 && words.every((x) => isEnglishWord(x) && x.length > 1);
   if (informative) return words.join(" ");
+  // some English words beside codes ("xy_initial1"): those words and the type ("initial position")
+  const eng = words.filter((x) => isEnglishWord(x) && x.length > 2 && !p.typeWords.includes(x));
+  if (eng.length > 0 && p.typeWords.length > 0) return `${eng.join(" ")} ${p.typeWords.join(" ")}`;
   return p.typeWords.length > 0 ? p.typeWords.join(" ") : "";
 }

@@ -297,7 +297,7 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
   // "at-two ?e ?xy ?xy2": a thing at several places of one type: e is at xy and xy2.
   if (LOCATIVE.has(head) && n >= 3 && (r.length === 1 || senseOf(r[1]!) === "num" || /^(two|three|four)$/.test(r[1]!)) && ps.slice(1).every((p) => p.typeWords.join() === ps[1]!.typeWords.join() && p.typeWords.length > 0)) {
     const list = `${ph.slice(1, -1).join(", ")} and ${ph[n - 1]}`;
-    res.locative = false;
+    res.locative = true;
     res.groupable = false;
     return { ...res, pos: `${a} is ${head} ${list}`, neg: `${a} is not ${head} ${list}`, link: null, attr: w.join(" ") };
   }
