@@ -271,7 +271,8 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
       if (typeof y !== "number" || used.has(y)) continue;
       const x = l.args.length === 2 ? l.args[0] : null;
       if (l.args.length !== 1 && !(typeof x === "number" && used.has(x))) continue;
-      pps.push(`${prepOf(info.link) || "at"} ${ph[y]}`);
+      // where the one acting stands ("at ?p": I am at p) is said as such: "standing at p"
+      pps.push(info.implicit === "I" ? `standing at ${ph[y]}` : `${prepOf(info.link) || "at"} ${ph[y]}`);
       used.add(y);
     }
   }
@@ -359,7 +360,13 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
       const clash = r !== "" && roles.filter((x) => x === r).length > 1;
       // the value of an attribute of another parameter, said as such: "with n1 as the height of p2"
       const of = pre.find((l) => l.args.length === 2 && l.args[1] === i && typeof l.args[0] === "number" && l.args[0] !== i && (pp(l.pred)?.pos.startsWith("the ") ?? false));
-      if ((clash || r === "" || r === ps[i]!.typeWords.join(" ")) && of !== undefined) return `${ph[i]} as the ${pp(of.pred)!.attr} of ${ph[of.args[0] as number]}`;
+      if (of !== undefined) return `${ph[i]} as the ${pp(of.pred)!.attr} of ${ph[of.args[0] as number]}`;
+      // what another parameter has: have_soil_analysis(r, p) gives "the soil analysis of p"
+      const has = pre.find((l) => l.args.length === 2 && l.args[1] === i && typeof l.args[0] === "number" && used.has(l.args[0]) && /^\{[^}]+\} has [a-z ]+ \{[^}]+\}$/.test(pp(l.pred)?.pos ?? ""));
+      if (has !== undefined && (clash || r === "" || r === ps[i]!.typeWords.join(" "))) {
+        const what = / has ([a-z ]+) \{/.exec(pp(has.pred)!.pos)![1]!;
+        return isPreposition(what.split(" ").pop()!) ? `the ${what} ${ph[i]}` : `the ${what} of ${ph[i]}`;
+      }
       return r === "" || clash ? ph[i]! : `${r} ${ph[i]}`;
     });
     pps.push(`with ${items.length === 1 ? items[0] : items.slice(0, -1).join(", ") + " and " + items[items.length - 1]}`);
@@ -393,6 +400,11 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
   if (typeof primary === "number" && primaryPrep.length === 1 && isPreposition(primaryPrep[0]!)) obj = `${primaryPrep[0]} ${ph[primary]}`;
   else if (typeof primary === "number") obj = ph[primary]!;
   else if (typeof primary === "string") obj = primary;
+  // a place as the object of a verb that names its own thing ("place-block ?bpos - position"):
+  // the block goes onto the place, or comes from it
+  if (typeof primary === "number" && ps[primary]!.place && objWords.length > 0 && !objWords.some((x) => ps.some((p) => names([x], p)))) {
+    obj = `${REMOVAL.has(verb) ? "from" : "onto"} ${obj}`;
+  }
   const core = [head, obj, afterObject ? dirParticle : "", ...manner, restPP].filter((s) => s !== "").join(" ");
   const tailText = tails.length > 0 ? `, ${tails.join(", ")}` : "";
   const withNouns = (t: string): string => {
@@ -408,6 +420,7 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
   return [t0];
 }
 
+const REMOVAL = new Set(["remove", "take", "pick", "get", "unload", "destroy", "lift", "grab", "collect", "fetch"]);
 const LIGHT_VERBS = new Set(["do", "perform", "execute", "make"]);
 const NUMBERISH_NOUN = /^(level|levels|count|counter|number|num|numb|quantity|amount|capacity|size|value|fuel|index)$/;
 

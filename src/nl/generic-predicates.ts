@@ -299,7 +299,8 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
     const list = `${ph.slice(1, -1).join(", ")} and ${ph[n - 1]}`;
     res.locative = true;
     res.groupable = false;
-    return { ...res, pos: `${a} is ${head} ${list}`, neg: `${a} is not ${head} ${list}`, link: null, attr: w.join(" ") };
+    // (not "a is not at x, y and z", which reads as at none of them)
+    return { ...res, pos: `${a} is ${head} ${list}`, neg: `it is not the case that ${a} is ${head} ${list}`, link: null, attr: w.join(" ") };
   }
   // "in-line ?x ?y ?z" over one type: x, y and z are in line.
   if (hs === "prep" && r.length === 2 && n >= 3 && isNounSense(senseOf(r[1]!)) && ps.every((p) => p.typeWords.join() === ps[0]!.typeWords.join())) {
