@@ -365,7 +365,8 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
       const has = pre.find((l) => l.args.length === 2 && l.args[1] === i && typeof l.args[0] === "number" && used.has(l.args[0]) && /^\{[^}]+\} has [a-z ]+ \{[^}]+\}$/.test(pp(l.pred)?.pos ?? ""));
       if (has !== undefined && (clash || r === "" || r === ps[i]!.typeWords.join(" "))) {
         const what = / has ([a-z ]+) \{/.exec(pp(has.pred)!.pos)![1]!;
-        return isPreposition(what.split(" ").pop()!) ? `the ${what} ${ph[i]}` : `the ${what} of ${ph[i]}`;
+        // "has soil analysis for p": the soil analysis for p; "has type t": t is the type itself
+        return isPreposition(what.split(" ").pop()!) ? `the ${what} ${ph[i]}` : `${what} ${ph[i]}`;
       }
       return r === "" || clash ? ph[i]! : `${r} ${ph[i]}`;
     });
@@ -402,7 +403,7 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
   else if (typeof primary === "string") obj = primary;
   // a place as the object of a verb that names its own thing ("place-block ?bpos - position"):
   // the block goes onto the place, or comes from it
-  if (typeof primary === "number" && ps[primary]!.place && objWords.length > 0 && !objWords.some((x) => ps.some((p) => names([x], p)))) {
+  if (typeof primary === "number" && ps[primary]!.place && (REMOVAL.has(verb) || PLACING.has(verb)) && objWords.length > 0 && !isPreposition(obj.split(" ")[0]!) && !objWords.some((x) => ps.some((p) => names([x], p)))) {
     obj = `${REMOVAL.has(verb) ? "from" : "onto"} ${obj}`;
   }
   const core = [head, obj, afterObject ? dirParticle : "", ...manner, restPP].filter((s) => s !== "").join(" ");
@@ -420,6 +421,7 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
   return [t0];
 }
 
+const PLACING = new Set(["place", "put", "drop", "set", "stack", "pile", "lay", "deposit", "install"]);
 const REMOVAL = new Set(["remove", "take", "pick", "get", "unload", "destroy", "lift", "grab", "collect", "fetch"]);
 const LIGHT_VERBS = new Set(["do", "perform", "execute", "make"]);
 const NUMBERISH_NOUN = /^(level|levels|count|counter|number|num|numb|quantity|amount|capacity|size|value|fuel|index)$/;
