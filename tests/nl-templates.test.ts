@@ -115,12 +115,12 @@ describe("template errors name the file, the key path and the culprit", () => {
     expect(errorOf(g)).toMatch(/^my\/nl\.json: actions\.carry\[2\]: unknown placeholder \{box\} \(allowed: \{b\}, \{from\}, \{to\}\)$/);
   });
 
-  it("action template missing or repeating a parameter", () => {
+  it("action template missing a parameter is an error; one that repeats a parameter is read back consistently", () => {
     const g = good();
     (g.actions as Record<string, string[]>).carry![1] = "move {b} into {to}";
-    expect(errorOf(g)).toBe("my/nl.json: actions.carry[1]: placeholder {from} is missing (every parameter of carry must appear once)");
-    (g.actions as Record<string, string[]>).carry![1] = "move {b} from {from} into {to} and {to}";
-    expect(errorOf(g)).toMatch(/actions\.carry\[1\]: placeholder \{to\} appears 2 times/);
+    expect(errorOf(g)).toBe("my/nl.json: actions.carry[1]: placeholder {from} is missing (every parameter of carry must appear)");
+    (g.actions as Record<string, string[]>).carry![1] = "move {b} from {from} into {to}, that is into {to}";
+    expect(() => compileTemplates(g, DOMAIN, "my/nl.json")).not.toThrow();
   });
 
   it("unknown predicate, action and type", () => {

@@ -361,6 +361,12 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
       // the value of an attribute of another parameter, said as such: "with n1 as the height of p2"
       const of = pre.find((l) => l.args.length === 2 && l.args[1] === i && typeof l.args[0] === "number" && l.args[0] !== i && (pp(l.pred)?.pos.startsWith("the ") ?? false));
       if (of !== undefined) return `${ph[i]} as the ${pp(of.pred)!.attr} of ${ph[of.args[0] as number]}`;
+      // what a named parameter does to it: supports(i, m) gives "m, which i supports"
+      const verbal = pre.find((l) => l.args.length === 2 && l.args[1] === i && typeof l.args[0] === "number" && l.args[0] !== i && VERB_READING.test(pp(l.pred)?.pos ?? ""));
+      if (verbal !== undefined && (clash || r === "" || r === ps[i]!.typeWords.join(" "))) {
+        const verb = VERB_READING.exec(pp(verbal.pred)!.pos)![1]!;
+        return `${ph[i]}, which ${ph[verbal.args[0] as number]} ${verb}`;
+      }
       // what another parameter has: have_soil_analysis(r, p) gives "the soil analysis of p"
       const has = pre.find((l) => l.args.length === 2 && l.args[1] === i && typeof l.args[0] === "number" && used.has(l.args[0]) && /^\{[^}]+\} has [a-z ]+ \{[^}]+\}$/.test(pp(l.pred)?.pos ?? ""));
       if (has !== undefined && (clash || r === "" || r === ps[i]!.typeWords.join(" "))) {
@@ -421,6 +427,8 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
   return [t0];
 }
 
+// "{i} supports {m}": a third-person verb between the two arguments (not "is ...", "has ...")
+const VERB_READING = /^\{[^}]+\} ((?!is |has |can |does )[a-z]+s) \{[^}]+\}$/;
 const PLACING = new Set(["place", "put", "drop", "set", "stack", "pile", "lay", "deposit", "install"]);
 const REMOVAL = new Set(["remove", "take", "pick", "get", "unload", "destroy", "lift", "grab", "collect", "fetch"]);
 const LIGHT_VERBS = new Set(["do", "perform", "execute", "make"]);

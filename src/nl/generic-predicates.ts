@@ -284,9 +284,9 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
     return done(`the ${noun} of ${a} is ${b}`, `the ${noun} of ${a} is not ${b}`);
   }
   // "is-product ?b ?p": the words after "is" name the second argument: the product of b is p.
-  if (hs === "be" && r.length > 1 && names(r.slice(1), ps[1]!) && n === 2) {
+  if (hs === "be" && n === 2 && ((r.length > 1 && names(r.slice(1), ps[1]!)) || (r.length === 1 && named === 1))) {
     res.groupable = false;
-    res.attr = r.slice(1).join(" ");
+    res.attr = r.length > 1 ? r.slice(1).join(" ") : namedWords.join(" ");
     return done(`the ${res.attr} of ${a} is ${b}`, `the ${res.attr} of ${a} is not ${b}`);
   }
   // "first ?b ?p": b is the first batch atom of p (an ordinal places the first argument).

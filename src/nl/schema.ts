@@ -59,7 +59,7 @@ export const NlJsonSchema = z
     types: z.record(TypeEntrySchema).default({}),
     /** True/false templates per predicate. */
     predicates: z.record(PredicateEntrySchema).default({}),
-    /** What-I-do verb phrases per action ("pick up {x}"), every parameter used exactly once. */
+    /** What-I-do verb phrases per action ("pick up {x}"), every parameter used (at least once). */
     actions: z.record(z.array(z.string().min(1, "empty text")).min(3, "needs at least three paraphrases")).default({}),
     /** Goal sentence with `{goal}` for the list of goal conditions. */
     goal: paraphrases,

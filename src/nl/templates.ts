@@ -208,11 +208,12 @@ export function compileTemplates(raw: unknown, domain: Domain, file: string, opt
     const text = list.map((s, i) => {
       const at = `${path}[${i}]`;
       const c = comp(s, params, at);
-      // Exact round trip: every parameter once, and no '.' (it ends the action clause of a step).
+      // Exact round trip: every parameter at least once (a repeated one must name the same object
+      // each time when read back: "with n1 as the height of {from}"), and no '.' (it ends the
+      // action clause of a step).
       for (let p = 0; p < params.length; p++) {
         const n = c.slots.filter((x) => x === p).length;
-        if (n === 0) fail(at, `placeholder {${params[p]}} is missing (every parameter of ${name} must appear once)`);
-        if (n > 1) fail(at, `placeholder {${params[p]}} appears ${n} times (every parameter of ${name} must appear once)`);
+        if (n === 0) fail(at, `placeholder {${params[p]}} is missing (every parameter of ${name} must appear)`);
       }
       for (let k = 1; k < c.slots.length; k++) {
         if (c.parts[k] === "") fail(at, "two placeholders must be separated by some text");
