@@ -80,6 +80,53 @@ describe("generic readings built on the hints", () => {
   });
 });
 
+describe("roles from the effects", () => {
+  const actionText = (domain: string, problem: string, name: string): string => {
+    const d = parseDomain(domain, "d.pddl");
+    const r = createRenderer(ground(d, parseProblem(problem, "p.pddl", d)), null);
+    return r.templates.actions.get(name)!.text[0]!.source;
+  };
+
+  it("an offset named with a sign (yrel-1) adds to a coordinate: the sum reads as a sum, exact or not at all", () => {
+    const dom = `(define (domain grid) (:requirements :strips :typing) (:types yc yrel robot)
+      (:predicates (sum-y ?y - yc ?yr - yrel ?ysum - yc) (at ?r - robot ?y - yc))
+      (:action step :parameters (?r - robot ?y1 ?y2 - yc ?d - yrel) :precondition (and (at ?r ?y1) (sum-y ?y1 ?d ?y2))
+        :effect (and (at ?r ?y2) (not (at ?r ?y1)))))`;
+    const sums = "(sum-y y0 yrel0 y0) (sum-y y0 yrel1 y1) (sum-y y1 yrel-1 y0) (sum-y y1 yrel0 y1) (sum-y y1 yrel1 y2) (sum-y y2 yrel-1 y1) (sum-y y2 yrel0 y2)";
+    const prob = (init: string) => `(define (problem p) (:domain grid) (:objects y0 y1 y2 - yc yrel-1 yrel0 yrel1 - yrel r - robot) (:init (at r y0) ${init}) (:goal (at r y2)))`;
+    const d = parseDomain(dom, "d.pddl");
+    const t = ground(d, parseProblem(prob(sums), "p.pddl", d));
+    const h = taskHints(t).get("sum-y")!;
+    expect(h.numeric).toBe("sum");
+    expect(h.numbers?.get("yrel-1")).toBe(-1);
+    expect(createRenderer(t, null).templates.predicates.get("sum-y")!.pos[0]!.source).toBe("{y} plus {yr} is {ysum}");
+    expect(checkMeaning(t, null).failures).toEqual([]);
+    // one fact missing: not a sum, and not read as one
+    const t2 = ground(d, parseProblem(prob(sums.replace("(sum-y y1 yrel-1 y0) ", "")), "p.pddl", d));
+    expect(taskHints(t2).get("sum-y")!.numeric).toBeNull();
+  });
+
+  it("two verbs in a name take their own objects; a place named after a preposition; a recorded value said as its fact", () => {
+    const keys = `(define (domain keys) (:requirements :strips)
+      (:predicates (at ?k ?p) (holding ?k) (at-robot ?p) (arm-empty) (on-cart ?o ?c) (cart ?c))
+      (:action pickup-and-loose :parameters (?curpos ?newkey ?oldkey)
+        :precondition (and (at-robot ?curpos) (holding ?oldkey) (at ?newkey ?curpos))
+        :effect (and (holding ?newkey) (at ?oldkey ?curpos) (not (holding ?oldkey)) (not (at ?newkey ?curpos))))
+      (:action put-on-cart :parameters (?o ?c) :precondition (and (holding ?o) (cart ?c)) :effect (and (not (holding ?o)) (on-cart ?o ?c) (arm-empty))))`;
+    const kp = "(define (problem p) (:domain keys) (:objects n1 k1 k2 c1) (:init (at-robot n1) (holding k2) (at k1 n1) (cart c1)) (:goal (holding k1)))";
+    expect(actionText(keys, kp, "pickup-and-loose")).toBe("pick up {newkey} and loose {oldkey} at {curpos}");
+    const carts = `(define (domain carts) (:requirements :strips :typing) (:types thing cart)
+      (:predicates (holding ?o - thing) (on-cart ?o - thing ?c - cart))
+      (:action put-on-cart :parameters (?o - thing ?c - cart) :precondition (holding ?o) :effect (and (not (holding ?o)) (on-cart ?o ?c))))`;
+    const cartp = "(define (problem p) (:domain carts) (:objects o1 - thing c1 - cart) (:init (holding o1)) (:goal (on-cart o1 c1)))";
+    expect(actionText(carts, cartp, "put-on-cart")).toBe("put {o} on cart {c}");
+    // trucks' deliver: t2 is only the time the delivery records
+    const trucks = CLOCK.replace("(delivered ?p - package ?t - time)", "(delivered ?p - package ?l - location ?t - time)").replace("(delivered ?p ?t2)", "(delivered ?p ?l ?t2)");
+    const tp = clockProblem(4).replace("(delivered p1 t3)", "(delivered p1 l1 t3)");
+    expect(actionText(trucks, tp, "deliver")).toBe("deliver {p} at {l} with time now {t1}, so that {p} is delivered to {l} with time {t2}");
+  });
+});
+
 describe("the prompt's budget", () => {
   it("states a long arithmetic table once, and counts the fixed facts past the budget instead of listing them", () => {
     const small = createRenderer(task(6), null);

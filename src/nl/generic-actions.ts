@@ -122,7 +122,13 @@ function prepOf(link: string | null): string | null {
  * One or two paraphrases of the action's what-I-do text (templates over the action's
  * parameter placeholders).
  */
-export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, PredicatePhrase>, keepNameWords = false, nameNouns = false): string[] {
+export function actionPhrases(
+  decl: ActionDecl,
+  preds: ReadonlyMap<string, PredicatePhrase>,
+  keepNameWords = false,
+  nameNouns = false,
+  predParams: ReadonlyMap<string, readonly string[]> = new Map(),
+): string[] {
   const ps = paramInfos(decl.params);
   const ph = ps.map((p) => `{${p.ph}}`);
   const n = ps.length;
@@ -135,6 +141,15 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
   if (w.length === 1) {
     const c = compoundSplit(w[0]!);
     if (c !== null && canBeVerb(c[0])) w = [...c];
+  }
+  // a phrasal verb written as one word ("pickup", "putdown"): verb and particle
+  let phrasal = false;
+  if (!canBeVerb(w[0]!)) {
+    const m = /^([a-z]{3,}?)(up|down|off|out|on|over|away|back)$/.exec(w[0]!);
+    if (m !== null && canBeVerb(m[1]!)) {
+      w = [m[1]!, m[2]!, ...w.slice(1)];
+      phrasal = true;
+    }
   }
   // "do-plane", "do-saw-large": the light verb gives way to the verb after it
   if (w.length > 1 && LIGHT_VERBS.has(w[0]!) && canBeVerb(w[1]!)) w = w.slice(1);
@@ -149,7 +164,7 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
   } else if (canBeVerb(w[0]!)) {
     verb = w[0]!;
     rest = w.slice(1);
-    if (rest.length > 0 && PARTICLES.has(rest[0]!) && (rest.length === 1 || !isPreposition(rest[0]!) || isDirection(rest[0]!))) {
+    if (rest.length > 0 && PARTICLES.has(rest[0]!) && (phrasal || rest.length === 1 || !isPreposition(rest[0]!) || isDirection(rest[0]!))) {
       if (isDirection(rest[0]!)) dirParticle = rest[0]!;
       else particle = rest[0]!;
       rest = rest.slice(1);
@@ -157,6 +172,12 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
   } else {
     verb = "perform";
     rest = ["the", ...w];
+  }
+  // Two verbs ("pickup-and-loose"): each takes its own object, when the effects tell which (below).
+  let verb2 = "";
+  if (verb !== "perform" && rest.length >= 2 && rest[0] === "and" && (canBeVerb(rest[1]!) || isEnglishWord(rest[1]!))) {
+    verb2 = rest[1]!;
+    rest = rest.slice(2);
   }
 
   // Words of the name that name a parameter ("load-truck ?obj ?truck"): said before it ("into truck T").
@@ -175,10 +196,22 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
   // ---- the thing acted on
   let primary: number | string | null = null;
   let withMover: number | null = null;
+  // A name word after a preposition names where, not what: "put-on-cart ?o ?c" puts o on cart c.
+  const namedPlaces: string[] = [];
   if (!keepNameWords && !nameNouns) {
+    for (let j = 1; j < rest.length; j++) {
+      const i = ps.findIndex((p) => names([rest[j]!], p));
+      if (i < 0 || !isPreposition(rest[j - 1]!) || isDirection(rest[j - 1]!) || used.has(i) || mv.some((m) => m.from === i || m.to === i || m.movers.includes(i))) continue;
+      // (a place is where something else goes or leaves: a later argument of a changed atom)
+      if (![...adds, ...dels].some((l) => l.args.indexOf(i) > 0)) continue;
+      namedPlaces.push(`${rest[j - 1]} ${rest[j]} ${ph[i]}`);
+      used.add(i);
+      rest = [...rest.slice(0, j - 1), ...rest.slice(j + 1)];
+      j -= 2;
+    }
     for (let j = 0; j < rest.length && primary === null; j++) {
       const i = ps.findIndex((p) => names([rest[j]!], p));
-      if (i < 0) continue;
+      if (i < 0 || used.has(i)) continue;
       const cross = mv.find((m) => m.cross && m.to === i && crossPreps(prepOf(pp(m.pred)?.link ?? null), prepOf(pp(m.toPred)?.link ?? null))[1] === "with");
       if (!inMove(i) || cross !== undefined) {
         primary = i;
@@ -215,7 +248,15 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
       }
       return best;
     };
-    primary = pick(adds.filter(locAdd)) ?? pick(dels.filter(locAdd)) ?? pick([...adds, ...dels]);
+    // (a verb that takes away names what leaves its place: "get-left ?r ... ?o" gets o)
+    const relation = (l: Lit): boolean => l.args.length >= 2;
+    // (what is taken goes somewhere, what is put comes from somewhere: the hand, a vehicle;
+    // a verb with its own object, "take-image", keeps it)
+    const goes = (ls: Lit[], other: Lit[]): Lit[] => ls.filter((l) => relation(l) && other.some((o) => o.args.includes(l.args[0]!)));
+    if (rest.some((x) => !isDirection(x) && !isPreposition(x))) void 0;
+    else if (REMOVAL.has(verb)) primary = pick(dels.filter(locAdd)) ?? pick(goes(dels, adds)) ?? pick(dels.filter(relation));
+    else if (PLACING.has(verb)) primary = pick(adds.filter(locAdd)) ?? pick(goes(adds, dels)) ?? pick(adds.filter(relation));
+    primary ??= pick(adds.filter(locAdd)) ?? pick(dels.filter(locAdd)) ?? pick([...adds, ...dels]);
   }
   if (primary === null) {
     // A parameter that is only where something is ("stop ?f" with lift-at ?f) is a place, not a thing.
@@ -223,9 +264,19 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
     for (let i = 0; i < n && primary === null; i++) if (!inMove(i) && !place(i)) primary = i;
   }
   if (typeof primary === "number") used.add(primary);
+  // The second verb's object: what is put where the first verb took from, or the other way round.
+  let second: number | null = null;
+  if (verb2 !== "" && typeof primary === "number" && (REMOVAL.has(verb) || PLACING.has(verb))) {
+    for (const l of REMOVAL.has(verb) ? adds : dels) {
+      const x = l.args[0];
+      if (locAdd(l) && typeof x === "number" && x !== primary && !inMove(x)) second = x;
+    }
+  }
+  if (second !== null) used.add(second);
+  else if (verb2 !== "") rest = ["and", verb2, ...rest];
   if (withMover !== null) used.add(withMover);
 
-  const pps: string[] = [];
+  const pps: string[] = [...namedPlaces];
   const tails: string[] = [];
   // ---- where the thing acted on goes
   const takeMove = (m: Move): void => {
@@ -338,6 +389,18 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
       left.splice(k, 1);
     }
   }
+  const results: string[] = [];
+  // The reading of an added fact whose last argument is i and whose other arguments the text names.
+  const recorded = (i: number): string | null => {
+    const fact = adds.find((l) => l.args.length >= 2 && l.args[l.args.length - 1] === i && l.args.slice(0, -1).every((x) => typeof x === "number" && x !== i && used.has(x)));
+    const phrase = fact === undefined ? undefined : pp(fact.pred);
+    const own = fact === undefined ? undefined : predParams.get(fact.pred);
+    if (fact === undefined || phrase === undefined || phrase.plain || own === undefined || own.length !== fact.args.length) return null;
+    return phrase.pos.replace(/\{([^}]+)\}/g, (m, name: string) => {
+      const j = own.indexOf(name);
+      return j < 0 ? m : ph[fact.args[j] as number]!;
+    });
+  };
   if (left.length > 0) {
     // Each named by its role ("with mode m", "with old surface s"): the variable's words when they
     // say something, else its type; two of one type keep their variables' words or stay bare.
@@ -374,9 +437,21 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
         // "has soil analysis for p": the soil analysis for p; "has type t": t is the type itself
         return isPreposition(what.split(" ").pop()!) ? `the ${what} ${ph[i]}` : `${what} ${ph[i]}`;
       }
+      // only the value an added fact records ("deliver ?p ?l ?t1 ?t2" adds delivered(p, l, t2)):
+      // its role is that fact ("so that p is delivered to l with time t2")
+      // (only where the type does not tell it apart: untyped, or another of its type)
+      const sameType = ps.some((p, j) => j !== i && p.typeWords.join(" ") === ps[i]!.typeWords.join(" "));
+      if (r === "" || (r === ps[i]!.typeWords.join(" ") && sameType)) {
+        const fact = recorded(i);
+        if (fact !== null) {
+          results.push(fact);
+          return null;
+        }
+      }
       return r === "" || clash ? ph[i]! : `${r} ${ph[i]}`;
-    });
-    pps.push(`with ${items.length === 1 ? items[0] : items.slice(0, -1).join(", ") + " and " + items[items.length - 1]}`);
+    }).filter((x): x is string => x !== null);
+    if (items.length > 0) pps.push(`with ${items.length === 1 ? items[0] : items.slice(0, -1).join(", ") + " and " + items[items.length - 1]}`);
+    if (results.length > 0) tails.push(`so that ${results.length === 1 ? results[0] : results.slice(0, -1).join(", ") + " and " + results[results.length - 1]}`);
   }
 
   // Two roles with one preposition ("from a1 ... from p"): each says its type too.
@@ -412,7 +487,7 @@ export function actionPhrases(decl: ActionDecl, preds: ReadonlyMap<string, Predi
   if (typeof primary === "number" && ps[primary]!.place && (REMOVAL.has(verb) || PLACING.has(verb)) && objWords.length > 0 && !isPreposition(obj.split(" ")[0]!) && !objWords.some((x) => ps.some((p) => names([x], p)))) {
     obj = `${REMOVAL.has(verb) ? "from" : "onto"} ${obj}`;
   }
-  const core = [head, obj, afterObject ? dirParticle : "", ...manner, restPP].filter((s) => s !== "").join(" ");
+  const core = [head, obj, afterObject ? dirParticle : "", ...manner, second !== null ? `and ${verb2} ${ph[second]}` : "", restPP].filter((s) => s !== "").join(" ");
   const tailText = tails.length > 0 ? `, ${tails.join(", ")}` : "";
   const withNouns = (t: string): string => {
     let out = t;

@@ -162,7 +162,8 @@ function predicatePhraseOf(decl: PredicateDecl, hint?: PredicateHint, keepNames 
   if (hint?.unprovenTwin && ps.length > 0) return plainPhrase(w.join(" "), ps);
   // Proven arithmetic replaces names that only say "order" or that no reading rests on; a
   // readable relation ("connected", "above", "closer") keeps its own words.
-  if (hint?.numeric && w.every((x) => ORDER_WORDS.has(x) || unreadable(x, ps) || ps.some((p) => names([x], p)) || senseOf(x) === "num")) return numericPhrase(hint.numeric, ps);
+  // (a single letter, "sum-y", names a coordinate, not a relation)
+  if (hint?.numeric && w.every((x) => ORDER_WORDS.has(x) || x.length === 1 || unreadable(x, ps) || ps.some((p) => names([x], p)) || senseOf(x) === "num")) return numericPhrase(hint.numeric, ps);
   // Run-together words split ("ontable" -> on table); a word no reading can rest on ("le",
   // "cw"): the plain reading, not an invented relation.
   const plainName = w.join(" ");

@@ -66,19 +66,20 @@ function genericActions(domain: Domain, phrases: ReadonlyMap<string, PredicatePh
     }
     return bad;
   };
-  for (const a of domain.actions) texts.set(a.name, actionPhrases(a, phrases));
+  const predParams = new Map(domain.predicates.map((d) => [d.name, paramInfos(d.params).map((p) => p.ph)]));
+  for (const a of domain.actions) texts.set(a.name, actionPhrases(a, phrases, false, false, predParams));
   const clashed = new Set<string>();
   // Alike texts: the name's words said as nouns of the parameters they name ("into truck T"),
   // then kept in the verb.
   for (const name of clash()) {
     clashed.add(name);
-    texts.set(name, actionPhrases(domain.actions.find((a) => a.name === name)!, phrases, false, true));
+    texts.set(name, actionPhrases(domain.actions.find((a) => a.name === name)!, phrases, false, true, predParams));
   }
-  for (const name of clash()) texts.set(name, actionPhrases(domain.actions.find((a) => a.name === name)!, phrases, true));
+  for (const name of clash()) texts.set(name, actionPhrases(domain.actions.find((a) => a.name === name)!, phrases, true, false, predParams));
   for (const name of clash()) {
     const a = domain.actions.find((x) => x.name === name)!;
     const lead = words(a.name);
-    texts.set(name, actionPhrases(a, phrases, true).map((t) => `carry out ${lead}: ${t}`));
+    texts.set(name, actionPhrases(a, phrases, true, false, predParams).map((t) => `carry out ${lead}: ${t}`));
   }
   const out = new Map<string, ActionTemplate>();
   // (no elision where the nouns tell two actions apart: "into truck truck1" is not "into truck1")

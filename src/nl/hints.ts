@@ -31,6 +31,8 @@ export interface PredicateHint {
   multiValued: boolean;
   /** The arithmetic the facts are, when proven; the whole relation over the typed objects. */
   numeric: NumericRelation | null;
+  /** With `numeric`: the number each object of the relation stands for ("yrel-1" -> -1). */
+  numbers?: ReadonlyMap<string, number>;
   /** A `not-p` predicate whose base `p` exists but is not proven its complement (twins.ts). */
   unprovenTwin: boolean;
 }
@@ -85,7 +87,11 @@ function computeHints(task: GroundTask): TaskHints {
       if (isStatic) {
         h.functional = staticFunctional(task, d.name, d.params.length);
         h.multiValued = !h.functional;
-        h.numeric = numericRelation(task, d.name, d.params.map((p) => p.types));
+        const num = numericRelation(task, d.name, d.params.map((p) => p.types));
+        if (num !== null) {
+          h.numeric = num.rel;
+          h.numbers = num.numbers;
+        }
         h.exactlyOne = false;
       } else if (changed.has(d.name)) {
         const r = fluentFunctional(task, d.name);
@@ -179,6 +185,11 @@ function stem(name: string): string {
  * A relation reads as arithmetic only over such a family: "p0" and "f1" are not one scale.
  */
 function family(names: Iterable<string>): Map<string, number> | null {
+  const list = [...names];
+  return unsignedFamily(list) ?? signedFamily(list);
+}
+
+function unsignedFamily(names: readonly string[]): Map<string, number> | null {
   const out = new Map<string, number>();
   const used = new Set<number>();
   let st: string | null = null;
@@ -191,6 +202,28 @@ function family(names: Iterable<string>): Map<string, number> | null {
     out.set(o, n);
   }
   return out.size >= 2 ? out : null;
+}
+
+/**
+ * Offsets named with a sign ("yrel-1", "yrel0", "yrel1"): one stem, a minus before some numbers
+ * and not others, so "-" is a sign, not a separator (a family all "capacity-N" is unsigned).
+ */
+function signedFamily(names: readonly string[]): Map<string, number> | null {
+  const out = new Map<string, number>();
+  let st: string | null = null;
+  let neg = false;
+  let nonNeg = false;
+  for (const o of names) {
+    const m = /^([a-z_]*[a-z_])(-?)(\d+)$/i.exec(o);
+    if (m === null || (st !== null && m[1] !== st)) return null;
+    st = m[1]!;
+    const n = m[2] === "-" ? -Number(m[3]) : Number(m[3]);
+    if (m[2] === "-" && n !== 0) neg = true;
+    else nonNeg = true;
+    if ([...out.values()].includes(n)) return null;
+    out.set(o, n);
+  }
+  return neg && nonNeg && out.size >= 2 ? out : null;
 }
 
 /** The objects of `types` as a numbered family, or null. */
@@ -209,46 +242,55 @@ const BINARY: Array<[NumericRelation, (a: number, b: number) => boolean]> = [
 
 /**
  * The arithmetic relation that a static predicate's facts are exactly, over the objects of its
- * argument types (all of one type, each named with a distinct number), or null.
+ * argument types (each a numbered family), or null. Binary relations compare one family; a
+ * ternary one may add an offset of another family to the first (tidybot's sum-y(y, yrel, y')).
  */
-function numericRelation(task: GroundTask, pred: string, types: string[][]): NumericRelation | null {
+function numericRelation(task: GroundTask, pred: string, types: string[][]): { rel: NumericRelation; numbers: Map<string, number> } | null {
   if (types.length !== 2 && types.length !== 3) return null;
-  const t0 = types[0]!.join("|");
-  if (!types.every((t) => t.join("|") === t0)) return null;
-  // Untyped arguments: the objects that occur in the relation (a numbered family, e.g. n0 .. n6).
+  const key = (t: string[]): string => t.join("|");
+  if (key(types[0]!) !== key(types[types.length - 1]!)) return null;
   const atoms = staticAtoms(task, pred);
-  let nums: Map<string, number> | null;
-  if (types[0]!.length === 0 || t0 === "object") nums = family(new Set(atoms.flat()));
-  else nums = numbered(task, types[0]!);
-  if (nums === null || atoms.length === 0) return null;
+  if (atoms.length === 0) return null;
+  // Untyped arguments: the objects that occur in that position (a numbered family, e.g. n0 .. n6).
+  const familyAt = (positions: number[]): Map<string, number> | null => {
+    const ts = types[positions[0]!]!;
+    if (ts.length === 0 || key(ts) === "object") return family(new Set(atoms.flatMap((a) => positions.map((k) => a[k]!))));
+    return numbered(task, ts);
+  };
+  const sameType = types.every((t) => key(t) === key(types[0]!));
+  const main = familyAt(sameType ? types.map((_, k) => k) : [0, types.length - 1]);
+  const offs = sameType ? main : familyAt([1]);
+  if (main === null || offs === null) return null;
+  if (atoms.some((a) => a.some((o, k) => !(k === 1 && !sameType ? offs : main).has(o)))) return null;
   const have = new Set(atoms.map((a) => a.join(" ")));
-  if (atoms.some((a) => a.some((o) => !nums!.has(o)))) return null;
-  const objs = [...nums.keys()];
+  const numbers = new Map([...main, ...offs]);
+  const objs = [...main.keys()];
   if (types.length === 2) {
+    if (!sameType) return null;
     for (const [rel, test] of BINARY) {
       let ok = true;
       let count = 0;
       for (const a of objs) {
         for (const b of objs) {
-          const want = test(nums.get(a)!, nums.get(b)!);
+          const want = test(main.get(a)!, main.get(b)!);
           if (want) count++;
           if (want !== have.has(`${a} ${b}`)) ok = false;
         }
         if (!ok) break;
       }
-      if (ok && count === have.size) return rel;
+      if (ok && count === have.size) return { rel, numbers };
     }
     return null;
   }
   // Ternary: a + b = c or a - b = c, exactly, over the numbered objects.
   const byNum = new Map<number, string>();
-  for (const [o, n] of nums) byNum.set(n, o);
+  for (const [o, n] of main) byNum.set(n, o);
   for (const rel of ["sum", "diff"] as const) {
     let count = 0;
     let ok = true;
     for (const a of objs) {
-      for (const b of objs) {
-        const c = rel === "sum" ? nums.get(a)! + nums.get(b)! : nums.get(a)! - nums.get(b)!;
+      for (const b of offs.keys()) {
+        const c = rel === "sum" ? main.get(a)! + offs.get(b)! : main.get(a)! - offs.get(b)!;
         const co = byNum.get(c);
         if (co === undefined) continue;
         count++;
@@ -256,7 +298,7 @@ function numericRelation(task: GroundTask, pred: string, types: string[][]): Num
       }
       if (!ok) break;
     }
-    if (ok && count === have.size) return rel;
+    if (ok && count === have.size) return { rel, numbers };
   }
   return null;
 }

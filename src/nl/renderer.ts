@@ -873,7 +873,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
   // (a short relation is clearer listed: only ten facts or more are summed up)
   const factCount = (pred: string): number => staticGroups.filter((g) => g.predName === pred).reduce((a, g) => a + g.members.length, 0);
   const numericPreds = new Set([...hints].filter(([n, h]) => h.numeric !== null && tpl.predicates.get(n)?.generic === true && factCount(n) >= 10).map(([n]) => n));
-  const numericSummaries = [...numericPreds].map((n) => numericSummary(n, hints.get(n)!.numeric!));
+  const numericSummaries = [...numericPreds].map((n) => numericSummary(n, hints.get(n)!));
   const listedGroups = staticGroups.filter((g) => !numericPreds.has(g.predName));
   const fixedParagraph = (prng: Prng): string => {
     const lead = pick(FIXED, prng); // drawn first, as before the budget (same bytes)
@@ -899,17 +899,23 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     return sub(lead, items.join("; "));
   };
   // One sentence for a relation whose facts are exactly an arithmetic relation of the numbers in the objects' names.
-  function numericSummary(pred: string, rel: NumericRelation): string {
+  function numericSummary(pred: string, hint: PredicateHint): string {
+    const rel = hint.numeric!;
+    const num = (o: number): number => hint.numbers?.get(task.objects[o]!) ?? nameNumber(task.objects[o]!) ?? 0;
     const objs = new Set<number>();
     for (const g of staticGroups) if (g.predName === pred) for (const m of g.members) for (const o of m) objs.add(o);
-    const sorted = [...objs].sort((a, b) => (nameNumber(task.objects[a]!) ?? 0) - (nameNumber(task.objects[b]!) ?? 0));
+    const sorted = [...objs].sort((a, b) => num(a) - num(b) || (task.objects[a]! < task.objects[b]! ? -1 : 1));
     const span = objectList(sorted);
     const count = [...staticGroups].filter((g) => g.predName === pred).reduce((a, g) => a + g.members.length, 0);
     const t = tpl.predicates.get(pred)!.pos[0]!;
     const example = (xs: number[]): string => fill(t, xs.map((i) => phrases[i]!));
     const first = staticGroups.find((g) => g.predName === pred)!.members[0]!;
-    return `"${words(pred)}" holds exactly for the ${REL_WORDS[rel]} among ${span}, taking the number in each name (${count} facts; for example, ${example(first)})`;
+    // a minus before a number is a sign where the names say so (hints.ts signedFamily)
+    const signed = sorted.find((o) => num(o) < 0);
+    const sign = signed === undefined ? "" : `, with a minus sign where there is one (${phrases[signed]} is ${num(signed)})`;
+    return `"${words(pred)}" holds exactly for the ${REL_WORDS[rel]} among ${span}, taking the number in each name${sign} (${count} facts; for example, ${example(first)})`;
   }
+
 
   // ---- rules, costs and definitions, with parameters named by capital letters ("vehicle V")
   const costs = schemas.map((_, i) => actionCost(domain.actions[i]!));
