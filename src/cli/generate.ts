@@ -210,7 +210,7 @@ export function register(program: Command): void {
     .option("--max-length <n>", "drop rows longer than N tokens in their trainer, so no row loses its last label to truncation (counts in manifest.json)")
     .option("--tokenizer <file>", "a Hugging Face tokenizer.json (read locally) counting tokens for --max-length (default: a conservative estimate)")
     .option("--gzip", "write .jsonl.gz shards")
-    .option("--force", "replace an existing dataset made with other settings (removes only the files pddl2prm wrote)")
+    .option("--force", "replace a dataset made with other settings: the new one is made beside it and swapped in when complete; only files pddl2prm can prove it wrote are replaced")
     .option("--quiet", "no progress display or summary")
     .addHelpText("after", `\nFormats and the trainer each is for:\n${FORMATS.map((f) => `  ${f.padEnd(14)}${FORMAT_CONSUMERS[f]}`).join("\n")}`);
   groundCapOptions(cmd, { maxOps: DEFAULT_MAX_OPS, maxFacts: DEFAULT_MAX_FACTS, then: "per problem; a problem over it is skipped" }).action(

@@ -121,7 +121,7 @@ export async function acquireLock(out: string, rank: number): Promise<Lock> {
       if (holder === "corrupt") {
         throw new UserError(`${path}: not a valid lock file; if no pddl2prm run is writing to ${out}, remove it`);
       }
-      const live = holder.host === hostname() ? pidAlive(holder.pid) : await heartbeatSeen(path, holder);
+      const live = holder.host === hostname() ? holderAlive(path, holder) : await heartbeatSeen(path, holder);
       if (live) {
         if (!sameHolder(readHolder(path), holder)) continue; // changed hands: look again
         const rankText = rank > 0 || holder.rank > 0 ? ` (rank ${rank})` : "";
@@ -151,7 +151,39 @@ export async function acquireLock(out: string, rank: number): Promise<Lock> {
 }
 
 /** A lock we hold: its heartbeat runs until `release()`. */
+/** Locks this process holds (a lock naming this pid and not among them is from before a restart). */
+const heldHere = new Set<string>();
+
+/**
+ * When the process `pid` of this machine started (ms since the epoch), from /proc; null where
+ * that cannot be read (not Linux). A lock older than its pid's process is from a process that
+ * is gone: the pid was reused (a container restart gives the same pid again).
+ */
+function processStartMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[19]); // starttime: field 22 of the line, 20th after the name
+    const btime = /^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"));
+    if (!Number.isFinite(ticks) || btime === null) return null;
+    return Number(btime[1]) * 1000 + (ticks / 100) * 1000; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the holder of a lock on this machine is a live process that is still that holder. */
+function holderAlive(path: string, h: Holder): boolean {
+  if (h.pid === process.pid) return heldHere.has(path);
+  if (!pidAlive(h.pid)) return false;
+  const startedAt = processStartMs(h.pid);
+  const lockedAt = Date.parse(h.started);
+  // 2 s of slack: boot time and clock ticks are coarse
+  return startedAt === null || !Number.isFinite(lockedAt) || startedAt <= lockedAt + 2000;
+}
+
 function held(path: string, me: Holder): Lock {
+  heldHere.add(path);
   const timer = setInterval(() => {
     try {
       const now = new Date();
@@ -165,6 +197,7 @@ function held(path: string, me: Holder): Lock {
     path,
     release: () => {
       clearInterval(timer);
+      heldHere.delete(path);
       if (sameHolder(readHolder(path), me)) rmSync(path, { force: true });
     },
   };
@@ -187,7 +220,7 @@ export function otherLiveRanks(out: string, rank: number): number[] {
     const r = Number(n.slice(-5));
     if (r === rank) continue;
     const h = readHolder(join(out, n));
-    if (h === "corrupt" || (h !== null && (h.host !== hostname() || pidAlive(h.pid)))) live.push(r);
+    if (h === "corrupt" || (h !== null && (h.host !== hostname() || holderAlive(join(out, n), h)))) live.push(r);
   }
   return live;
 }

@@ -10,7 +10,8 @@ import { CATEGORIES, SPLITS } from "./row.js";
 import type { ShardInfo } from "./shard.js";
 import { readConfigFile, readRankFile } from "./state-files.js";
 import { statsTable, writeStatsCsv } from "./stats.js";
-import { writePlots } from "./plots.js";
+import { PLOT_FILES, writePlots } from "./plots.js";
+import { mayReplace, ownedFiles, writeLedger } from "./ownership.js";
 
 export type { Manifest };
 
@@ -129,10 +130,22 @@ export async function mergeDataset(out: string, opts: { quietIfIncomplete?: bool
   const table = statsTable(problems);
   manifest.counts.by_domain_split_category = table.byDomainSplitCategory;
   if (opts.audit) manifest.audit = await opts.audit(out);
+  // A file of the user's where the dataset's would go is kept: the manifest is required, the
+  // card, stats and plots are not written over it (ownership.ts).
+  const owned = ownedFiles(out);
+  if (!mayReplace(out, "manifest.json", owned)) throw new UserError(`${join(out, "manifest.json")}: exists and pddl2prm did not write it; move it away, or use another --out`);
+  const written = ["manifest.json"];
   writeFileAtomic(join(out, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
-  await writePlots(out, problems);
-  writeFileAtomic(join(out, "README.md"), datasetCard(manifest));
-  await writeStatsCsv(join(out, "stats.csv"), table);
+  if (Object.values(PLOT_FILES).every((rel) => mayReplace(out, rel, owned))) written.push(...(await writePlots(out, problems)));
+  if (mayReplace(out, "README.md", owned)) {
+    writeFileAtomic(join(out, "README.md"), datasetCard(manifest));
+    written.push("README.md");
+  }
+  if (mayReplace(out, "stats.csv", owned)) {
+    await writeStatsCsv(join(out, "stats.csv"), table);
+    written.push("stats.csv");
+  }
+  writeLedger(out, written);
   return manifest;
 }
 

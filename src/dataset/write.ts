@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { UserError } from "../pddl/errors.js";
 import { packageVersion } from "../util/paths.js";
-import { tempName, writeFileAtomic } from "../util/atomic-write.js";
+import { TEMP_NAME, tempName, writeFileAtomic } from "../util/atomic-write.js";
 import { acquireLock, LOCK_NAME, otherLiveRanks, type Lock } from "./lock.js";
 import { refuseLinks, removeOwnFiles, removeTempFiles, undoCreated } from "./output-folder.js";
+import { finishSwap, reservedName, STAGE, swapIn } from "./replace.js";
 import { emptyCounts, type CategoryCounts, type DatasetAuditor, type ProblemRecord, type RankRecord } from "./records.js";
 
 export type { ProblemRecord, RankRecord };
@@ -150,9 +151,22 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
   let lock: Lock | null = null;
   try {
     lock = await openFolder(out, plan.rank, created);
-    await prepareAndRun(plan, options, config, configHash, summary, created);
+    // --force over other settings: the new dataset is made beside the old one and swapped in
+    // complete (replace.ts); the old one stays in place until then, whatever stops the run
+    const target = targetFolder(out, configHash, options, plan.rank);
+    if (target !== out) {
+      if (lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink()) throw new UserError(`${target}: is a symbolic link; pddl2prm does not follow links inside its output folder (remove it)`);
+      if (!existsSync(target)) {
+        mkdirSync(target);
+        created.push(target);
+      }
+      refuseLinks(target);
+      removeTempFiles(target, plan.rank, otherLiveRanks(out, plan.rank).length === 0);
+    }
+    await prepareAndRun(plan, { ...options, out: target, force: target !== out }, config, configHash, summary, created);
     const tm = performance.now();
-    summary.merged = (await mergeDataset(out, { quietIfIncomplete: true, ...(options.audit ? { audit: options.audit } : {}) })) !== null;
+    summary.merged = (await mergeDataset(target, { quietIfIncomplete: true, ...(options.audit ? { audit: options.audit } : {}) })) !== null;
+    if (summary.merged && target !== out) swapIn(out);
     summary.ms.merging = performance.now() - tm;
   } catch (e) {
     lock?.release();
@@ -179,16 +193,43 @@ async function openFolder(out: string, rank: number, created: string[]): Promise
   refuseLinks(out);
   const lock = await acquireLock(out, rank);
   removeTempFiles(out, rank, otherLiveRanks(out, rank).length === 0);
+  // a forced run stopped while swapping its dataset in: finish the swap
+  finishSwap(out);
   return lock;
 }
 
-/** The config hash of a config.json, or null where the file is unreadable. */
-function safeConfigHash(path: string): string | null {
-  try {
-    return readConfigFile(path).config_hash;
-  } catch {
-    return null;
+/**
+ * Where this run writes: `out`, or its staging folder when `--force` replaces a dataset made
+ * with other settings. A config.json pddl2prm did not write is never replaced, with or without
+ * `--force`; nor is a folder it did not make written into.
+ */
+function targetFolder(out: string, configHash: string, options: WriteOptions, rank: number): string {
+  const configPath = join(out, "config.json");
+  if (existsSync(configPath)) {
+    let old: string;
+    try {
+      old = readConfigFile(configPath).config_hash;
+    } catch (e) {
+      const why = e instanceof UserError ? e.message.replace(/; remove it, or use --force.*$/, "") : String(e);
+      throw new UserError(`${why}; pddl2prm does not replace a file it did not write: move it away, or use another --out`);
+    }
+    if (old === configHash) return out;
+    if (!options.force) throw new UserError(`${out} holds a dataset made with other settings; use another --out, or --force to replace it`);
+    const busy = otherLiveRanks(out, rank);
+    if (busy.length > 0) throw new UserError(`--force: ${out} is being written by other runs (ranks ${busy.join(", ")}); wait for them to finish`);
+    return join(out, STAGE);
   }
+  // Other ranks may be creating the same folder right now: only what no run of ours makes is a problem.
+  const foreign = readdirSync(out).filter((n) => !/^(data|completions|\.keep)$/.test(n) && !LOCK_NAME.test(n) && !TEMP_NAME.test(n) && !reservedName(n));
+  for (const d of ["data", "completions"]) {
+    const p = join(out, d);
+    if (existsSync(p) && statSync(p).isDirectory()) foreign.push(...readdirSync(p).filter((n) => !TEMP_NAME.test(n)).map((n) => `${d}/${n}`));
+    else if (existsSync(p)) foreign.push(d);
+  }
+  if (foreign.length > 0) {
+    throw new UserError(`${out} exists and is not a pddl2prm dataset folder (it holds ${foreign[0]}${foreign.length > 1 ? ` and ${foreign.length - 1} more` : ""}); pddl2prm writes only into an empty folder or its own dataset: use another --out`);
+  }
+  return out;
 }
 
 /** Check or create the folder and config.json, then label this rank unless it is already done. */
@@ -207,23 +248,16 @@ async function prepareAndRun(
     if (!existsSync(dir)) created.push(dir);
     mkdirSync(dir, { recursive: true });
   };
-  if (existsSync(configPath)) {
-    // a corrupt config.json is an error unless --force replaces the dataset anyway
-    const old = options.force ? safeConfigHash(configPath) : readConfigFile(configPath).config_hash;
-    if (old !== configHash) {
-      if (!options.force) {
-        throw new UserError(`${out} holds a dataset made with other settings; use another --out, or --force to replace it`);
-      }
-      const busy = otherLiveRanks(out, plan.rank);
-      if (busy.length > 0) throw new UserError(`--force: ${out} is being written by other runs (ranks ${busy.join(", ")}); wait for them to finish`);
-      removeOwnFiles(out);
+  // (`out` here is the folder targetFolder chose; with `force`, the staging folder, all ours:
+  // a dataset of other settings left in it by an earlier forced run is replaced)
+  if (existsSync(configPath) && options.force) {
+    let old: string | null = null;
+    try {
+      old = readConfigFile(configPath).config_hash;
+    } catch {
+      old = null;
     }
-  } else if (existsSync(out) && !options.force) {
-    // Other ranks may be creating the same folder right now: only foreign files are a problem.
-    const foreign = readdirSync(out).filter((n) => !/^(data|completions|config\.json.*|\.keep)$/.test(n) && !LOCK_NAME.test(n));
-    if (foreign.length > 0) {
-      throw new UserError(`${out} exists and is not a pddl2prm dataset folder; use another --out, or --force to replace it`);
-    }
+    if (old !== configHash) removeOwnFiles(out);
   }
   make(out);
   if (!existsSync(configPath)) {

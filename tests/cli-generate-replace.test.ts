@@ -1,0 +1,197 @@
+/**
+ * `--force` replaces, never deletes first (issue 37): the new dataset is made beside the old one
+ * and swapped in complete; files pddl2prm cannot prove it wrote are never moved, replaced or
+ * deleted; a lock left by a process before a restart (same pid) is stale.
+ */
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { CLI, cliRunner, ROOT } from "./cli-run.js";
+import { acquireLock } from "../src/dataset/lock.js";
+import { ownedFiles } from "../src/dataset/ownership.js";
+import { JOURNAL, STAGE } from "../src/dataset/replace.js";
+
+const FIX = join(ROOT, "tests", "fixtures", "conformance", "per-problem-domains");
+const tmp = mkdtempSync(join(tmpdir(), "pddl2prm-replace-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const run = cliRunner(tmp);
+
+/** Every file below `dir` with a hash of its bytes, sorted (folders too). */
+function snapshot(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return (readdirSync(dir, { recursive: true }) as string[]).sort().map((rel) => {
+    const p = join(dir, rel);
+    return statSync(p).isDirectory() ? `${rel}/` : `${rel} ${createHash("sha256").update(readFileSync(p)).digest("hex").slice(0, 12)}`;
+  });
+}
+const visible = (dir: string): string[] => snapshot(dir).filter((l) => !l.startsWith(".pddl2prm"));
+const seedOf = (out: string): number => JSON.parse(readFileSync(join(out, "config.json"), "utf8")).config.seed as number;
+
+async function waitFor(cond: () => boolean, ms = 60_000): Promise<boolean> {
+  const t0 = Date.now();
+  while (!cond()) {
+    if (Date.now() - t0 > ms) return false;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return true;
+}
+
+/** A run that takes a few seconds: 100 ferry problems on one worker. */
+const SLOW = ["generate", "--domain", "ferry", "--workers", "1", "--quiet"];
+
+describe("--force stopped at any moment keeps the old dataset", () => {
+  it("SIGKILL / SIGINT at five moments: the old dataset byte-identical; the corrected re-run replaces it", async () => {
+    const out = join(tmp, "kill");
+    expect((await run([...SLOW, "--out", out, "--seed", "1"])).code).toBe(0);
+    const old = visible(out);
+    const stage = join(out, STAGE);
+    const moments: [string, "SIGKILL" | "SIGINT", () => boolean][] = [
+      ["the staging folder appears", "SIGKILL", () => existsSync(stage)],
+      ["a temporary shard is written", "SIGKILL", () => existsSync(join(stage, "data")) && readdirSync(join(stage, "data")).some((n) => n.includes(".tmp-"))],
+      ["a temporary shard is written (Ctrl-C)", "SIGINT", () => existsSync(join(stage, "data")) && readdirSync(join(stage, "data")).some((n) => n.includes(".tmp-"))],
+      ["PDDL copies are written", "SIGKILL", () => existsSync(join(stage, "pddl", "ferry")) && readdirSync(join(stage, "pddl", "ferry")).length > 20],
+      ["its rank is complete", "SIGKILL", () => existsSync(join(stage, "completions", "00000"))],
+    ];
+    for (const [when, sig, cond] of moments) {
+      const child = spawn(process.execPath, [CLI, ...SLOW, "--out", out, "--seed", "2", "--force"], { cwd: tmp, stdio: "ignore" });
+      const closed = new Promise((res) => child.on("close", res));
+      const reached = await waitFor(cond);
+      child.kill(sig);
+      await closed;
+      expect(reached, when).toBe(true);
+      // the old dataset, as it was (or the new one, complete, if the kill came after the swap)
+      const now = visible(out);
+      if (seedOf(out) === 1) expect(now, when).toEqual(old);
+      else expect(existsSync(join(out, JOURNAL)), when).toBe(false);
+    }
+    const r = await run([...SLOW, "--out", out, "--seed", "2", "--force"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(seedOf(out)).toBe(2);
+    expect(existsSync(stage)).toBe(false);
+    expect(existsSync(join(out, JOURNAL))).toBe(false);
+    // the same bytes as a run into an empty folder with those settings
+    const fresh = join(tmp, "fresh");
+    expect((await run([...SLOW, "--out", fresh, "--seed", "2"])).code).toBe(0);
+    expect(visible(out)).toEqual(visible(fresh));
+  }, 240_000);
+
+  it("a swap stopped half-way is finished by the next run", async () => {
+    const out = join(tmp, "half");
+    const args = ["generate", "--problems", FIX, "--out", out, "--workers", "1", "--quiet"];
+    expect((await run([...args, "--seed", "1"])).code).toBe(0);
+    // the new dataset, complete in the staging folder, as a forced run leaves it before its swap
+    expect((await run([...args, "--seed", "2", "--out", join(out, STAGE)])).code).toBe(0);
+    const want = visible(join(out, STAGE));
+    const oldFiles = [...ownedFiles(out)].sort();
+    const newFiles = (readdirSync(join(out, STAGE), { recursive: true }) as string[]).filter((r) => statSync(join(out, STAGE, r)).isFile() && !r.startsWith(".pddl2prm-lock"));
+    writeFileSync(join(out, JOURNAL), JSON.stringify({ old: oldFiles, new: newFiles }));
+    // stopped after moving half the old files aside and a third of the new ones in
+    for (const rel of oldFiles.slice(0, oldFiles.length / 2)) {
+      mkdirSync(dirname(join(out, ".pddl2prm-old", rel)), { recursive: true });
+      renameSync(join(out, rel), join(out, ".pddl2prm-old", rel));
+    }
+    for (const rel of newFiles.slice(0, newFiles.length / 3)) {
+      if (existsSync(join(out, rel)) && oldFiles.includes(rel)) {
+        mkdirSync(dirname(join(out, ".pddl2prm-old", rel)), { recursive: true });
+        renameSync(join(out, rel), join(out, ".pddl2prm-old", rel));
+      }
+      mkdirSync(dirname(join(out, rel)), { recursive: true });
+      renameSync(join(out, STAGE, rel), join(out, rel));
+    }
+    const r = await run([...args, "--seed", "2", "--force"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(visible(out)).toEqual(want.filter((l) => !l.startsWith(".pddl2prm")));
+    expect(snapshot(out).filter((l) => l.startsWith(".pddl2prm-old") || l.startsWith(STAGE) || l.startsWith(JOURNAL))).toEqual([]);
+  }, 60_000);
+});
+
+describe("files pddl2prm did not write are never touched", () => {
+  const args = (out: string, seed: number, force = false) => ["generate", "--problems", FIX, "--out", out, "--workers", "1", "--quiet", "--seed", String(seed), ...(force ? ["--force"] : [])];
+
+  it("a user's config.json: refused with and without --force, no advice to use --force, the file intact", async () => {
+    const out = join(tmp, "their-config");
+    mkdirSync(out);
+    writeFileSync(join(out, "config.json"), '{ "name": "my project" }\n');
+    for (const force of [false, true]) {
+      const r = await run(args(out, 1, force));
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/config\.json.*does not replace a file it did not write/);
+      expect(r.stderr).not.toMatch(/--force/);
+      expect(readdirSync(out)).toEqual(["config.json"]);
+      expect(readFileSync(join(out, "config.json"), "utf8")).toBe('{ "name": "my project" }\n');
+    }
+  });
+
+  it("--force keeps a user's README.md, stats.csv, plots and PDDL beside the dataset; replaces only its own files", async () => {
+    const out = join(tmp, "beside");
+    expect((await run(args(out, 1))).code).toBe(0);
+    // the user's files, some with names like the dataset's
+    writeFileSync(join(out, "notes.txt"), "mine");
+    writeFileSync(join(out, "pddl", "mine.pddl"), "(mine)");
+    writeFileSync(join(out, "plots", "mine.svg"), "<svg/>");
+    writeFileSync(join(out, "README.md"), "# my own readme\n"); // replaces the card: now the user's
+    writeFileSync(join(out, "stats.csv"), "a,b\n1,2\n");
+    const r = await run(args(out, 2, true));
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(seedOf(out)).toBe(2);
+    expect(readFileSync(join(out, "notes.txt"), "utf8")).toBe("mine");
+    expect(readFileSync(join(out, "pddl", "mine.pddl"), "utf8")).toBe("(mine)");
+    expect(readFileSync(join(out, "plots", "mine.svg"), "utf8")).toBe("<svg/>");
+    expect(readFileSync(join(out, "README.md"), "utf8")).toBe("# my own readme\n");
+    expect(readFileSync(join(out, "stats.csv"), "utf8")).toBe("a,b\n1,2\n");
+    expect(existsSync(join(out, STAGE))).toBe(false);
+  });
+
+  it("--force refuses to replace a shard-named file that is not the dataset's: the old dataset and the file intact", async () => {
+    const out = join(tmp, "their-shard");
+    expect((await run(args(out, 1))).code).toBe(0);
+    // a shard name the new settings write and the old records do not list
+    const name = "data/train-00000-of-00001.jsonl.gz";
+    writeFileSync(join(out, name), "user data");
+    const before = visible(out);
+    const r = await run(args(out, 2, true).concat(["--gzip"]));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/train-00000-of-00001\.jsonl\.gz is not a file pddl2prm wrote/);
+    expect(visible(out)).toEqual(before);
+  });
+
+  it("without --force, a folder holding only data/ with a user's file is not taken over", async () => {
+    const out = join(tmp, "only-data");
+    mkdirSync(join(out, "data"), { recursive: true });
+    writeFileSync(join(out, "data", "train-00000-of-00001.jsonl"), '{"mine": true}\n');
+    const r = await run(args(out, 1));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/not a pddl2prm dataset folder \(it holds data\/train-00000-of-00001\.jsonl\)/);
+    expect(readFileSync(join(out, "data", "train-00000-of-00001.jsonl"), "utf8")).toBe('{"mine": true}\n');
+    expect(readdirSync(out)).toEqual(["data"]);
+  });
+});
+
+describe("a lock from before a restart", () => {
+  const plant = (out: string, pid: number, started: string) => {
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, ".pddl2prm-lock-00000"), JSON.stringify({ pid, host: hostname(), rank: 0, started }) + "\n");
+  };
+
+  it("naming this very pid (a container restart) is stale; one this process holds is not", async () => {
+    const out = join(tmp, "restart");
+    plant(out, process.pid, "2020-01-01T00:00:00.000Z");
+    const lock = await acquireLock(out, 0);
+    await expect(acquireLock(out, 0)).rejects.toThrow(/being written by another pddl2prm run/);
+    lock.release();
+  });
+
+  it("naming a live pid that started after the lock was taken (the pid reused) is stale; the lock of a live holder is not", async () => {
+    const out = join(tmp, "reused");
+    plant(out, process.ppid, "2000-01-01T00:00:00.000Z");
+    (await acquireLock(out, 0)).release();
+    plant(out, process.ppid, new Date().toISOString());
+    await expect(acquireLock(out, 0)).rejects.toThrow(/being written by another pddl2prm run/);
+  });
+});
