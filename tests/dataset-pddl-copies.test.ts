@@ -86,12 +86,18 @@ describe("PddlCopies", () => {
   });
 
   it("a run whose copy fails stops with the error and leaves the folder as it was (no shards, no config)", async () => {
+    // (pddl2prm writes only into its own folders: the obstacle sits in the staging folder of a
+    // forced run over an older dataset, which must stay as it was)
     const out = folder();
-    writeFileSync(join(out, "pddl"), "a file where the folder should be");
+    await writeDataset({ domain: "hanoi", count: 3, seed: 1, workers: 1, out });
+    const before = readdirSync(out, { recursive: true }).sort();
+    mkdirSync(join(out, ".pddl2prm-next"));
+    writeFileSync(join(out, ".pddl2prm-next", "pddl"), "a file where the folder should be");
     await expect(writeDataset({ domain: "hanoi", count: 3, seed: 2, workers: 1, out, force: true })).rejects.toThrow(
       /pddl\/hanoi\/domain\.pddl: cannot write the PDDL copy \(ENOTDIR\)/,
     );
-    expect(readdirSync(out)).toEqual(["pddl"]);
+    expect(readdirSync(join(out, ".pddl2prm-next"))).toEqual(["pddl"]);
+    expect(readdirSync(out, { recursive: true }).filter((n) => !String(n).startsWith(".pddl2prm-next")).sort()).toEqual(before);
   });
 
 });

@@ -120,17 +120,23 @@ describe("writeDataset failures", () => {
   const folder = (): string => mkdtempSync(join(tmp, "out-"));
 
   it("a run that fails while renaming its shards removes those already in place, and the others' temporary files", async () => {
+    // (pddl2prm writes only into its own folders: the obstacle sits in the staging folder of a
+    // forced run over an older dataset, which must stay as it was)
     const out = folder();
+    await writeDataset({ domain: "hanoi", count: 3, seed: 1, workers: 1, out });
+    const before = readdirSync(out, { recursive: true }).sort();
+    const stage = join(out, ".pddl2prm-next");
     // a folder where the validation shard should go: renaming onto it fails after train's rename
-    mkdirSync(join(out, "data", "validation-00000-of-00001.jsonl"), { recursive: true });
-    writeFileSync(join(out, "data", "validation-00000-of-00001.jsonl", "x"), "x");
-    await expect(writeDataset({ domain: "hanoi", count: 3, seed: 2, workers: 1, out })).rejects.toThrow(
+    mkdirSync(join(stage, "data", "validation-00000-of-00001.jsonl"), { recursive: true });
+    writeFileSync(join(stage, "data", "validation-00000-of-00001.jsonl", "x"), "x");
+    await expect(writeDataset({ domain: "hanoi", count: 3, seed: 2, workers: 1, out, force: true })).rejects.toThrow(
       /validation-00000-of-00001\.jsonl: cannot move the finished shard into place \(E[A-Z]+\)/,
     );
     // train's shard is gone and test's temporary file too; config.json stays, as always where
     // data/ holds files the run did not make (another rank's, here the stray folder)
-    expect(readdirSync(join(out, "data"))).toEqual(["validation-00000-of-00001.jsonl"]);
-    expect(readdirSync(out).sort()).toEqual(["config.json", "data"]);
+    expect(readdirSync(join(stage, "data"))).toEqual(["validation-00000-of-00001.jsonl"]);
+    expect(readdirSync(stage).sort()).toEqual(["config.json", "data"]);
+    expect(readdirSync(out, { recursive: true }).filter((n) => !String(n).startsWith(".pddl2prm-next")).sort()).toEqual(before);
   });
 });
 
