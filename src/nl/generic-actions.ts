@@ -9,7 +9,7 @@
 import type { ActionDecl, Effect, Formula, Term } from "../pddl/ast.js";
 import { adverbOf, canBeVerb, compoundSplit, isDirection, isEnglishWord, isPreposition, senseOf, splitName } from "./lexicon.js";
 import { names, paramInfos, type ParamInfo } from "./generic-params.js";
-import type { PredicatePhrase } from "./generic-predicates.js";
+import { coordinatePair, type PredicatePhrase } from "./generic-predicates.js";
 
 /** An atom of an action: arguments are parameter indexes, or constants (strings). */
 interface Lit {
@@ -69,9 +69,11 @@ function moves(adds: Lit[], dels: Lit[], preds: ReadonlyMap<string, PredicatePhr
   // parameter that other effects use too is not a change of place (stack x on y).
   const uses = new Map<number, number>();
   for (const l of [...adds, ...dels]) for (const x of l.args) if (typeof x === "number") uses.set(x, (uses.get(x) ?? 0) + 1);
+  // (a position of two coordinates changes as a pair: said apart, below)
+  const coordinate = (pred: string): boolean => /\(\{[^}]+\}, \{[^}]+\}\)$/.test(preds.get(pred)?.pos ?? "");
   for (const d of dels) {
     for (const a of adds) {
-      if (a.pred !== d.pred || a.args.length !== d.args.length) continue;
+      if (a.pred !== d.pred || a.args.length !== d.args.length || coordinate(a.pred)) continue;
       const diff = a.args.map((x, k) => (x !== d.args[k] ? k : -1)).filter((k) => k >= 0);
       if (diff.length !== 1) continue;
       const k = diff[0]!;
@@ -263,6 +265,22 @@ export function actionPhrases(
     const place = (i: number): boolean => pre.some((l) => l.args.length === 1 && l.args[0] === i && (pp(l.pred)?.locative ?? false));
     for (let i = 0; i < n && primary === null; i++) if (!inMove(i) && !place(i)) primary = i;
   }
+  // What the action makes out of another: a parameter that comes to be (a one-argument fact of it
+  // deleted, another added, and attributes given) with a value another parameter has
+  // ("cut-board ?b ?p": p takes b's wood) is what is acted on; the other is where it comes from.
+  let source: number | null = null;
+  if (typeof primary === "number") {
+    const own = (i: number, ls: Lit[]): Lit[] => ls.filter((l) => l.args[0] === i);
+    const nameWords = splitName(decl.spelling ?? decl.name);
+    const made = ps.findIndex((p, i) => i !== primary && !inMove(i) && !nameWords.some((x) => names([x], p)) && own(i, adds).some((l) => l.args.length === 1) && own(i, dels).some((l) => l.args.length === 1) && own(i, adds).length >= 3);
+    const from = primary;
+    const shares = made >= 0 && adds.some((a) => a.args.length === 2 && a.args[0] === made && typeof a.args[1] === "number" && pre.some((l) => l.pred === a.pred && l.args.length === 2 && l.args[0] === from && l.args[1] === a.args[1]));
+    if (shares) {
+      source = primary;
+      primary = made;
+      used.add(source);
+    }
+  }
   if (typeof primary === "number") used.add(primary);
   // The second verb's object: what is put where the first verb took from, or the other way round.
   let second: number | null = null;
@@ -277,6 +295,7 @@ export function actionPhrases(
   if (withMover !== null) used.add(withMover);
 
   const pps: string[] = [...namedPlaces];
+  if (source !== null) pps.push(`from ${[...ps[source]!.typeWords, ph[source]].join(" ")}`);
   const tails: string[] = [];
   // ---- where the thing acted on goes
   const takeMove = (m: Move): void => {
@@ -362,6 +381,23 @@ export function actionPhrases(
       used.add(mover);
     }
   }
+  // ---- a position that changes ("base-pos ?r ?x1 ?y" to "base-pos ?r ?x2 ?y"): from one (x, y) to another
+  for (const d of dels) {
+    const k = d.args.length;
+    const phrase = pp(d.pred);
+    if (phrase === undefined || !/\(\{[^}]+\}, \{[^}]+\}\)$/.test(phrase.pos) || !predParams.has(d.pred)) continue;
+    const a = adds.find((l) => l.pred === d.pred && l.args.length === k && l.args.slice(0, k - 2).every((x, j) => x === d.args[j]) && (l.args[k - 2] !== d.args[k - 2] || l.args[k - 1] !== d.args[k - 1]));
+    if (a === undefined) continue;
+    const ends = [d.args[k - 2], d.args[k - 1], a.args[k - 2], a.args[k - 1]];
+    if (!ends.every((x) => typeof x === "number")) continue;
+    const [x1, y1, x2, y2] = ends as number[];
+    if (![x1, y1, x2, y2].some((i) => !used.has(i))) continue;
+    const owner = k === 3 && typeof d.args[0] === "number" ? d.args[0] : null;
+    const what = owner === null ? `the ${phrase.attr}` : `the ${phrase.attr} of ${ph[owner]}`;
+    tails.push(`changing ${what} from (${ph[x1]}, ${ph[y1]}) to (${ph[x2]}, ${ph[y2]})`);
+    for (const i of [x1, y1, x2, y2]) used.add(i);
+    if (owner !== null) used.add(owner);
+  }
   // ---- whatever is left: directions, then "with ..."
   const left: number[] = [];
   for (let i = 0; i < n; i++) {
@@ -401,7 +437,60 @@ export function actionPhrases(
       return j < 0 ? m : ph[fact.args[j] as number]!;
     });
   };
-  if (left.length > 0) {
+  // An (x, y) pair of parameters is one position: "(x0, y0) as the base position of pr2".
+  const pairItems: string[] = [];
+  const betweenItems: string[] = [];
+  // Values in between two others along one relation's chain ("boardsize-successor after s1, s1 s2,
+  // s2 before": s1 and s2 lie between after and before): said as such.
+  for (const rel of new Set(pre.filter((l) => l.args.length === 2).map((l) => l.pred))) {
+    const next = new Map<number, number>();
+    let chain = true;
+    for (const l of pre) {
+      if (l.pred !== rel || l.args.length !== 2) continue;
+      const [a, b] = l.args;
+      if (typeof a !== "number" || typeof b !== "number" || next.has(a)) chain = false;
+      else next.set(a, b);
+    }
+    if (!chain || next.size < 2) continue;
+    const targets = new Set(next.values());
+    const starts = [...next.keys()].filter((a) => !targets.has(a));
+    if (starts.length !== 1) continue;
+    const path = [starts[0]!];
+    while (next.has(path[path.length - 1]!) && path.length <= next.size) path.push(next.get(path[path.length - 1]!)!);
+    if (path.length !== next.size + 1 || new Set(path).size !== path.length) continue;
+    const inner = path.slice(1, -1);
+    if (inner.length === 0 || !inner.every((i) => left.includes(i))) continue;
+    const list = inner.length === 1 ? ph[inner[0]!]! : `${inner.slice(0, -1).map((i) => ph[i]).join(", ")} and ${ph[inner[inner.length - 1]!]}`;
+    betweenItems.push(`${list} between ${ph[path[0]!]} and ${ph[path[path.length - 1]!]}`);
+    for (const i of inner) {
+      used.add(i);
+      left.splice(left.indexOf(i), 1);
+    }
+  }
+  // (x, y) pairs among the parameters left: those an atom takes as its last two arguments first
+  // ("gripper-rel ?r ?gxrel ?gyrel"), then consecutive ones
+  const isPair = (i: number, j: number): boolean => coordinatePair([decl.params[i]!, decl.params[j]!], 0);
+  const pairs: Array<[number, number]> = [];
+  for (const l of [...pre, ...adds, ...dels]) {
+    const k = l.args.length;
+    const [i, j] = [l.args[k - 2], l.args[k - 1]];
+    if (k < 2 || typeof i !== "number" || typeof j !== "number" || !left.includes(i) || !left.includes(j) || !isPair(i, j)) continue;
+    if (pairs.some(([a, b]) => a === i || b === j || a === j || b === i)) continue;
+    pairs.push([i, j]);
+  }
+  for (let k = 0; k + 1 < left.length; k++) {
+    const [i, j] = [left[k]!, left[k + 1]!];
+    if (j === i + 1 && isPair(i, j) && !pairs.some(([a, b]) => [a, b].includes(i) || [a, b].includes(j))) pairs.push([i, j]);
+  }
+  for (const [i, j] of pairs.sort((a, b) => a[0] - b[0])) {
+    const cell = `(${ph[i]}, ${ph[j]})`;
+    const of = pre.find((l) => l.args.length === 3 && l.args[1] === i && l.args[2] === j && typeof l.args[0] === "number" && (pp(l.pred)?.pos.startsWith("the ") ?? false));
+    pairItems.push(of !== undefined ? `${cell} as the ${pp(of.pred)!.attr} of ${ph[of.args[0] as number]}` : cell);
+    used.add(i).add(j);
+    left.splice(left.indexOf(i), 1);
+    left.splice(left.indexOf(j), 1);
+  }
+  if (left.length > 0 || pairItems.length > 0 || betweenItems.length > 0) {
     // Each named by its role ("with mode m", "with old surface s"): the variable's words when they
     // say something, else its type; two of one type keep their variables' words or stay bare.
     const roles = left.map((i) => {
@@ -450,6 +539,8 @@ export function actionPhrases(
       }
       return r === "" || clash ? ph[i]! : `${r} ${ph[i]}`;
     }).filter((x): x is string => x !== null);
+    items.unshift(...pairItems);
+    items.push(...betweenItems);
     if (items.length > 0) pps.push(`with ${items.length === 1 ? items[0] : items.slice(0, -1).join(", ") + " and " + items[items.length - 1]}`);
     if (results.length > 0) tails.push(`so that ${results.length === 1 ? results[0] : results.slice(0, -1).join(", ") + " and " + results[results.length - 1]}`);
   }

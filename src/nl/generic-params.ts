@@ -20,6 +20,8 @@ export interface ParamInfo {
   thing: boolean;
   value: boolean;
   direction: boolean;
+  /** Declared with a type (`?o - object` too), not untyped. */
+  typed: boolean;
 }
 
 const PLACE = new Set([
@@ -62,6 +64,7 @@ export function paramInfos(params: readonly TypedName[]): ParamInfo[] {
       thing: all.some((w) => hasAny(w, THING)),
       value: typeWords.length > 0 ? hasAny(typeWords, VALUE) : hasAny(varWords, VALUE),
       direction: all.some((w) => hasAny(w, DIRECTION)),
+      typed: p.types.length > 0,
     };
   });
 }
@@ -71,5 +74,7 @@ export function names(words: readonly string[], p: ParamInfo): boolean {
   if (words.length === 0) return false;
   const w = words.join(" ");
   if (p.typeWords.length > 0 && (w === p.typeWords.join(" ") || w === p.typeWords[p.typeWords.length - 1])) return true;
+  // a parameter of the type "object" is named by that word ("object-done ?o - object")
+  if (p.typeWords.length === 0 && p.typed && w === "object") return true;
   return p.varWords.length > 0 && w === p.varWords.join(" ");
 }

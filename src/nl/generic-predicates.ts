@@ -3,7 +3,7 @@
  * objects ("robot2 has the colour black", "there is a road from l1 to l2", "the fuel level of
  * plane1 is fl2"), never "holds for" or "is true".
  */
-import type { PredicateDecl } from "../pddl/ast.js";
+import type { PredicateDecl, TypedName } from "../pddl/ast.js";
 import { canBeThirdPerson, thirdToBase, compoundSplit, isDirection, isEnglishWord, isPreposition, senseOf, splitName, verbForms, withArticle, type Sense } from "./lexicon.js";
 import { names, paramInfos, type ParamInfo } from "./generic-params.js";
 import type { NumericRelation, PredicateHint } from "./hints.js";
@@ -163,7 +163,14 @@ function predicatePhraseOf(decl: PredicateDecl, hint?: PredicateHint, keepNames 
   // Proven arithmetic replaces names that only say "order" or that no reading rests on; a
   // readable relation ("connected", "above", "closer") keeps its own words.
   // (a single letter, "sum-y", names a coordinate, not a relation)
-  if (hint?.numeric && w.every((x) => ORDER_WORDS.has(x) || x.length === 1 || unreadable(x, ps) || ps.some((p) => names([x], p)) || senseOf(x) === "num")) return numericPhrase(hint.numeric, ps);
+  // ("leftof" is "left of": a readable relation of directions; "boardsize" stays a name)
+  const split = w.flatMap((x) => {
+    const c = isEnglishWord(x) ? null : compoundSplit(x);
+    return c !== null && c.some((y) => isDirection(y)) ? c : [x];
+  });
+  if (hint?.numeric && split.every((x) => ORDER_WORDS.has(x) || x.length === 1 || unreadable(x, ps) || ps.some((p) => names([x], p)) || senseOf(x) === "num")) return numericPhrase(hint.numeric, ps);
+  // The last two arguments an (x, y) pair: a cell or a position, said as one ("(x0, y0)").
+  if (coordinatePair(decl.params) && (ps.length === 2 || ps.length === 3)) return coordinatePhrase(w, ps, hint, keepNames);
   // Run-together words split ("ontable" -> on table); a word no reading can rest on ("le",
   // "cw"): the plain reading, not an invented relation.
   const plainName = w.join(" ");
@@ -545,4 +552,47 @@ function nullary(w: string[], all: string): PredicatePhrase {
     return done(`${subj} is ${last}`, `${subj} is not ${last}`);
   }
   return done(`the ${all} condition holds`, `the ${all} condition does not hold`);
+}
+
+/**
+ * Whether the last two of `params` are an x / y pair of types: "xc" / "yc", "xrel" / "yrel",
+ * "x" / "y" (one suffix).
+ */
+export function coordinatePair(params: readonly TypedName[], at = params.length - 2): boolean {
+  if (at < 0 || at + 1 >= params.length) return false;
+  const pair = (a: string, b: string): boolean => {
+    const m = /^x(.*)$/i.exec(a);
+    return m !== null && b.toLowerCase() === `y${m[1]!.toLowerCase()}`;
+  };
+  const [p, q] = [params[at]!, params[at + 1]!];
+  const tp = p.types[0] ?? "object";
+  const tq = q.types[0] ?? "object";
+  // (typed only: untyped ?x ?y are any two objects, as in blocks' on ?x ?y)
+  return tp !== "object" && tq !== "object" && pair(tp, tq);
+}
+
+const COORD_ABBR: Record<string, string> = { pos: "position", rel: "relative", obj: "object", loc: "location", coord: "position", coords: "position" };
+
+/**
+ * A relation of a cell or a position: "there is a base obstacle at ({x}, {y})" (two arguments),
+ * "the base position of {r} is ({x}, {y})" (three: a thing and where it is).
+ */
+function coordinatePhrase(w: string[], ps: ParamInfo[], hint?: PredicateHint, keepNames = false): PredicatePhrase {
+  const ph = ps.map((p) => `{${p.ph}}`);
+  const cell = `(${ph[ps.length - 2]}, ${ph[ps.length - 1]})`;
+  let words = w.map((x) => COORD_ABBR[x] ?? x).filter((x) => !/^[xy]$/.test(x));
+  const res = { ...base(), groupable: false };
+  if (ps.length === 2) {
+    const noun = words.join(" ") || "cell";
+    const art = /^[aeiou]/.test(noun) ? "an" : "a";
+    return { ...res, pos: `there is ${art} ${noun} at ${cell}`, neg: `there is no ${noun} at ${cell}`, attr: noun };
+  }
+  const a = ph[0]!;
+  // words naming the first argument ("cart-pos ?c - cart") say who, not what
+  if (words.length > 1 && !keepNames) words = words.filter((x) => !names([x], ps[0]!));
+  const relative = words.includes("relative");
+  words = words.filter((x) => x !== "relative" && x !== "position");
+  const noun = [relative ? "relative" : "", ...words, "position"].filter((x) => x !== "").join(" ");
+  if (hint?.multiValued) return { ...res, pos: `${cell} is a ${noun} of ${a}`, neg: `${cell} is not a ${noun} of ${a}`, attr: noun };
+  return { ...res, pos: `the ${noun} of ${a} is ${cell}`, neg: `the ${noun} of ${a} is not ${cell}`, attr: noun };
 }

@@ -133,7 +133,7 @@ export function canBeVerb(w: string): boolean {
 }
 
 // Adjectives that are verbs too ("close sd2", "open new stack"); the tagger reads them as adjectives.
-const ADJECTIVE_VERBS = new Set(["close", "open", "reset", "set", "restart", "update", "clean", "empty", "free", "clear", "dry", "warm", "cool", "fill", "glaze", "plane", "shut", "lock", "unlock", "wet"]);
+const ADJECTIVE_VERBS = new Set(["close", "open", "reset", "set", "restart", "update", "clean", "empty", "free", "clear", "dry", "warm", "cool", "fill", "glaze", "plane", "shut", "lock", "unlock", "wet", "saw"]);
 
 /** True when `w` (ending in -s) is also a verb's third person: "orbits", "attacks", "craves". */
 export function canBeThirdPerson(w: string): boolean {

@@ -905,7 +905,16 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     const objs = new Set<number>();
     for (const g of staticGroups) if (g.predName === pred) for (const m of g.members) for (const o of m) objs.add(o);
     const sorted = [...objs].sort((a, b) => num(a) - num(b) || (task.objects[a]! < task.objects[b]! ? -1 : 1));
-    const span = objectList(sorted);
+    let span = objectList(sorted);
+    // an offset of its own kind in the middle (tidybot's sum-x ?x - xc ?xr - xrel ?xsum - xc): each kind named
+    if (rel === "sum" || rel === "diff") {
+      const middle = new Set<number>();
+      const ends = new Set<number>();
+      for (const g of staticGroups) if (g.predName === pred) for (const m of g.members) m.forEach((o, k) => (k === 1 ? middle : ends).add(o));
+      if ([...middle].every((o) => !ends.has(o))) {
+        span = `${objectList(sorted.filter((o) => ends.has(o)))} for x and z and ${objectList(sorted.filter((o) => middle.has(o)))} for y`;
+      }
+    }
     const count = [...staticGroups].filter((g) => g.predName === pred).reduce((a, g) => a + g.members.length, 0);
     const t = tpl.predicates.get(pred)!.pos[0]!;
     const example = (xs: number[]): string => fill(t, xs.map((i) => phrases[i]!));
@@ -940,7 +949,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     const head = variant >= 0 ? heads[variant]! : pick(heads, prng);
     const all = schemas.map((s, i) => {
       const { first, bare } = liftedAction(s);
-      const act = fill(s.text[0]!, first);
+      const act = undoubled(fill(s.text[0]!, first));
       const why = once(whyItems(s, bare, null, null));
       // Distinct placeholders per parameter, disjoint from object ids (for add-wins-over-delete).
       const fakeArgs = s.params.map((_, j) => -(1_000_000 + j));
@@ -952,18 +961,24 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
       const cost = task.hasCosts ? ` It ${costOf(s, i, bare)}.` : "";
       return `- To ${act}: ${needs}; ${does}.${cost}`;
     });
-    // The prompt's budget: rules in domain order while they fit; the rest named by their count.
-    const lines: string[] = [];
+    // The prompt's budget: the shortest rules first while they fit (as many actions described
+    // as the budget allows), said in domain order; the rest named, by their action's name.
+    const order = all.map((l, i) => i).sort((a, b) => all[a]!.length - all[b]!.length || a - b);
+    const keep = new Set<number>();
     let size = 0;
-    for (const l of all) {
-      if (size + l.length > RULES_BUDGET && lines.length > 0) break;
-      lines.push(l);
-      size += l.length + 1;
+    for (const i of order) {
+      if (size + all[i]!.length > RULES_BUDGET && keep.size > 0) break;
+      keep.add(i);
+      size += all[i]!.length + 1;
     }
+    const lines = all.filter((_, i) => keep.has(i));
     if (lines.length < all.length) {
       const more = all.length - lines.length;
       summary.rulesOmitted = more;
-      lines.push(`- ${countWord(more)} more action${more === 1 ? " is" : "s are"} not described here, to keep this text short (${all.length} in all); every step below says what its action requires and what it changes.`);
+      // (named while the names are short beside the rules: not a domain's thousands of ground actions)
+      const names = joinList(domain.actions.filter((_, i) => !keep.has(i)).map((a) => `"${words(a.name)}"`));
+      const which = names.length <= 600 ? `: ${names}` : "";
+      lines.push(`- ${countWord(more)} more action${more === 1 ? " is" : "s are"} not described here, to keep this text short (${all.length} in all${which}); every step below says what its action requires and what it changes.`);
     }
     return head + "\n" + lines.join("\n");
   };
@@ -971,7 +986,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
   const costParagraph = (): string => {
     const items = schemas.map((s, i) => {
       const { first, bare } = liftedAction(s);
-      return `to ${fill(s.text[0]!, first)} ${costOf(s, i, bare)}`;
+      return `to ${undoubled(fill(s.text[0]!, first))} ${costOf(s, i, bare)}`;
     });
     return `Actions have costs, and a plan is judged by the sum of its action costs, not by its number of steps: ${items.join("; ")}.`;
   };
@@ -1359,4 +1374,12 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     rules: () => [0, 1, 2].map((v) => genericIntro(null, v)),
     promptSummary: () => ({ ...summary, arithmetic: [...summary.arithmetic] }),
   };
+}
+
+/**
+ * A role noun said twice before a rule's parameter letter ("with highspeed saw highspeed saw H",
+ * the action text's role and the letter's type): said once.
+ */
+function undoubled(text: string): string {
+  return text.replace(/\b([a-z]+(?: [a-z]+){0,3}) \1 ([A-Z]\d*)\b/g, "$1 $2");
 }
