@@ -63,6 +63,10 @@ describe("listProblemFiles", () => {
     expect(names("p*.pddl")).toEqual(["p01.pddl", "p02.pddl", "p03.pddl", "p10.pddl"]);
     expect(names("[x].pddl")).toEqual(["[x].pddl"]);
     expect(() => listProblemFiles(join(d, "p0[4-9].pddl"))).toThrow(/no problem files found/);
+    // a wildcard does not match a leading dot (an editor's backup), unless the pattern starts with one
+    writeFileSync(join(d, ".p05.pddl"), "");
+    expect(names("*.pddl")).toEqual(["[x].pddl", "domain.pddl", "p01.pddl", "p02.pddl", "p03.pddl", "p10.pddl", "q1.pddl"]);
+    expect(names(".p*.pddl")).toEqual([".p05.pddl"]);
   });
 });
 

@@ -195,3 +195,76 @@ describe("a lock from before a restart", () => {
     await expect(acquireLock(out, 0)).rejects.toThrow(/being written by another pddl2prm run/);
   });
 });
+
+describe("folder shapes: one line, exit 1 or 2, never a stack trace (finding 8)", () => {
+  const gen = (out: string, ...more: string[]) => ["generate", "--problems", FIX, "--out", out, "--workers", "1", "--quiet", ...more];
+  const oneLine = (r: { code: number | null; stderr: string }, code: number, re: RegExp) => {
+    expect(r.code).toBe(code);
+    expect(r.stderr).toMatch(re);
+    expect(r.stderr).not.toMatch(/internal error|    at /);
+  };
+
+  it("data/ or completions/ a file, config.json a folder, --out under a file, --out ''", async () => {
+    const a = join(tmp, "shape-data");
+    expect((await run(gen(a))).code).toBe(0);
+    rmSync(join(a, "data"), { recursive: true });
+    writeFileSync(join(a, "data"), "x");
+    oneLine(await run(gen(a)), 1, /data: is a file where pddl2prm keeps its data folder/);
+    const b = join(tmp, "shape-completions");
+    expect((await run(gen(b))).code).toBe(0);
+    rmSync(join(b, "completions"), { recursive: true });
+    writeFileSync(join(b, "completions"), "x");
+    oneLine(await run(gen(b, "--seed", "3", "--force")), 1, /completions: is a file where pddl2prm keeps its completions folder/);
+    const c = join(tmp, "shape-config");
+    mkdirSync(join(c, "config.json"), { recursive: true });
+    oneLine(await run(gen(c, "--force")), 1, /config\.json: cannot read .*EISDIR.*does not replace a file it did not write/);
+    const f = join(tmp, "shape-file");
+    writeFileSync(f, "x");
+    oneLine(await run(gen(join(f, "sub"))), 1, /--out .*shape-file\/sub: cannot create the folder \(ENOTDIR\)/);
+    oneLine(await run(gen("")), 2, /--out must name a folder/);
+  });
+
+  it("templates init --out: a folder, a missing parent, a file in place of a folder", async () => {
+    const dom = join(FIX, "domain_p01.pddl");
+    const dir = join(tmp, "tpl-dir");
+    mkdirSync(dir, { recursive: true });
+    for (const force of [[], ["--force"]]) oneLine(await run(["templates", "init", "--domain-file", dom, "--out", dir, ...force]), 1, /is a folder; name the file to write/);
+    oneLine(await run(["templates", "init", "--domain-file", dom, "--out", join(tmp, "no-such", "nl.json")]), 1, /cannot write the file \(its folder does not exist\)/);
+    const file = join(tmp, "tpl-file");
+    writeFileSync(file, "x");
+    oneLine(await run(["templates", "init", "--domain-file", dom, "--out", join(file, "nl.json")]), 1, /cannot write the file \(a part of its path is a file, not a folder\)/);
+    expect(existsSync(join(tmp, "no-such"))).toBe(false);
+  });
+
+  it("a corrupt completion record: the advice given works (remove it, run again)", async () => {
+    const out = join(tmp, "corrupt-marker");
+    expect((await run(gen(out))).code).toBe(0);
+    const want = visible(out);
+    writeFileSync(join(out, "completions", "00000"), "{ not json");
+    const r = await run(gen(out));
+    oneLine(r, 1, /completions\/00000: cannot read the pddl2prm completion record \(not JSON\); remove it and run again/);
+    rmSync(join(out, "completions", "00000"));
+    const again = await run(gen(out));
+    expect(again.code).toBe(0);
+    expect(visible(out)).toEqual(want);
+  });
+
+  it("stats with a missing shard: a warning naming it, exit 1", async () => {
+    const out = join(tmp, "stats-missing");
+    expect((await run(gen(out))).code).toBe(0);
+    const shard = readdirSync(join(out, "data")).find((n) => n.startsWith("test-"))!;
+    rmSync(join(out, "data", shard));
+    oneLine(await run(["stats", out]), 1, new RegExp(`data/${shard.replace(/\./g, "\\.")}: missing`));
+  });
+});
+
+describe("smaller ones (finding 10)", () => {
+  it("audit of a dataset whose ranks are not all complete: an error, not a pass", async () => {
+    const out = join(tmp, "incomplete");
+    expect((await run(["generate", "--problems", FIX, "--out", out, "--workers", "1", "--quiet", "--world", "2", "--rank", "0"])).code).toBe(0);
+    const r = await run(["audit", out]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/ranks not complete yet: 1 \(of 2\)/);
+    expect(r.stdout).not.toMatch(/audit: pass/);
+  });
+});

@@ -10,6 +10,7 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, cliRunner, ROOT } from "./cli-run.js";
+import { ferryTemplates } from "./ferry-templates.js";
 
 const FIX = join(ROOT, "tests", "fixtures", "conformance", "per-problem-domains");
 const tmp = mkdtempSync(join(tmpdir(), "pddl2prm-safety-"));
@@ -184,22 +185,7 @@ describe("signals and killed runs leave no temporary files", () => {
 describe("templates are checked before anything is written, and are part of the dataset's settings", () => {
   const domain = join(FIX, "domain_p01.pddl");
   const problem = join(FIX, "p01.pddl");
-  const full = () => ({
-    intro: ["A ferry carries cars between places.", "Cars travel by ferry.", "One ferry, many cars."],
-    predicates: {
-      "ferry-at": { true: ["the ferry is at {p}"], false: ["the ferry is not at {p}"] },
-      "car-at": { true: ["{c} is at {p}"], false: ["{c} is not at {p}"] },
-      "on-board": { true: ["{c} is on the ferry"], false: ["{c} is not on the ferry"] },
-      empty: { true: ["the ferry is empty"], false: ["the ferry is loaded"] },
-    },
-    actions: {
-      sail: ["sail from {a} to {b}", "cross from {a} to {b}", "take the ferry from {a} to {b}"],
-      board: ["drive {c} onto the ferry at {p}", "load {c} at {p}", "board {c} at {p}"],
-      debark: ["drive {c} off the ferry at {p}", "unload {c} at {p}", "debark {c} at {p}"],
-    } as Record<string, string[]>,
-    goal: ["The goal is that {goal}."],
-    instruction: ["Plan the crossings."],
-  });
+  const full = () => ferryTemplates();
   const tpl = (name: string, json: unknown): string => {
     const f = join(tmp, name);
     writeFileSync(f, JSON.stringify(json));

@@ -91,12 +91,13 @@ describe("PddlCopies", () => {
     const out = folder();
     await writeDataset({ domain: "hanoi", count: 3, seed: 1, workers: 1, out });
     const before = readdirSync(out, { recursive: true }).sort();
-    mkdirSync(join(out, ".pddl2prm-next"));
-    writeFileSync(join(out, ".pddl2prm-next", "pddl"), "a file where the folder should be");
+    mkdirSync(join(out, ".pddl2prm-next", "pddl"), { recursive: true });
+    writeFileSync(join(out, ".pddl2prm-next", "pddl", "hanoi"), "a file where the folder should be");
     await expect(writeDataset({ domain: "hanoi", count: 3, seed: 2, workers: 1, out, force: true })).rejects.toThrow(
-      /pddl\/hanoi\/domain\.pddl: cannot write the PDDL copy \(ENOTDIR\)/,
+      /pddl\/hanoi\/domain\.pddl: cannot write the PDDL copy \((ENOTDIR|EEXIST)\)/,
     );
     expect(readdirSync(join(out, ".pddl2prm-next"))).toEqual(["pddl"]);
+    expect(readdirSync(join(out, ".pddl2prm-next", "pddl"))).toEqual(["hanoi"]);
     expect(readdirSync(out, { recursive: true }).filter((n) => !String(n).startsWith(".pddl2prm-next")).sort()).toEqual(before);
   });
 

@@ -130,7 +130,7 @@ describe("writeDataset failures", () => {
     mkdirSync(join(stage, "data", "validation-00000-of-00001.jsonl"), { recursive: true });
     writeFileSync(join(stage, "data", "validation-00000-of-00001.jsonl", "x"), "x");
     await expect(writeDataset({ domain: "hanoi", count: 3, seed: 2, workers: 1, out, force: true })).rejects.toThrow(
-      /validation-00000-of-00001\.jsonl: cannot move the finished shard into place \(E[A-Z]+\)/,
+      /validation-00000-of-00001\.jsonl: cannot move the finished shard into place \(E[A-Z]+[):]/,
     );
     // train's shard is gone and test's temporary file too; config.json stays, as always where
     // data/ holds files the run did not make (another rank's, here the stray folder)

@@ -256,6 +256,7 @@ export function register(program: Command): void {
       const world = intFlag("--world", flags.world, 1)!;
       const rank = resolveRank(flags.rank);
       if (rank !== undefined && rank >= world) throw new UsageError(`--rank ${rank} must be smaller than --world ${world}`);
+      if (flags.out !== undefined && flags.out.trim() === "") throw new UsageError("--out must name a folder, got ''");
       const out =
         flags.out ?? join("out", domains ? (domains.length === 1 ? domains[0]! : "corpus") : "dataset");
       const quiet = flags.quiet === true;

@@ -6,6 +6,7 @@ import type { Command } from "commander";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { UserError } from "../pddl/index.js";
+import { readTemplatesFile } from "../nl/index.js";
 import { LimitError } from "../search/types.js";
 import { planSteps, type Judgement } from "../products/judge.js";
 import { JudgeSession } from "../products/judge-session.js";
@@ -78,6 +79,8 @@ export function register(program: Command): void {
       const timeMs = intFlag("--time-ms", flags.timeMs, 1);
       const seed = intFlag("--seed", flags.seed, 0)!;
       const cache = intFlag("--cache", flags.cache, 1)!;
+      // a missing or unreadable templates file is an error now, not at the first request
+      if (flags.templates !== undefined) readTemplatesFile(flags.templates);
       const session = new JudgeSession({
         ...(domain !== undefined ? { domain } : {}),
         ...(problem !== undefined ? { problem } : {}),

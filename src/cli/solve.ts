@@ -12,6 +12,7 @@ import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { parseDomainFile, parseProblemFile, UserError } from "../pddl/index.js";
 import { ground, GroundingLimit } from "../task/index.js";
+import { LimitError } from "../search/types.js";
 import { formatPlan, HEURISTIC_NAMES, solve, type HeuristicName } from "../search/index.js";
 import { action, groundCapOptions, groundLimits, intFlag, printJson, secondsFlag, UsageError, type GroundCapFlags } from "./common.js";
 
@@ -66,24 +67,29 @@ export function register(program: Command): void {
       const deadline = t0 + timeLimit * 1000;
       const d = parseDomainFile(domainPath);
       const p = parseProblemFile(problemPath, d);
-      let task;
-      try {
-        task = ground(d, p, groundLimits(opts, deadline));
-      } catch (e) {
-        if (!(e instanceof GroundingLimit)) throw e;
-        // a grounding limit is a limit outcome like a search limit: same exit code and JSON
+      // A grounding limit, or a path cost past 32 bits, is a limit outcome like a search limit:
+      // one line, the same exit code and JSON.
+      const limitOutcome = (e: Error): void => {
         process.stderr.write(`pddl2prm: error: ${e.message}\n`);
         process.exitCode = 1;
         if (opts.json) printJson(limitJson(performance.now() - t0));
+      };
+      let task;
+      let r;
+      try {
+        task = ground(d, p, groundLimits(opts, deadline));
+        r = solve(task, {
+          heuristic: opts.heuristic as HeuristicName,
+          limits: {
+            timeMs: Math.max(0, deadline - performance.now()),
+            ...(maxExpansions !== undefined ? { maxExpansions } : {}),
+          },
+        });
+      } catch (e) {
+        if (!(e instanceof GroundingLimit) && !(e instanceof LimitError)) throw e;
+        limitOutcome(e);
         return;
       }
-      const r = solve(task, {
-        heuristic: opts.heuristic as HeuristicName,
-        limits: {
-          timeMs: Math.max(0, deadline - performance.now()),
-          ...(maxExpansions !== undefined ? { maxExpansions } : {}),
-        },
-      });
       if (r.status === "solved" && opts.planFile !== undefined) {
         try {
           writeFileSync(opts.planFile, formatPlan(task, r.plan));

@@ -3,7 +3,9 @@ import { join } from "node:path";
 import { mergeDataset, readRanks } from "../dataset/manifest.js";
 import { categoryKey, countShard, formatStatsTable, statsTable, writeStatsCsv } from "../dataset/stats.js";
 import { CATEGORIES } from "../dataset/row.js";
-import { writePlots } from "../dataset/plots.js";
+import { PLOT_FILES, writePlots } from "../dataset/plots.js";
+import { mayReplace, ownedFiles, recordWritten } from "../dataset/ownership.js";
+import { existsSync } from "node:fs";
 import { UserError } from "../pddl/errors.js";
 import { action, printJson } from "./common.js";
 
@@ -25,6 +27,10 @@ export function register(program: Command): void {
         const mismatches: string[] = [];
         let rows = 0;
         for (const s of ranks.flatMap((r) => r.shards)) {
+          if (!existsSync(join(outdir, s.path))) {
+            mismatches.push(`${s.path}: missing (the completion record lists it)`);
+            continue;
+          }
           const c = await countShard(join(outdir, s.path), key);
           rows += c.rows;
           if (c.rows !== s.rows) mismatches.push(`${s.path}: ${c.rows} rows, manifest says ${s.rows}`);
@@ -32,8 +38,15 @@ export function register(program: Command): void {
         }
         const all = table.rows.find((r) => r.domain === "all" && r.split === "all");
         if (all && all.rows !== rows) mismatches.push(`shards hold ${rows} rows, problem records say ${all.rows}`);
-        await writeStatsCsv(join(outdir, "stats.csv"), table);
-        const plots = flags.plot ? await writePlots(outdir, problems) : [];
+        // (a stats.csv or plot of someone else's is not written over: ownership.ts)
+        const owned = ownedFiles(outdir);
+        const written: string[] = [];
+        if (mayReplace(outdir, "stats.csv", owned)) {
+          await writeStatsCsv(join(outdir, "stats.csv"), table);
+          written.push("stats.csv");
+        } else process.stderr.write(`pddl2prm: warning: ${join(outdir, "stats.csv")} is not pddl2prm's; not written\n`);
+        const plots = flags.plot && Object.values(PLOT_FILES).every((rel) => mayReplace(outdir, rel, owned)) ? await writePlots(outdir, problems) : [];
+        recordWritten(outdir, [...written, ...plots], owned);
         if (flags.json) {
           printJson({
             rows,
@@ -46,7 +59,7 @@ export function register(program: Command): void {
           });
         } else {
           process.stdout.write(formatStatsTable(table) + "\n");
-          process.stdout.write(`${rows} rows; wrote ${[join(outdir, "stats.csv"), ...plots.map((p) => join(outdir, p))].join(", ")}\n`);
+          process.stdout.write(`${rows} rows; wrote ${[...written, ...plots].map((p) => join(outdir, p)).join(", ") || "nothing"}\n`);
           for (const m of mismatches) process.stderr.write(`pddl2prm: warning: ${m}\n`);
         }
         if (mismatches.length > 0) process.exitCode = 1;

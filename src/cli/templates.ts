@@ -5,7 +5,8 @@
  * (edited) nl.json as `--templates` would, and read back every sentence of each problem.
  */
 import type { Command } from "commander";
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { compileTemplates, loadTemplatesFile, type NlTemplates } from "../nl/index.js";
 import { checkMeaning } from "../nl/meaning.js";
 import { checkTask } from "../nl/readability.js";
@@ -61,8 +62,15 @@ export function register(program: Command): void {
           process.stdout.write(text);
           return;
         }
+        if (existsSync(flags.out) && statSync(flags.out).isDirectory()) throw new UserError(`--out ${flags.out}: is a folder; name the file to write (e.g. ${join(flags.out, "nl.json")})`);
         if (existsSync(flags.out) && !flags.force) throw new UserError(`${flags.out} exists (use --force to overwrite it)`);
-        writeFileAtomic(flags.out, text);
+        try {
+          writeFileAtomic(flags.out, text);
+        } catch (e) {
+          const code = (e as NodeJS.ErrnoException).code ?? String(e);
+          const why = code === "ENOENT" ? "its folder does not exist" : code === "ENOTDIR" ? "a part of its path is a file, not a folder" : code;
+          throw new UserError(`--out ${flags.out}: cannot write the file (${why})`);
+        }
         process.stderr.write(`wrote ${flags.out}: ${Object.keys(json.predicates).length} predicates, ${Object.keys(json.actions).length} actions; edit it, then run generate --templates ${flags.out}\n`);
       }),
     );

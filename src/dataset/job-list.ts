@@ -9,6 +9,7 @@ interface DomainEntry {
   domainText: string;
   builtinTemplates: string | null;
   templatesFile: string | null;
+  templatesText: string | null;
 }
 
 const HAS_SHA = 1;
@@ -124,6 +125,7 @@ export class JobList {
       problemText: this.texts.get(i) ?? null,
       builtinTemplates: d.builtinTemplates,
       templatesFile: d.templatesFile,
+      ...(d.templatesText !== null ? { templatesText: d.templatesText } : {}),
       index: this.position[i]!,
       split: SPLITS[this.splits[i]!]!,
     };
@@ -145,7 +147,7 @@ export class JobList {
     // the same file read twice could differ (edited between reads): compare the text itself
     if (k !== undefined && this.domains[k]!.domainText === s.domainText) return k;
     const { domainName, domainFile, domainText, builtinTemplates, templatesFile } = s;
-    this.domains.push({ domainName, domainFile, domainText, builtinTemplates, templatesFile });
+    this.domains.push({ domainName, domainFile, domainText, builtinTemplates, templatesFile, templatesText: s.templatesText ?? null });
     this.domainIndex.set(key, this.domains.length - 1);
     return this.domains.length - 1;
   }

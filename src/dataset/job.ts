@@ -6,7 +6,7 @@ import { applyOp, isApplicable } from "../task/state.js";
 import type { GroundTask } from "../task/types.js";
 import { labelProblem, operatorCandidate, ProblemSkipped } from "../label/index.js";
 import type { LabeledStep } from "../label/types.js";
-import { createRenderer, loadTemplates, loadTemplatesFile } from "../nl/index.js";
+import { createRenderer, loadTemplates, loadTemplatesFile, parseTemplatesText } from "../nl/index.js";
 import type { NlTemplates } from "../nl/index.js";
 import { Prng } from "../util/prng.js";
 import { formatRow, type Format } from "./formats.js";
@@ -61,7 +61,8 @@ function cachedTemplates(job: ProblemJob, domain: Domain, genericFallback: boole
   if (byFile === undefined) fileTemplates.set(domain, (byFile = new Map()));
   const key = `${job.templatesFile}\0${genericFallback}`;
   if (byFile.has(key)) return byFile.get(key)!;
-  const t = loadTemplatesFile(job.templatesFile, domain, { genericFallback });
+  // (the text read when the run started, whose sha256 config.json records; a file edited since is not read again)
+  const t = typeof job.templatesText === "string" ? parseTemplatesText(job.templatesText, job.templatesFile, domain, { genericFallback }) : loadTemplatesFile(job.templatesFile, domain, { genericFallback });
   byFile.set(key, t);
   return t;
 }

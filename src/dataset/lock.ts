@@ -16,6 +16,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { UserError } from "../pddl/errors.js";
 import { tempName } from "../util/atomic-write.js";
+import { diskReason } from "./disk.js";
 
 const LockFile = z.object({ pid: z.number().int().positive(), host: z.string(), rank: z.number().int().nonnegative(), started: z.string() });
 type Holder = z.infer<typeof LockFile>;
@@ -107,7 +108,13 @@ export async function acquireLock(out: string, rank: number): Promise<Lock> {
   const path = lockPath(out, rank);
   const me: Holder = { pid: process.pid, host: hostname(), rank, started: new Date().toISOString() };
   const tmp = tempName(path);
-  writeFileSync(tmp, JSON.stringify(me) + "\n");
+  try {
+    writeFileSync(tmp, JSON.stringify(me) + "\n");
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    if ((e as NodeJS.ErrnoException).code === undefined) throw e;
+    throw new UserError(`${path}: cannot write the lock file (${diskReason(e)})`);
+  }
   try {
     for (let attempt = 0; attempt < 5; attempt++) {
       try {

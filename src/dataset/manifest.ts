@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync, readdirSync, statSync } from "node:fs";
-import { writeFileAtomic } from "../util/atomic-write.js";
+import { writeDatasetFile } from "./disk.js";
 import { join } from "node:path";
 import { UserError } from "../pddl/errors.js";
 import { packageVersion } from "../util/paths.js";
@@ -135,10 +135,10 @@ export async function mergeDataset(out: string, opts: { quietIfIncomplete?: bool
   const owned = ownedFiles(out);
   if (!mayReplace(out, "manifest.json", owned)) throw new UserError(`${join(out, "manifest.json")}: exists and pddl2prm did not write it; move it away, or use another --out`);
   const written = ["manifest.json"];
-  writeFileAtomic(join(out, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+  writeDatasetFile(join(out, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
   if (Object.values(PLOT_FILES).every((rel) => mayReplace(out, rel, owned))) written.push(...(await writePlots(out, problems)));
   if (mayReplace(out, "README.md", owned)) {
-    writeFileAtomic(join(out, "README.md"), datasetCard(manifest));
+    writeDatasetFile(join(out, "README.md"), datasetCard(manifest));
     written.push("README.md");
   }
   if (mayReplace(out, "stats.csv", owned)) {

@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { writeFileAtomic } from "../util/atomic-write.js";
+import { writeDatasetFile } from "./disk.js";
 import { readConfigFile, readRankFile } from "./state-files.js";
 import type { RankRecord } from "./records.js";
 
@@ -159,5 +159,14 @@ export function writeLedger(out: string, written: readonly string[]): void {
     for (const p of rec.problems) for (const rel of pddlCopies(p.domain, p.problem)) add(rel);
   }
   for (const rel of written) add(rel);
-  writeFileAtomic(join(out, LEDGER), JSON.stringify({ generator: "pddl2prm", files }) + "\n");
+  writeDatasetFile(join(out, LEDGER), JSON.stringify({ generator: "pddl2prm", files }) + "\n");
+}
+
+/**
+ * Add files pddl2prm has just (re)written in a complete dataset (`stats` rewriting stats.csv or
+ * drawing plots) to its ledger, keeping what the ledger proved before.
+ */
+export function recordWritten(out: string, rels: readonly string[], before: ReadonlySet<string>): void {
+  if (!before.has(LEDGER)) return; // no ledger yet: the merge writes it
+  writeLedger(out, [...[...before].filter((r) => r !== LEDGER), ...rels]);
 }

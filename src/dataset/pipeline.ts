@@ -253,6 +253,10 @@ export function planRun(options: GenerateOptions, keepRows: boolean, generated?:
   if (options.domainFile !== undefined) sel.domainFile = options.domainFile;
   if (options.problems !== undefined) sel.problems = options.problems;
   if (options.pairs !== undefined) sel.pairs = options.pairs;
+  if (options.templates !== undefined && options.problems === undefined && options.domainFile === undefined && options.pairs === undefined) {
+    // (not ignored in silence while config.json records it)
+    throw new UserError("--templates: applies to a domain of your own (--problems, --domain-file or --pairs); a built-in --domain has its own text");
+  }
   if (options.templates !== undefined) sel.templatesFile = options.templates;
   if (options.genericFallback !== undefined) sel.genericFallback = options.genericFallback;
   if (options.count !== undefined) sel.count = options.count;

@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic } from "../util/atomic-write.js";
+import { writeDatasetFile } from "./disk.js";
 import type { ProblemRecord } from "./records.js";
 import { CATEGORIES } from "./row.js";
 
@@ -112,7 +112,7 @@ export async function writePlots(out: string, problems: readonly ProblemRecord[]
     [PLOT_FILES.planLengths, planLengthsSvg(problems)],
   ];
   for (const [rel, svg] of files) {
-    writeFileAtomic(join(out, rel), (await svg) + "\n");
+    writeDatasetFile(join(out, rel), (await svg) + "\n");
   }
   return files.map(([rel]) => rel);
 }

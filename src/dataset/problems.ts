@@ -4,7 +4,7 @@ import { parseDomain, parseProblem, type Domain } from "../pddl/index.js";
 import { UserError } from "../pddl/errors.js";
 import { domainFileFor, isDomainFileName } from "../pddl/files.js";
 import { BUILTIN_DOMAINS, builtinDomainFile, builtinProblemsDir, generateProblems, getBuiltinDomain, regenerateProblem, type GeneratedProblem } from "../generators/index.js";
-import { loadTemplatesFile } from "../nl/index.js";
+import { parseTemplatesText, readTemplatesFile } from "../nl/index.js";
 import { hashString } from "../util/prng.js";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -30,6 +30,8 @@ export interface ProblemSource {
   generated?: { seed: number; index: number; attempt: number };
   builtinTemplates: string | null;
   templatesFile: string | null;
+  /** The templates file's text, read once when the run starts (edits during the run do not reach it). */
+  templatesText?: string | null;
 }
 
 /** Where the problems of a run come from (see `generate --help`). */
@@ -173,8 +175,10 @@ export function listProblemFiles(spec: string): string[] {
   if (isGlob) {
     dir = dirname(spec);
     if (GLOB_CHARS.test(dir)) throw new UserError(`--problems ${spec}: wildcards are only supported in the file name`);
-    const re = globToRegExp(basename(spec));
-    match = (n) => re.test(n);
+    const pattern = basename(spec);
+    const re = globToRegExp(pattern);
+    // as in a shell, a wildcard does not match a leading dot: hidden files only when the pattern says "."
+    match = (n) => re.test(n) && (!n.startsWith(".") || pattern.startsWith("."));
   } else {
     if (!existsSync(spec)) throw new UserError(`--problems ${spec}: no such file or folder`);
     if (statSync(spec).isFile()) return [resolve(spec)];
@@ -230,13 +234,14 @@ function userSources(pairs: Array<{ domain: string; problem: string }>, sel: Pro
   const domains = new Map<string, { domain: Domain; text: string }>();
   const seen = new Set<string>();
   const templatesFile = sel.templatesFile;
+  const templatesText = templatesFile !== undefined ? readTemplatesFile(templatesFile) : null;
   for (const { domain: domainFile, problem: file } of pairs) {
     let d = domains.get(domainFile);
     if (!d) {
       const text = readText(domainFile);
       d = { domain: parseDomain(text, domainFile), text };
       domains.set(domainFile, d);
-      if (templatesFile !== undefined) loadTemplatesFile(templatesFile, d.domain, { genericFallback: sel.genericFallback ?? false });
+      if (templatesFile !== undefined) parseTemplatesText(templatesText!, templatesFile, d.domain, { genericFallback: sel.genericFallback ?? false });
     }
     // Parse now: a bad problem file stops the run before anything is written.
     const problemText = readText(file);
@@ -254,6 +259,7 @@ function userSources(pairs: Array<{ domain: string; problem: string }>, sel: Pro
       problemText,
       builtinTemplates: null,
       templatesFile: templatesFile ?? null,
+      templatesText,
     };
     digest?.add(source);
     visit(source);

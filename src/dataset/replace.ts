@@ -12,6 +12,7 @@ import { z } from "zod";
 import { UserError } from "../pddl/errors.js";
 import { LEDGER, ownedFiles } from "./ownership.js";
 import { LOCK_NAME } from "./lock.js";
+import { diskReason } from "./disk.js";
 
 /** Where a forced run writes the new dataset, inside the output folder. */
 export const STAGE = ".pddl2prm-next";
@@ -83,7 +84,9 @@ export function swapIn(out: string): void {
     writeFileSync(journal, JSON.stringify({ old: [...owned].sort(), new: incoming }) + "\n", { flag: "wx" });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "EEXIST") return finishSwap(out); // another rank is swapping
-    throw e;
+    rmSync(journal, { force: true });
+    if ((e as NodeJS.ErrnoException).code === undefined) throw e;
+    throw new UserError(`${journal}: cannot write the swap journal (${diskReason(e)}); the new dataset waits, complete, in ${stage}: run again to swap it in`);
   }
   finishSwap(out);
 }

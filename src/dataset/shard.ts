@@ -3,6 +3,7 @@ import { createWriteStream, renameSync, rmSync, type WriteStream } from "node:fs
 import { createGzip, type Gzip } from "node:zlib";
 import { once } from "node:events";
 import { UserError } from "../pddl/errors.js";
+import { diskReason } from "./disk.js";
 
 export interface ShardInfo {
   /** Path relative to the dataset folder. */
@@ -66,6 +67,9 @@ export class ShardWriter {
   private bytes = 0;
   rows = 0;
   private failed: Error | null = null;
+  /** Rejects with the first error: a wait for "drain" or "end" must not outlive a failed stream. */
+  private readonly failure: Promise<never>;
+  private fail!: (e: Error) => void;
 
   constructor(
     private readonly finalPath: string,
@@ -73,12 +77,19 @@ export class ShardWriter {
     private readonly relPath: string,
     gzip: boolean,
   ) {
+    this.failure = new Promise<never>((_, reject) => (this.fail = reject));
+    this.failure.catch(() => undefined); // read through `failed`; never an unhandled rejection
+    const onError = (what: string) => (e: unknown) => {
+      if (this.failed !== null) return;
+      this.failed = this.userError(what, e);
+      this.fail(this.failed);
+    };
     this.file = createWriteStream(tmpPath, { highWaterMark: WRITE_BUFFER_BYTES });
-    this.file.on("error", (e) => (this.failed ??= this.userError("cannot write", e)));
+    this.file.on("error", onError("cannot write"));
     if (gzip) {
       this.gzip = createGzip({ level: 6 });
       this.gzip.on("data", (chunk: Buffer) => this.sink(chunk));
-      this.gzip.on("error", (e) => (this.failed ??= this.userError("cannot compress", e)));
+      this.gzip.on("error", onError("cannot compress"));
     } else {
       this.gzip = null;
     }
@@ -86,7 +97,7 @@ export class ShardWriter {
 
   /** A full disk or a folder in the way is the user's to fix: a UserError naming the shard. */
   private userError(what: string, e: unknown): UserError {
-    return new UserError(`${this.finalPath}: ${what} (${(e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e))})`);
+    return new UserError(`${this.finalPath}: ${what} (${(e as NodeJS.ErrnoException).code !== undefined ? diskReason(e) : e instanceof Error ? e.message : String(e)})`);
   }
 
   private sink(chunk: Buffer, written?: () => void): boolean {
@@ -111,22 +122,25 @@ export class ShardWriter {
     if (this.gzip) {
       // zlib has consumed the chunk when its write callback runs
       const more = written === undefined ? this.gzip.write(buf) : this.gzip.write(buf, () => written());
-      if (!more) await once(this.gzip, "drain");
+      if (!more) await Promise.race([once(this.gzip, "drain"), this.failure]);
     } else if (!this.sink(buf, written)) {
-      await once(this.file, "drain");
+      await Promise.race([once(this.file, "drain"), this.failure]);
     }
   }
 
   /** Flush, close and rename into place. */
   async finish(): Promise<ShardInfo> {
+    if (this.failed) throw this.failed;
     if (this.gzip) {
       const ended = once(this.gzip, "end");
       this.gzip.end();
-      await ended;
+      await Promise.race([ended, this.failure]);
     }
-    const closed = once(this.file, "close");
-    this.file.end();
-    await closed;
+    if (!this.file.closed) {
+      const closed = once(this.file, "close").catch(() => undefined);
+      this.file.end();
+      await closed;
+    }
     if (this.failed) throw this.failed;
     try {
       renameSync(this.tmpPath, this.finalPath);

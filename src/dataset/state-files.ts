@@ -35,29 +35,30 @@ const RankFile = z.object({
   counts: Counts,
 });
 
-function readJson<T>(path: string, schema: z.ZodType<T>, what: string): T {
+function readJson<T>(path: string, schema: z.ZodType<T>, what: string, advice: string): T {
   let data: unknown;
   try {
     data = JSON.parse(readFileSync(path, "utf8"));
   } catch (e) {
     const why = e instanceof SyntaxError ? "not JSON" : ((e as NodeJS.ErrnoException).code ?? String(e));
-    throw new UserError(`${path}: cannot read the ${what} (${why}); remove it, or use --force to start the dataset again`);
+    throw new UserError(`${path}: cannot read the ${what} (${why}); ${advice}`);
   }
   const r = schema.safeParse(data);
   if (!r.success) {
     const issue = r.error.issues[0]!;
     const at = issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
-    throw new UserError(`${path}: not a valid ${what} (${issue.message}${at}); remove it, or use --force to start the dataset again`);
+    throw new UserError(`${path}: not a valid ${what} (${issue.message}${at}); ${advice}`);
   }
   return r.data;
 }
 
 /** `config.json` of a dataset folder. */
 export function readConfigFile(path: string): { config_hash: string; config: Record<string, unknown> } {
-  return readJson(path, ConfigFile, "pddl2prm config");
+  return readJson(path, ConfigFile, "pddl2prm config", "remove it, or use --force to start the dataset again");
 }
 
 /** A rank's completion marker `completions/{rank}`. */
 export function readRankFile(path: string): RankRecord {
-  return readJson(path, RankFile, "pddl2prm completion record") as RankRecord;
+  // (--force would not help: with the same settings it resumes, and reads this record again)
+  return readJson(path, RankFile, "pddl2prm completion record", "remove it and run again: that rank is then labelled again") as RankRecord;
 }

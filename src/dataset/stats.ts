@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import { writeFileAtomic } from "../util/atomic-write.js";
+import { writeDatasetFile } from "./disk.js";
 import { createInterface } from "node:readline";
 import { createGunzip } from "node:zlib";
 import { writeToString } from "fast-csv";
@@ -78,7 +78,7 @@ export async function writeStatsCsv(path: string, table: StatsTable): Promise<vo
     ...Object.fromEntries(CATEGORIES.map((k) => [k, r.counts[k]])),
   }));
   const text = await writeToString(records, { headers: true });
-  writeFileAtomic(path, text + "\n");
+  writeDatasetFile(path, text + "\n");
 }
 
 /** A plain-text table of the totals per domain (split "all") for the terminal. */

@@ -1,12 +1,15 @@
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { UserError } from "../pddl/errors.js";
 import { packageVersion } from "../util/paths.js";
-import { TEMP_NAME, tempName, writeFileAtomic } from "../util/atomic-write.js";
+import { TEMP_NAME, tempName } from "../util/atomic-write.js";
+import { writeDatasetFile } from "./disk.js";
 import { acquireLock, LOCK_NAME, otherLiveRanks, type Lock } from "./lock.js";
 import { refuseLinks, removeOwnFiles, removeTempFiles, undoCreated } from "./output-folder.js";
 import { finishSwap, reservedName, STAGE, swapIn } from "./replace.js";
+import { LEDGER } from "./ownership.js";
+import { PLOT_FILES } from "./plots.js";
 import { emptyCounts, type CategoryCounts, type DatasetAuditor, type ProblemRecord, type RankRecord } from "./records.js";
 
 export type { ProblemRecord, RankRecord };
@@ -88,7 +91,7 @@ export function runConfig(options: WriteOptions, plan: ReturnType<typeof planRun
       : {}),
     // the text a run writes depends on its templates
     ...(options.templates !== undefined
-      ? { templates: basename(options.templates), templates_sha256: sha(readFileSync(options.templates, "utf8")), generic_fallback: plan.config.genericFallback }
+      ? { templates: basename(options.templates), templates_sha256: sha(recordedTemplates(plan) ?? readFileSync(options.templates, "utf8")), generic_fallback: plan.config.genericFallback }
       : {}),
     count: options.count ?? null,
     seed: plan.config.seed,
@@ -148,6 +151,8 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
   // What this run creates, so that a run that fails (bad input found by a worker, Ctrl-C) leaves
   // the folder as it found it.
   const created: string[] = [];
+  // and what undoes the PDDL copies of a lone rank, should its merge fail
+  const undoCopies: Array<() => void> = [];
   let lock: Lock | null = null;
   try {
     lock = await openFolder(out, plan.rank, created);
@@ -161,16 +166,34 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
         created.push(target);
       }
       refuseLinks(target);
+      refuseFilesForFolders(target);
       removeTempFiles(target, plan.rank, otherLiveRanks(out, plan.rank).length === 0);
     }
-    await prepareAndRun(plan, { ...options, out: target, force: target !== out }, config, configHash, summary, created);
+    await prepareAndRun(plan, { ...options, out: target, force: target !== out }, config, configHash, summary, created, undoCopies);
     const tm = performance.now();
-    summary.merged = (await mergeDataset(target, { quietIfIncomplete: true, ...(options.audit ? { audit: options.audit } : {}) })) !== null;
+    // what the merge writes, to undo where it fails (a full disk) in a lone rank's run
+    const mergeFiles = ["manifest.json", "README.md", "stats.csv", ...Object.values(PLOT_FILES), LEDGER];
+    const before = new Set(mergeFiles.filter((f) => existsSync(join(target, f))));
+    const plotsBefore = existsSync(join(target, "plots"));
+    try {
+      summary.merged = (await mergeDataset(target, { quietIfIncomplete: true, ...(options.audit ? { audit: options.audit } : {}) })) !== null;
+    } catch (e) {
+      if (plan.world === 1) {
+        for (const f of mergeFiles) if (!before.has(f)) rmSync(join(target, f), { force: true });
+        if (!plotsBefore && existsSync(join(target, "plots")) && readdirSync(join(target, "plots")).length === 0) rmdirSync(join(target, "plots"));
+      }
+      throw e;
+    }
+    if (plan.world === 1) {
+      created.length = 0; // complete: nothing of it is undone any more
+      undoCopies.length = 0;
+    }
     if (summary.merged && target !== out) swapIn(out);
     summary.ms.merging = performance.now() - tm;
   } catch (e) {
     lock?.release();
     lock = null;
+    for (const undo of undoCopies) undo();
     undoCreated(created);
     throw e;
   } finally {
@@ -187,15 +210,33 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
 async function openFolder(out: string, rank: number, created: string[]): Promise<Lock> {
   if (existsSync(out) && !statSync(out).isDirectory()) throw new UserError(`--out ${out}: is a file, not a folder`);
   if (!existsSync(out)) {
-    mkdirSync(out, { recursive: true });
+    try {
+      mkdirSync(out, { recursive: true });
+    } catch (e) {
+      throw new UserError(`--out ${out}: cannot create the folder (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    }
     created.push(out);
   }
   refuseLinks(out);
+  refuseFilesForFolders(out);
   const lock = await acquireLock(out, rank);
   removeTempFiles(out, rank, otherLiveRanks(out, rank).length === 0);
   // a forced run stopped while swapping its dataset in: finish the swap
   finishSwap(out);
   return lock;
+}
+
+/** The templates text the jobs carry (read once at the start: the text the rows are written with). */
+function recordedTemplates(plan: ReturnType<typeof planRun>): string | null {
+  return plan.jobs.length > 0 ? (plan.jobs.at(0).templatesText ?? null) : null;
+}
+
+/** A file where pddl2prm keeps one of its folders (data/, completions/, pddl/, plots/): a one-line error. */
+function refuseFilesForFolders(out: string): void {
+  for (const d of ["data", "completions", "pddl", "plots"]) {
+    const p = join(out, d);
+    if (existsSync(p) && !statSync(p).isDirectory()) throw new UserError(`${p}: is a file where pddl2prm keeps its ${d} folder; move it away, or use another --out`);
+  }
 }
 
 /**
@@ -240,6 +281,7 @@ async function prepareAndRun(
   configHash: string,
   summary: DatasetSummary,
   created: string[],
+  undoCopies: Array<() => void>,
 ): Promise<void> {
   const out = options.out;
   const configPath = join(out, "config.json");
@@ -262,7 +304,7 @@ async function prepareAndRun(
   make(out);
   if (!existsSync(configPath)) {
     created.push(configPath);
-    writeFileAtomic(configPath, JSON.stringify({ config_hash: configHash, config }, null, 2) + "\n");
+    writeDatasetFile(configPath, JSON.stringify({ config_hash: configHash, config }, null, 2) + "\n");
   }
   make(join(out, "data"));
   make(join(out, "completions"));
@@ -275,7 +317,7 @@ async function prepareAndRun(
     summary.skipped = rec.problems.filter((p) => p.skipped !== null).length;
     summary.dropped = rec.problems.reduce((a, p) => a + (p.dropped ?? 0), 0);
   } else {
-    await runRank(plan, options, out, options.gzip ?? false, configHash, summary, created);
+    await runRank(plan, options, out, options.gzip ?? false, configHash, summary, created, undoCopies);
   }
 }
 
@@ -287,6 +329,7 @@ async function runRank(
   configHash: string,
   summary: DatasetSummary,
   created: string[],
+  undoCopies: Array<() => void>,
 ): Promise<void> {
   const dataDir = join(out, "data");
   const writers = new Map<Split, ShardWriter>();
@@ -352,13 +395,16 @@ async function runRank(
       created.push(join(out, info.path));
     }
     const rec: RankRecord = { rank: plan.rank, world: plan.world, config_hash: configHash, shards, problems: problems.toArray(), counts: summary.counts };
-    writeFileAtomic(join(out, "completions", pad5(plan.rank)), JSON.stringify(rec) + "\n");
+    writeDatasetFile(join(out, "completions", pad5(plan.rank)), JSON.stringify(rec) + "\n");
+    created.push(join(out, "completions", pad5(plan.rank)));
   } catch (e) {
     await Promise.all([...writers.values()].map((w) => w.abort()));
     copies.undo();
     throw e;
   }
-  // the rank is complete: its shards stay if merging fails (`pddl2prm merge` finishes the folder)
-  created.splice(finished);
+  // the rank is complete: in a run of several ranks its shards stay if merging fails (`pddl2prm
+  // merge` finishes the folder); a lone rank's are undone with the rest (the folder as it was)
+  if (plan.world > 1) created.splice(finished);
+  else undoCopies.push(() => copies.undo());
   summary.ms.finishing = performance.now() - tw;
 }

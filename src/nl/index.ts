@@ -5,7 +5,7 @@
  */
 export { NlJsonSchema, TypeEntrySchema, PredicateEntrySchema } from "./schema.js";
 export type { NlJson, TypeEntry, PredicateEntry } from "./schema.js";
-export { loadTemplates, loadTemplatesFile, compileTemplates } from "./templates.js";
+export { loadTemplates, loadTemplatesFile, compileTemplates, parseTemplatesText, readTemplatesFile } from "./templates.js";
 export type { NlTemplates, TypeTemplate, PredicateTemplate, ActionTemplate, TemplateOptions } from "./templates.js";
 export { genericTemplates, completeTemplates } from "./generic.js";
 export { createRenderer } from "./renderer.js";

@@ -371,13 +371,21 @@ function checkCollisions(
  * placeholders give a UserError naming the file, the key path and the bad name.
  */
 export function loadTemplatesFile(path: string, domain: Domain, options: TemplateOptions = {}): NlTemplates {
-  let text: string;
+  return parseTemplatesText(readTemplatesFile(path), path, domain, options);
+}
+
+/** The text of a templates file, or a UserError naming it. */
+export function readTemplatesFile(path: string): string {
   try {
-    text = readFileSync(path, "utf8");
+    return readFileSync(path, "utf8");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new UserError(code === "ENOENT" ? `${path}: no such file` : `${path}: cannot read (${code ?? String(e)})`);
   }
+}
+
+/** Templates from the text of `path`, read once by the caller (a run compiles the text it recorded). */
+export function parseTemplatesText(text: string, path: string, domain: Domain, options: TemplateOptions = {}): NlTemplates {
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -1,6 +1,6 @@
 import type { GroundTask } from "../task/types.js";
 import type { SuccessorGenerator } from "../task/index.js";
-import type { Heuristic, SearchLimits, SearchResult } from "./types.js";
+import { LimitError, type Heuristic, type SearchLimits, type SearchResult } from "./types.js";
 import { OpenList } from "./queue.js";
 import { StateSpace } from "./space.js";
 import { sortByKey } from "../util/sort.js";
@@ -223,6 +223,8 @@ export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarO
       generated++;
       if (forbidden !== undefined && forbidden(next)) continue;
       const ng = gid + opCost[op]!;
+      // (g is kept in 32 bits: a path past 2^31 - 1 is refused, never wrapped)
+      if (ng > 0x7fffffff) throw new LimitError(`a path cost passes 2147483647 (pddl2prm adds costs in 32 bits)`);
       const sid = space.intern(next);
       if (sid >= known) {
         // a new state

@@ -33,7 +33,7 @@ export interface GroundOptions {
 export class GroundingLimit extends UserError {
   constructor(
     message: string,
-    readonly limit: "time" | "operators" | "facts",
+    readonly limit: "time" | "operators" | "facts" | "costs",
   ) {
     super(message);
     this.name = "GroundingLimit";
@@ -41,6 +41,8 @@ export class GroundingLimit extends UserError {
 }
 
 const DNF_CAP = 4096;
+/** The largest sum of all action costs of a task: every cost sum in search fits in 32 bits. */
+export const MAX_COST_SUM = 0x7fffffff;
 
 interface CoreAtom {
   pred: number;
@@ -797,6 +799,13 @@ function finish(c: Compiled, domain: Domain, problem: Problem, atoms: AtomTable,
   const ops = operatorList(c, atomFact, fired);
 
   const sorted = sortOps(c, ops, objRank);
+  // Costs are added in 32 bits (g, h^max, LM-Cut): a task whose action costs sum past 2^31 - 1
+  // could overflow a heuristic value, and a wrong value would be a wrong label. Refused cleanly.
+  let costSum = 0;
+  for (const o of sorted) costSum += o.cost;
+  if (costSum > MAX_COST_SUM) {
+    throw new GroundingLimit(`grounding ${domain.name}/${problem.name}: the action costs add up to ${costSum}, past ${MAX_COST_SUM} (pddl2prm adds costs in 32 bits; scale the costs down)`, "costs");
+  }
 
   const [factArgStart, factArgs] = csr(factArgsL);
   const [opArgStart, opArgs] = csr(sorted.map((o) => o.args));
