@@ -222,13 +222,13 @@ const node = (o: Options, args: string[], seconds: number): Promise<Run> =>
   runLimited(process.execPath, [`--max-old-space-size=${NODE_HEAP_MB}`, o.cli, ...args], seconds);
 
 async function runParse(o: Options, domain: string, problem: string): Promise<NonNullable<Result["parse"]>> {
-  const r = await node(o, ["parse", domain, problem, "--json"], o.timeLimit);
+  const r = await node(o, ["parse", domain, problem, "--json", "--max-memory", String(NODE_HEAP_MB)], o.timeLimit);
   if (r.timedOut) return { ok: false, error: `timeout ${o.timeLimit}s` };
   return r.code === 0 ? { ok: true } : { ok: false, error: firstLine(r.err) };
 }
 
 async function runGround(o: Options, domain: string, problem: string): Promise<Result["ground"]> {
-  const r = await node(o, ["ground", domain, problem, "--json"], o.timeLimit);
+  const r = await node(o, ["ground", domain, problem, "--json", "--max-memory", String(NODE_HEAP_MB)], o.timeLimit);
   if (r.timedOut) return { ok: false, error: `timeout ${o.timeLimit}s` };
   if (r.code !== 0) return { ok: false, error: firstLine(r.err) || `exit ${r.code}` };
   const j = JSON.parse(r.out) as { facts: number; operators: number; ms: number };
@@ -237,7 +237,8 @@ async function runGround(o: Options, domain: string, problem: string): Promise<R
 
 async function runOurs(o: Options, domain: string, problem: string): Promise<OursResult> {
   const limit = o.h0Only ? ["--max-expansions", "0"] : [];
-  const r = await node(o, ["solve", domain, problem, "--heuristic", "lmcut", "--json", "--time-limit", String(o.timeLimit), ...limit], o.timeLimit + 60);
+  // (the same memory as Fast Downward's --overall-memory-limit: solve's own default is 1280 MB)
+  const r = await node(o, ["solve", domain, problem, "--heuristic", "lmcut", "--json", "--time-limit", String(o.timeLimit), "--max-memory", String(NODE_HEAP_MB), ...limit], o.timeLimit + 60);
   if (r.timedOut) return { status: "timeout" };
   let j: { status?: SearchStatus; solvable: boolean; cost: number | null; initial_h: number | null; heuristic?: string; expanded: number; search_ms: number };
   try {

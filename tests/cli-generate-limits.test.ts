@@ -103,6 +103,7 @@ describe("bounds checked up front (exit 2, naming the flag)", () => {
     [["--workers", "100000"], /--workers must be <= 256, got 100000/],
     [["--workers", "8", "--max-memory", "1024"], /--workers 8 needs --max-memory of at least 1280 MB/],
     [["--max-memory", "lots"], /--max-memory expects an integer/],
+    [["--max-memory", "99999999"], /--max-memory 99999999 is more than this machine's memory \(\d+ MB\)/],
     [["--max-facts", "0"], /--max-facts must be >= 1/],
   ])("%s", async (flags, message) => {
     const out = join(tmp, "never");

@@ -259,6 +259,20 @@ describe("folder shapes: one line, exit 1 or 2, never a stack trace (finding 8)"
 });
 
 describe("smaller ones (finding 10)", () => {
+  it.skipIf(!existsSync("/proc/self"))("--out under /proc: one line at once, not a spin", async () => {
+    const t0 = Date.now();
+    const r = await run(["generate", "--domain", "ferry", "--count", "2", "--out", "/proc/pddl2prm-x", "--quiet"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^pddl2prm: error: --out \/proc\/pddl2prm-x: cannot create the folder \(ENOENT\)\n$/);
+    expect(Date.now() - t0).toBeLessThan(20_000);
+  }, 60_000);
+
+  it("12 workers: no listener-leak warning on stderr", async () => {
+    const r = await run(["generate", "--domain", "ferry", "--count", "14", "--workers", "12", "--max-memory", "2048", "--out", join(tmp, "many-workers"), "--quiet"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+  }, 120_000);
+
   it("audit of a dataset whose ranks are not all complete: an error, not a pass", async () => {
     const out = join(tmp, "incomplete");
     expect((await run(["generate", "--problems", FIX, "--out", out, "--workers", "1", "--quiet", "--world", "2", "--rank", "0"])).code).toBe(0);

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { writeDataset, type WriteOptions, type DatasetSummary } from "../dataset/write.js";
 import { FORMAT_CONSUMERS, FORMATS, isFormat } from "../dataset/formats.js";
 import { DEFAULT_MAX_FACTS, DEFAULT_MAX_OPS, RunInterrupted, type Progress } from "../dataset/pipeline.js";
-import { defaultMemoryBudgetMb, MAX_WORKERS, workerBudgetProblem } from "../dataset/resources.js";
+import { defaultMemoryBudgetMb, machineMemoryMb, MAX_WORKERS, workerBudgetProblem } from "../dataset/resources.js";
 import { BUILTIN_DOMAINS, MAX_PROBLEM_COUNT } from "../generators/index.js";
 import { CATEGORIES } from "../dataset/row.js";
 import { ERROR_DEFS, type ErrorDef } from "../products/chains.js";
@@ -248,6 +248,8 @@ export function register(program: Command): void {
       }
       if (flags.genericFallback && flags.templates === undefined) throw new UsageError("--generic-fallback applies to --templates only");
       const maxMemory = intFlag("--max-memory", flags.maxMemory, 1) ?? defaultMemoryBudgetMb();
+      // (a budget the machine does not have would end in the kernel's OOM killer, not a skip)
+      if (maxMemory > machineMemoryMb()) throw new UsageError(`--max-memory ${maxMemory} is more than this machine's memory (${machineMemoryMb()} MB)`);
       const workers = intFlag("--workers", flags.workers, 1, MAX_WORKERS);
       if (workers !== undefined) {
         const why = workerBudgetProblem(workers, maxMemory);

@@ -5,6 +5,7 @@
 import type { Command } from "commander";
 import { parseDomainFile, parseProblemFile } from "../pddl/index.js";
 import { ground } from "../task/index.js";
+import { MAX_MEMORY_HELP, runBounded } from "./bounded.js";
 import { action, groundCapOptions, groundLimits, printJson, secondsFlag, type GroundCapFlags } from "./common.js";
 
 export function register(program: Command): void {
@@ -14,9 +15,11 @@ export function register(program: Command): void {
     .argument("<domain>", "domain PDDL file")
     .argument("<problem>", "problem PDDL file")
     .option("--json", "print one JSON object")
-    .option("--time-limit <seconds>", "stop when parsing and grounding take longer (exit 1)");
+    .option("--time-limit <seconds>", "stop when parsing and grounding take longer (exit 1)")
+    .option("--max-memory <mb>", MAX_MEMORY_HELP);
   groundCapOptions(cmd).action(
-    action((domainPath: string, problemPath: string, opts: GroundCapFlags & { json?: boolean; timeLimit?: string }) => {
+    action(async (domainPath: string, problemPath: string, opts: GroundCapFlags & { json?: boolean; timeLimit?: string; maxMemory?: string }) => {
+      if (await runBounded("ground", opts)) return;
       const start = performance.now();
       const timeLimit = secondsFlag("--time-limit", opts.timeLimit);
       // parsing counts against the time limit (it is not interrupted: it is linear in the input)

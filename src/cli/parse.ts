@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import { parseDomainFile, parseProblemFile, type Domain, type Problem } from "../pddl/index.js";
 import { action, printJson } from "./common.js";
+import { MAX_MEMORY_HELP, runBounded } from "./bounded.js";
 
 /** The JSON summary of DESIGN.md §10. */
 export interface ParseSummary {
@@ -34,8 +35,11 @@ export function register(program: Command): void {
     .argument("<domain>", "domain PDDL file")
     .argument("[problem]", "problem PDDL file")
     .option("--json", "print one JSON object")
+    .option("--time-limit <seconds>", "stop when parsing takes longer (exit 1)")
+    .option("--max-memory <mb>", MAX_MEMORY_HELP)
     .action(
-      action((domainPath: string, problemPath: string | undefined, opts: { json?: boolean }) => {
+      action(async (domainPath: string, problemPath: string | undefined, opts: { json?: boolean; timeLimit?: string; maxMemory?: string }) => {
+        if (await runBounded("parse", opts)) return;
         const d = parseDomainFile(domainPath);
         const p = problemPath === undefined ? undefined : parseProblemFile(problemPath, d);
         const s = summarize(d, p);

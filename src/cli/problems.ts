@@ -1,10 +1,10 @@
 import type { Command } from "commander";
-import { mkdirSync } from "node:fs";
 import { writeFileAtomic } from "../util/atomic-write.js";
 import { join } from "node:path";
 import { BUILTIN_DOMAINS, checkSizes, generateProblems, getBuiltinDomain, MAX_PROBLEM_COUNT, type Sizes } from "../generators/index.js";
 import { UserError } from "../pddl/errors.js";
 import { action, intFlag, printJson, UsageError } from "./common.js";
+import { makeFolders } from "../dataset/disk.js";
 
 /** Every size flag of every built-in domain, with the domains that use it. */
 function sizeFlags(): Map<string, { description: string; domains: string[] }> {
@@ -82,7 +82,7 @@ export function register(program: Command): void {
       const probs = generateProblems(d.name, { count, seed, sizes });
       const ms = performance.now() - t0;
       try {
-        mkdirSync(out, { recursive: true });
+        makeFolders(out);
         for (const p of probs) {
           writeFileAtomic(join(out, `${p.name}.pddl`), p.text);
         }

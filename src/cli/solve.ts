@@ -15,6 +15,7 @@ import { ground, GroundingLimit } from "../task/index.js";
 import { LimitError } from "../search/types.js";
 import { formatPlan, HEURISTIC_NAMES, solve, type HeuristicName } from "../search/index.js";
 import { action, groundCapOptions, groundLimits, intFlag, printJson, secondsFlag, UsageError, type GroundCapFlags } from "./common.js";
+import { MAX_MEMORY_HELP, runBounded } from "./bounded.js";
 
 /** Default of `solve --time-limit`, in seconds: no run hangs, and the IPC tasks we solve take far less. */
 export const SOLVE_DEFAULT_TIME_LIMIT_S = 300;
@@ -24,6 +25,7 @@ interface SolveFlags extends GroundCapFlags {
   json?: boolean;
   planFile?: string;
   timeLimit: string;
+  maxMemory?: string;
   maxExpansions?: string;
 }
 
@@ -55,9 +57,12 @@ export function register(program: Command): void {
     .option("--json", "print one JSON object")
     .option("--plan-file <file>", "write the plan in Fast Downward's plan format")
     .option("--time-limit <seconds>", "time limit of parsing, grounding and search together", String(SOLVE_DEFAULT_TIME_LIMIT_S))
-    .option("--max-expansions <n>", "search expansion limit");
+    .option("--max-expansions <n>", "search expansion limit")
+    .option("--max-memory <mb>", MAX_MEMORY_HELP);
   groundCapOptions(cmd).action(
-    action((domainPath: string, problemPath: string, opts: SolveFlags) => {
+    action(async (domainPath: string, problemPath: string, opts: SolveFlags) => {
+      // (a limit reached in the bounded worker: the same JSON as any limit outcome)
+      if (await runBounded("solve", opts, (ms) => opts.json && printJson(limitJson(ms)))) return;
       const t0 = performance.now();
       if (!(HEURISTIC_NAMES as readonly string[]).includes(opts.heuristic)) {
         throw new UsageError(`--heuristic must be one of ${HEURISTIC_NAMES.join(", ")}, got '${opts.heuristic}'`);

@@ -3,6 +3,8 @@
  * the disk (full, read-only, no permission) as a one-line error naming the file, never a stack
  * trace; the temporary file is gone either way.
  */
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { UserError } from "../pddl/errors.js";
 import { writeFileAtomic } from "../util/atomic-write.js";
 
@@ -31,5 +33,27 @@ export function writeDatasetFile(path: string, text: string): void {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === undefined) throw e;
     throw new UserError(`${path}: cannot write (${diskReason(e)})`);
+  }
+}
+
+/**
+ * `mkdir -p` one level at a time: Node's recursive mkdir spins forever where the kernel answers
+ * ENOENT for a folder it will not create (`--out /proc/x`); here that is an error at once.
+ */
+export function makeFolders(path: string): void {
+  const missing: string[] = [];
+  let p = resolve(path);
+  while (!existsSync(p)) {
+    missing.push(p);
+    const up = dirname(p);
+    if (up === p) break;
+    p = up;
+  }
+  for (const dir of missing.reverse()) {
+    try {
+      mkdirSync(dir);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
   }
 }

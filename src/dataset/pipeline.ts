@@ -17,6 +17,7 @@ import { runJobSafe, type JobInput, type WorkerReply } from "./worker.js";
 import type { BufferPool } from "./buffer-pool.js";
 import { defaultMemoryBudgetMb, defaultWorkers, workerBudgetProblem, workerHeapMb } from "./resources.js";
 import { boundHeapGrowth, tuneJitForLabelling } from "../util/v8-flags.js";
+import { setMaxListeners } from "node:events";
 
 /** Options of `generate()` and `writeDataset()` (the CLI's flags, see `pddl2prm generate --help`). */
 export interface GenerateOptions {
@@ -392,11 +393,19 @@ export async function* runJobs(plan: RunPlan, buffers?: BufferPool): AsyncGenera
     resourceLimits: { maxOldGenerationSizeMb: heapMb },
   });
   const hardMs = hardTimeMs(plan.config.timeMs);
+  // The caller's signal gets one listener; the tasks in flight (workers x queue, past Node's
+  // warning at 10 listeners) listen to a signal of the run's own.
+  const runStop = new AbortController();
+  setMaxListeners(0, runStop.signal);
+  const onCaller = (): void => runStop.abort(signal?.reason);
+  if (signal?.aborted) onCaller();
+  signal?.addEventListener("abort", onCaller, { once: true });
+  const runSignal = runStop.signal;
   const runOne = async (job: ProblemJob): Promise<EncodedJobResult> => {
     const stop = new AbortController();
     const timer = setTimeout(() => stop.abort("time"), hardMs);
     const onSignal = (): void => stop.abort("interrupted");
-    signal?.addEventListener("abort", onSignal);
+    runSignal.addEventListener("abort", onSignal);
     try {
       const task = input(job);
       return unwrap(await pool.run(task, { signal: stop.signal, ...(task.spare ? { transferList: [task.spare] } : {}) }));
@@ -409,7 +418,7 @@ export async function* runJobs(plan: RunPlan, buffers?: BufferPool): AsyncGenera
       throw e;
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener("abort", onSignal);
+      runSignal.removeEventListener("abort", onSignal);
     }
   };
   const window = threads * 4;
@@ -438,6 +447,7 @@ export async function* runJobs(plan: RunPlan, buffers?: BufferPool): AsyncGenera
     }
   } finally {
     closed = true;
+    signal?.removeEventListener("abort", onCaller);
     await pool.destroy();
   }
 }

@@ -4,7 +4,7 @@ import { basename, join } from "node:path";
 import { UserError } from "../pddl/errors.js";
 import { packageVersion } from "../util/paths.js";
 import { TEMP_NAME, tempName } from "../util/atomic-write.js";
-import { writeDatasetFile } from "./disk.js";
+import { makeFolders, writeDatasetFile } from "./disk.js";
 import { acquireLock, LOCK_NAME, otherLiveRanks, type Lock } from "./lock.js";
 import { refuseLinks, removeOwnFiles, removeTempFiles, undoCreated } from "./output-folder.js";
 import { finishSwap, reservedName, STAGE, swapIn } from "./replace.js";
@@ -211,7 +211,7 @@ async function openFolder(out: string, rank: number, created: string[]): Promise
   if (existsSync(out) && !statSync(out).isDirectory()) throw new UserError(`--out ${out}: is a file, not a folder`);
   if (!existsSync(out)) {
     try {
-      mkdirSync(out, { recursive: true });
+      makeFolders(out);
     } catch (e) {
       throw new UserError(`--out ${out}: cannot create the folder (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
     }

@@ -1,0 +1,71 @@
+/**
+ * `parse`, `ground` and `solve` under hard bounds: the command runs in a worker thread with a heap
+ * limit (`--max-memory`) and is stopped at its `--time-limit` counted from the start, parsing
+ * included (a parse of a large file cannot check a clock itself). Either bound reached is one
+ * line and exit 1, never an out-of-memory crash of the process.
+ */
+import { realpathSync } from "node:fs";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { intFlag, secondsFlag } from "./common.js";
+
+const IN_WORKER = "PDDL2PRM_BOUNDED";
+/** Time a command past its limit gets to report the limit itself before it is stopped. */
+const GRACE_MS = 1000;
+
+/**
+ * Default heap limit, MB: with the typed arrays outside the heap and the main thread, a bounded
+ * command stays under 2 GB of memory (a 42 MB problem: 1.9 GB peak, measured). A larger task
+ * asks for more with --max-memory.
+ */
+export const DEFAULT_MAX_MEMORY_MB = 1280;
+
+/** The `--max-memory` help text of the bounded commands. */
+export const MAX_MEMORY_HELP = `heap limit in MB; over it, exit 1 with one line (default: ${DEFAULT_MAX_MEMORY_MB}, which keeps the process under 2 GB)`;
+
+/**
+ * Run the current command in a bounded worker, unless this already is one. Resolves true when it
+ * ran there (its output and exit code are the command's), false when the caller runs it itself.
+ */
+export async function runBounded(command: string, flags: { timeLimit?: string; maxMemory?: string; json?: boolean }, onLimit?: (ms: number) => void): Promise<boolean> {
+  // (bounded only as the pddl2prm program: run in-process by a test or a library, it runs as called)
+  const main = fileURLToPath(new URL("./main.js", import.meta.url));
+  if (process.env[IN_WORKER] === "1" || realPath(process.argv[1] ?? "") !== main) return false;
+  const t0 = performance.now();
+  const seconds = secondsFlag("--time-limit", flags.timeLimit);
+  const memoryMb = intFlag("--max-memory", flags.maxMemory, 64) ?? DEFAULT_MAX_MEMORY_MB;
+  const worker = new Worker(main, {
+    argv: process.argv.slice(2),
+    env: { ...process.env, [IN_WORKER]: "1" },
+    resourceLimits: { maxOldGenerationSizeMb: memoryMb },
+  });
+  let reason: string | null = null;
+  const timer = seconds === undefined ? null : setTimeout(() => {
+    reason = `${command}: the time limit of ${seconds} s is reached (parsing included)`;
+    void worker.terminate();
+  }, seconds * 1000 + GRACE_MS);
+  const code = await new Promise<number>((resolve) => {
+    worker.on("error", (e: NodeJS.ErrnoException) => {
+      if (e.code === "ERR_WORKER_OUT_OF_MEMORY") reason ??= `${command}: needs more than ${memoryMb} MB of memory (--max-memory ${memoryMb})`;
+      else reason ??= `${command}: ${e.message}`;
+    });
+    worker.on("exit", resolve);
+  });
+  if (timer !== null) clearTimeout(timer);
+  if (reason !== null) {
+    process.stderr.write(`pddl2prm: error: ${reason}\n`);
+    onLimit?.(performance.now() - t0);
+    process.exitCode = 1;
+  } else process.exitCode = code;
+  return true;
+}
+
+/** `path` with links resolved (npx runs the program through node_modules/.bin), or as given. */
+function realPath(path: string): string {
+  try {
+    return realpathSync(resolve(path));
+  } catch {
+    return resolve(path);
+  }
+}
