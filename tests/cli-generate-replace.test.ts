@@ -259,6 +259,19 @@ describe("folder shapes: one line, exit 1 or 2, never a stack trace (finding 8)"
 });
 
 describe("smaller ones (finding 10)", () => {
+  it("two quick Ctrl-C's: exit 130, no temporary shard, lock or config.json left", async () => {
+    const out = join(tmp, "two-sigints");
+    const child = spawn(process.execPath, [CLI, ...SLOW, "--out", out], { cwd: tmp, stdio: "ignore" });
+    const closed = new Promise<string>((res) => child.on("close", (code, signal) => res(code !== null ? String(code) : String(signal))));
+    expect(await waitFor(() => existsSync(join(out, "data")) && readdirSync(join(out, "data")).some((n) => n.includes(".tmp-")))).toBe(true);
+    child.kill("SIGINT");
+    await new Promise((r) => setTimeout(r, 20));
+    child.kill("SIGINT");
+    // 130, or the second signal itself where it came while the cleaned-up process was exiting
+    expect(["130", "SIGINT"]).toContain(await closed);
+    expect(existsSync(out)).toBe(false);
+  }, 60_000);
+
   it.skipIf(!existsSync("/proc/self"))("--out under /proc: one line at once, not a spin", async () => {
     const t0 = Date.now();
     const r = await run(["generate", "--domain", "ferry", "--count", "2", "--out", "/proc/pddl2prm-x", "--quiet"]);
@@ -280,5 +293,32 @@ describe("smaller ones (finding 10)", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/ranks not complete yet: 1 \(of 2\)/);
     expect(r.stdout).not.toMatch(/audit: pass/);
+  });
+});
+
+describe("completion records are read by their schema, not trusted beyond it", () => {
+  it("a shard path or problem id leaving the folder is an invalid record: one line, nothing read or replaced outside", async () => {
+    const out = join(tmp, "record-paths");
+    const gen = ["generate", "--problems", FIX, "--out", out, "--workers", "1", "--quiet"];
+    expect((await run(gen)).code).toBe(0);
+    const marker = join(out, "completions", "00000");
+    const outside = join(tmp, "outside.txt");
+    writeFileSync(outside, "keep");
+    let seed = 2;
+    for (const edit of [(t: string) => t.replace(/"path":"data\/train-[^"]*"/, `"path":"../outside.txt"`), (t: string) => t.replace(/"problem":"p01"/, `"problem":"../../outside"`)]) {
+      const good = readFileSync(marker, "utf8");
+      writeFileSync(marker, edit(good));
+      const r = await run(["stats", out]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/completions\/00000: not a valid pddl2prm completion record/);
+      // an edited record is not provably pddl2prm's: --force does not replace it either
+      const f = await run([...gen, "--seed", String(seed), "--force"]);
+      expect(f.code).toBe(1);
+      expect(f.stderr).toMatch(/completions\/00000 is not a file pddl2prm wrote/);
+      expect(readFileSync(outside, "utf8")).toBe("keep");
+      writeFileSync(marker, good); // put back: the waiting dataset is swapped in
+      expect((await run([...gen, "--seed", String(seed++), "--force"])).code).toBe(0);
+      expect(readFileSync(outside, "utf8")).toBe("keep");
+    }
   });
 });

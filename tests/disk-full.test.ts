@@ -13,7 +13,7 @@ const canMount = spawnSync("unshare", ["-rm", "sh", "-c", "mkdir -p /tmp/pddl2pr
 /** Run `script` (sh) with $D a fresh tmpfs of `size`; returns what it prints. */
 function inTmpfs(size: string, script: string): string {
   const dir = `/tmp/pddl2prm-full-${process.pid}`;
-  const r = spawnSync("unshare", ["-rm", "sh", "-c", `mkdir -p ${dir} && mount -t tmpfs -o size=${size} tmpfs ${dir} && D=${dir} && ${script}`], {
+  const r = spawnSync("unshare", ["-rm", "sh", "-c", `mkdir -p ${dir} && mount -t tmpfs -o size=${size} tmpfs ${dir} && D=${dir} && E=${dir}.err && ${script}`], {
     encoding: "utf8",
     env: { ...process.env, NODE: process.execPath, CLI },
   });
@@ -23,13 +23,14 @@ function inTmpfs(size: string, script: string): string {
 
 const GEN = `"$NODE" "$CLI" generate --domain ferry --count 10 --workers 1 --quiet`;
 /** After a run: its exit code, its stderr, every file left under $D (sorted) and leftovers. */
-const REPORT = `echo "rc=$rc"; echo "err=$(cat $D/err)"; rm -f $D/err; echo "files:"; (cd $D && find . -type f | sort | xargs -r sha256sum); echo "leftovers: $(find $D -name '*.tmp-*' -o -name '.pddl2prm-lock*' -o -name '.pddl2prm-next' | wc -l)"`;
+// (stderr goes to a file outside the full disk: $E)
+const REPORT = `echo "rc=$rc"; echo "err=$(cat $E)"; rm -f $E; echo "files:"; (cd $D && find . -type f | sort | xargs -r sha256sum); echo "leftovers: $(find $D -name '*.tmp-*' -o -name '.pddl2prm-lock*' -o -name '.pddl2prm-next' | wc -l)"`;
 
 describe.skipIf(!canMount)("a full disk", () => {
   it("a new dataset: at every point the disk fills, one line naming the file, nothing left", () => {
     let failures = 0;
     for (const size of ["120k", "400k", "900k", "1400k", "1700k", "1880k", "1900k", "1920k"]) {
-      const out = inTmpfs(size, `${GEN} --out $D/out 2>$D/err; rc=$?; ${REPORT}`);
+      const out = inTmpfs(size, `${GEN} --out $D/out 2>$E; rc=$?; ${REPORT}`);
       const rc = /rc=(\d+)/.exec(out)![1];
       const err = /err=(.*)/.exec(out)![1]!;
       if (rc === "0") continue;
@@ -46,7 +47,7 @@ describe.skipIf(!canMount)("a full disk", () => {
     const out = inTmpfs(
       "3000k",
       `${GEN} --out $D/out 2>/dev/null; (cd $D && find . -type f | sort | xargs sha256sum) > /tmp/pddl2prm-before-$$; ` +
-        `${GEN} --out $D/out --seed 2 --force 2>$D/err; rc=$?; echo "same=$(cd $D && find . -type f ! -name err | sort | xargs sha256sum | cmp -s - /tmp/pddl2prm-before-$$ && echo yes || echo no)"; rm -f /tmp/pddl2prm-before-$$; ${REPORT}`,
+        `${GEN} --out $D/out --seed 2 --force 2>$E; rc=$?; echo "same=$(cd $D && find . -type f | sort | xargs sha256sum | cmp -s - /tmp/pddl2prm-before-$$ && echo yes || echo no)"; rm -f /tmp/pddl2prm-before-$$; ${REPORT}`,
     );
     expect(out).toMatch(/rc=1/);
     expect(out).toMatch(/err=pddl2prm: error: .*\.pddl2prm-next\/\S+: cannot write( the PDDL copy)? \(ENOSPC/);

@@ -12,7 +12,7 @@ import { intFlag, secondsFlag } from "./common.js";
 
 const IN_WORKER = "PDDL2PRM_BOUNDED";
 /** Time a command past its limit gets to report the limit itself before it is stopped. */
-const GRACE_MS = 1000;
+const GRACE_MS = 250;
 
 /**
  * Default heap limit, MB: with the typed arrays outside the heap and the main thread, a bounded

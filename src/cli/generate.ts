@@ -11,6 +11,7 @@ import { isEvalFormat } from "../dataset/eval-job.js";
 import { VERIFIER_STYLES, type VerifierStyle } from "../products/verifier.js";
 import { datasetAuditor } from "../audit/index.js";
 import { action, groundCapOptions, intFlag, secondsFlag, UsageError, type GroundCapFlags } from "./common.js";
+import { runForcedExitSteps } from "../dataset/emergency.js";
 
 interface GenerateFlags extends GroundCapFlags {
   domain?: string;
@@ -154,7 +155,12 @@ const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 async function withSignals(fn: (signal: AbortSignal) => Promise<void>): Promise<void> {
   const stop = new AbortController();
   const onSignal = (sig: NodeJS.Signals): void => {
-    if (stop.signal.aborted) process.exit(SIGNAL_EXIT[sig] ?? 1);
+    if (stop.signal.aborted) {
+      // a second signal: stop at once, but undo what the run made first (synchronously)
+      runForcedExitSteps();
+      process.stderr.write(`pddl2prm: ${sig}: stopped at once; temporary files removed\n`);
+      process.exit(SIGNAL_EXIT[sig] ?? 1);
+    }
     stop.abort(sig);
   };
   process.on("SIGINT", onSignal);
@@ -170,7 +176,9 @@ async function withSignals(fn: (signal: AbortSignal) => Promise<void>): Promise<
   if (stop.signal.aborted) {
     const sig = String(stop.signal.reason);
     process.stderr.write(`pddl2prm: ${sig}: stopped; temporary files removed\n`);
-    process.exitCode = SIGNAL_EXIT[sig] ?? 1;
+    // exit now: while Node winds down on its own, a second Ctrl-C would find no handler and
+    // end the process by the signal (the run is cleaned up either way)
+    process.exit(SIGNAL_EXIT[sig] ?? 1);
   }
 }
 

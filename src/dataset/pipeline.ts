@@ -427,13 +427,16 @@ export async function* runJobs(plan: RunPlan, buffers?: BufferPool): AsyncGenera
   let next = 0;
   let head = 0;
   let closed = false;
+  const inFlight = new Set<Promise<EncodedJobResult>>();
   const launch = (): void => {
     while (!closed && running < threads && next < plan.jobs.length && next < head + window) {
       running++;
-      const p = runOne(plan.jobs.at(next)).finally(() => {
+      const p: Promise<EncodedJobResult> = runOne(plan.jobs.at(next)).finally(() => {
         running--;
+        inFlight.delete(p);
         launch();
       });
+      inFlight.add(p);
       p.catch(() => undefined); // awaited in order below; the first error wins
       results[next++] = p;
     }
@@ -448,6 +451,10 @@ export async function* runJobs(plan: RunPlan, buffers?: BufferPool): AsyncGenera
   } finally {
     closed = true;
     signal?.removeEventListener("abort", onCaller);
+    // the run stopped early (a failed write): let the tasks still running finish (each within
+    // its time limit) before the pool goes, so that no worker answers a pool that is gone;
+    // cancelling them races piscina, which throws on a reply to a cancelled task
+    if (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     await pool.destroy();
   }
 }

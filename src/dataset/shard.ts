@@ -95,6 +95,11 @@ export class ShardWriter {
     }
   }
 
+  /** The temporary file the shard is written to until it is finished. */
+  get tempPath(): string {
+    return this.tmpPath;
+  }
+
   /** A full disk or a folder in the way is the user's to fix: a UserError naming the shard. */
   private userError(what: string, e: unknown): UserError {
     return new UserError(`${this.finalPath}: ${what} (${(e as NodeJS.ErrnoException).code !== undefined ? diskReason(e) : e instanceof Error ? e.message : String(e)})`);

@@ -10,17 +10,28 @@ import { CATEGORIES, SPLITS } from "./row.js";
 
 const Counts = z.object(Object.fromEntries(CATEGORIES.map((c) => [c, z.number().int().nonnegative()])) as Record<(typeof CATEGORIES)[number], z.ZodNumber>);
 
+/** A domain or problem id as a file name: no path separators, not "." or "..". */
+const safeName = (s: string): boolean => !/[\\/]/.test(s) && s !== "." && s !== "..";
+
 const ConfigFile = z.object({ config_hash: z.string().min(1), config: z.record(z.unknown()) });
 
 const RankFile = z.object({
   rank: z.number().int().nonnegative(),
   world: z.number().int().positive(),
   config_hash: z.string().min(1),
-  shards: z.array(z.object({ path: z.string(), rows: z.number().int().nonnegative(), bytes: z.number().int().nonnegative(), sha256: z.string() })),
+  // (a record names files by their place in the folder: a shard path or id that leaves it is no record of ours)
+  shards: z.array(
+    z.object({
+      path: z.string().regex(/^data\/(train|validation|test)-\d{5}-of-\d{5}\.jsonl(\.gz)?$/, "a shard path inside data/"),
+      rows: z.number().int().nonnegative(),
+      bytes: z.number().int().nonnegative(),
+      sha256: z.string().regex(/^[0-9a-f]{64}$/, "a sha256 in hex"),
+    }),
+  ),
   problems: z.array(
     z.object({
-      domain: z.string(),
-      problem: z.string(),
+      domain: z.string().min(1).refine(safeName, "a name without '/' or '..'"),
+      problem: z.string().min(1).refine(safeName, "a name without '/' or '..'"),
       split: z.enum(SPLITS as unknown as [string, ...string[]]),
       rows: z.number().int().nonnegative(),
       plan_length: z.number().int(),

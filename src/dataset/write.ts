@@ -5,6 +5,7 @@ import { UserError } from "../pddl/errors.js";
 import { packageVersion } from "../util/paths.js";
 import { TEMP_NAME, tempName } from "../util/atomic-write.js";
 import { makeFolders, writeDatasetFile } from "./disk.js";
+import { onForcedExit } from "./emergency.js";
 import { acquireLock, LOCK_NAME, otherLiveRanks, type Lock } from "./lock.js";
 import { refuseLinks, removeOwnFiles, removeTempFiles, undoCreated } from "./output-folder.js";
 import { finishSwap, reservedName, STAGE, swapIn } from "./replace.js";
@@ -154,6 +155,11 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
   // and what undoes the PDDL copies of a lone rank, should its merge fail
   const undoCopies: Array<() => void> = [];
   let lock: Lock | null = null;
+  const unregister = onForcedExit(() => {
+    lock?.release(); // first: the lock file would keep the folder from being removed
+    for (const undo of undoCopies) undo();
+    undoCreated(created);
+  });
   try {
     lock = await openFolder(out, plan.rank, created);
     // --force over other settings: the new dataset is made beside the old one and swapped in
@@ -197,6 +203,7 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
     undoCreated(created);
     throw e;
   } finally {
+    unregister();
     lock?.release();
   }
   summary.wallMs = performance.now() - t0;
@@ -339,6 +346,12 @@ async function runRank(
   }
   const problems = new ProblemRecordList(plan.jobs);
   const copies = new PddlCopies(out);
+  // a forced stop (a second Ctrl-C) removes the temporary shards and this run's PDDL copies
+  const tempShards = [...writers.values()].map((w) => w.tempPath);
+  const unregister = onForcedExit(() => {
+    for (const t of tempShards) rmSync(t, { force: true });
+    copies.undo();
+  });
   const perProblemDomain = plan.problemSet.domainsWithSeveralFiles;
   const t0 = performance.now();
   let done = 0;
@@ -407,4 +420,5 @@ async function runRank(
   if (plan.world > 1) created.splice(finished);
   else undoCopies.push(() => copies.undo());
   summary.ms.finishing = performance.now() - tw;
+  unregister();
 }
