@@ -54,6 +54,9 @@ async function streamRequests(session: JudgeSession): Promise<void> {
   }
 }
 
+/** A --jsonl request's time limit unless --time-ms says otherwise: an RL loop never waits on one plan for longer. */
+const JSONL_DEFAULT_TIME_MS = 30_000;
+
 export function register(program: Command): void {
   const cmd = program
     .command("judge")
@@ -65,7 +68,7 @@ export function register(program: Command): void {
     .option("--jsonl", "read {domain, problem, steps} requests from stdin, one JSON per line; write one result per line (DOMAIN and PROBLEM, if given, are the defaults)")
     .option("--templates <file>", "nl.json for step text of a domain that is not built-in (default: text from PDDL names)")
     .option("--max-states <n>", "state cap of the h* oracle's explicit mode and of label searches (as in `label`)")
-    .option("--time-ms <n>", "time limit per plan in milliseconds")
+    .option("--time-ms <n>", `time limit per plan in milliseconds, held inside every search (default: none for one plan; ${JSONL_DEFAULT_TIME_MS} per request with --jsonl, so one plan cannot hold up the stream)`)
     .option("--seed <s>", "seed of the critiques' wording", "0")
     .option("--cache <n>", "--jsonl: ground tasks kept warm with their h* caches", "64")
     .addHelpText(
@@ -76,7 +79,7 @@ export function register(program: Command): void {
   groundCapOptions(cmd).action(
     action(async (domain: string | undefined, problem: string | undefined, plan: string | undefined, flags: JudgeFlags) => {
       const maxStates = intFlag("--max-states", flags.maxStates, 1);
-      const timeMs = intFlag("--time-ms", flags.timeMs, 1);
+      const timeMs = intFlag("--time-ms", flags.timeMs, 1) ?? (flags.jsonl ? JSONL_DEFAULT_TIME_MS : undefined);
       const seed = intFlag("--seed", flags.seed, 0)!;
       const cache = intFlag("--cache", flags.cache, 1)!;
       // a missing or unreadable templates file is an error now, not at the first request

@@ -55,6 +55,11 @@ export interface LabelContext {
   readonly explicitSkipped: boolean;
   /** True when the oracle reads h* off a transition graph shared with other problems (see `sharedGraphs`). */
   readonly sharedGraph: boolean;
+  /**
+   * The limits object the oracle searches under (shared, by reference): a caller with a budget over
+   * many queries (a judgement) sets its `deadline` for their duration. Absent for a given oracle.
+   */
+  readonly oracleLimits?: SearchLimits;
 }
 
 const DEFAULT_MAX_STATES = 2_000_000;
@@ -224,6 +229,7 @@ export function createLabelContext(task: GroundTask, options: LabelContextOption
     hstarCache: new Map(),
     explicitSkipped: skipped,
     sharedGraph: mode?.graph === 1,
+    ...(options.oracle === undefined ? { oracleLimits } : {}),
   };
   if (mode !== undefined) contextMode.set(ctx, mode);
   return ctx;

@@ -213,10 +213,25 @@ export interface JudgeOptions {
 
 /** Judge `steps` (PDDL actions or step text) on a prepared task. Throws LimitError at a limit. */
 export function judgeSteps(jt: JudgeTask, steps: readonly string[], options: JudgeOptions = {}): Judgement {
-  const { task, renderer } = jt;
   // the task's caches are shared; only the deadline is this judgement's own
-  const ctx: LabelContext =
-    options.timeMs !== undefined && options.timeMs > 0 ? { ...jt.ctx, deadline: performance.now() + options.timeMs } : jt.ctx;
+  const deadline = options.timeMs !== undefined && options.timeMs > 0 ? performance.now() + options.timeMs : Infinity;
+  const ctx: LabelContext = deadline !== Infinity ? { ...jt.ctx, deadline } : jt.ctx;
+  // the limit holds inside every search of the judgement, not per query
+  const limits = jt.ctx.oracleLimits as { deadline?: number } | undefined;
+  const before = limits?.deadline;
+  if (limits !== undefined && deadline !== Infinity) limits.deadline = deadline;
+  try {
+    return judgeWithin(jt, ctx, steps, options);
+  } finally {
+    if (limits !== undefined) {
+      if (before === undefined) delete limits.deadline;
+      else limits.deadline = before;
+    }
+  }
+}
+
+function judgeWithin(jt: JudgeTask, ctx: LabelContext, steps: readonly string[], options: JudgeOptions): Judgement {
+  const { task, renderer } = jt;
   const resolved = steps.map((t) => resolveStep(ctx, renderer, t));
   const replay = replaySteps(ctx, resolved);
   const seed = options.seed ?? 0;

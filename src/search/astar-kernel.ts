@@ -2,7 +2,7 @@ import type { GroundTask } from "../task/types.js";
 import type { SuccessorGenerator } from "../task/index.js";
 import type { KernelHeuristicSpec } from "./heuristics.js";
 import { loadRelaxedTask, putArray, type KernelExports } from "./lmcut-kernel.js";
-import type { SearchLimits, SearchResult } from "./types.js";
+import { searchDeadline, type SearchLimits, type SearchResult } from "./types.js";
 import { instantiate, wasmModule } from "./wasm-module.js";
 
 /**
@@ -112,7 +112,7 @@ export class SearchKernel {
     const start = this.task.init;
     new Uint32Array(x.memory.buffer, x.startBuffer(), Math.max(1, this.task.words)).set(start.subarray(0, Math.max(1, this.task.words)));
     const maxExp = limits.maxExpansions ?? Infinity;
-    const deadline = limits.timeMs !== undefined ? t0 + limits.timeMs : Infinity;
+    const deadline = searchDeadline(limits, t0);
     let code: number;
     try {
       code = x.search(maxExp, deadline);

@@ -1,6 +1,6 @@
 import type { GroundTask } from "../task/types.js";
 import type { SuccessorGenerator } from "../task/index.js";
-import { LimitError, type Heuristic, type SearchLimits, type SearchResult } from "./types.js";
+import { LimitError, searchDeadline, type Heuristic, type SearchLimits, type SearchResult } from "./types.js";
 import { OpenList } from "./queue.js";
 import { StateSpace } from "./space.js";
 import { sortByKey } from "../util/sort.js";
@@ -67,7 +67,7 @@ export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarO
   const t0 = performance.now();
   const limits = options.limits ?? {};
   const maxExp = limits.maxExpansions ?? Infinity;
-  const deadline = limits.timeMs !== undefined ? t0 + limits.timeMs : Infinity;
+  const deadline = searchDeadline(limits, t0);
   const bound = options.bound ?? Infinity;
   const forbidden = options.forbidden;
   const exact = options.exact;

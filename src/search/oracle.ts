@@ -4,7 +4,7 @@ import { astarRun } from "./astar.js";
 import { AdaptiveLmCutHeuristic, HMaxHeuristic } from "./heuristics.js";
 import { StateSpace } from "./space.js";
 import { TransitionGraph, type GoalDistances } from "./transition-graph.js";
-import { LimitError, type Heuristic, type HStarOracle, type SearchLimits } from "./types.js";
+import { LimitError, searchDeadline, type Heuristic, type HStarOracle, type SearchLimits } from "./types.js";
 
 /** Options of `createOracle`. */
 export interface OracleOptions {
@@ -120,7 +120,7 @@ class ExplicitOracle implements Oracle {
   /** Explore and solve backwards; null when the space exceeds `maxStates`. */
   static build(task: GroundTask, maxStates: number, limits: SearchLimits | undefined, maxEdges = Infinity): ExplicitOracle | null {
     const graph = new TransitionGraph(task);
-    const deadline = limits?.timeMs !== undefined && limits.timeMs > 0 ? performance.now() + limits.timeMs : Infinity;
+    const deadline = searchDeadline(limits, performance.now(), true);
     if (!graph.extend(task.init, maxStates, maxEdges, deadline)) return null;
     return ExplicitOracle.fromGraph(task, graph, limits);
   }
@@ -379,7 +379,7 @@ class SearchOracle implements Oracle {
    * queries near the same states prune at once. LM-Cut runs at most once per state.
    */
   private deepen(root: number, bound: number): number {
-    const deadline = this.limits?.timeMs !== undefined ? performance.now() + this.limits.timeMs : Infinity;
+    const deadline = searchDeadline(this.limits, performance.now());
     const maxExp = this.limits?.maxExpansions ?? Infinity;
     let expanded = 0;
     const onPath = new Set<number>();

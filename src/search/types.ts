@@ -12,6 +12,22 @@ export interface SearchLimits {
   maxExpansions?: number;
   /** Wall-clock limit in milliseconds (default: unlimited). */
   timeMs?: number;
+  /**
+   * An absolute deadline (`performance.now()` ms) over every search made with these limits: a
+   * judgement's or a labelling's whole budget, however many queries it takes.
+   */
+  deadline?: number;
+}
+
+/**
+ * The deadline of a search started at `t0` under `limits`: its own time limit or the shared
+ * deadline, whichever is first. `timeMs` 0 is "at once", unless `zeroIsNone` (as callers that
+ * always read 0 as no limit).
+ */
+export function searchDeadline(limits: SearchLimits | undefined, t0: number, zeroIsNone = false): number {
+  const ms = limits?.timeMs;
+  const own = ms !== undefined && (!zeroIsNone || ms > 0) ? t0 + ms : Infinity;
+  return Math.min(own, limits?.deadline ?? Infinity);
 }
 
 export interface SearchResult {
