@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createJudgeTask, judgeSteps, parseDomain, parseProblem } from "../src/index.js";
+import { createJudgeTask, createLabelContext, ground, judgeSteps, labelProblemAll, parseDomain, parseProblem, ProblemSkipped } from "../src/index.js";
 import { LimitError } from "../src/search/types.js";
 import { ROOT } from "./cli-run.js";
 
@@ -38,5 +38,32 @@ describe("judge: the time limit holds inside the searches", () => {
     }
     // the judgement's deadline does not outlive it: the shared limits are as they were
     expect(jt.ctx.oracleLimits?.deadline).toBeUndefined();
+  }, 30_000);
+});
+
+describe("labelling: a problem's time limit holds inside every search", () => {
+  it("a query started late in the budget stops at the problem's deadline, not a whole limit later", () => {
+    const d = parseDomain(readFileSync(join(ROOT, "domains", "npuzzle", "domain.pddl"), "utf8"), "domain.pddl");
+    const task = ground(d, parseProblem(hard15(), "hard15.pddl", d));
+    const t0 = performance.now();
+    const ctx = createLabelContext(task, { limits: { timeMs: 1000 } });
+    // earlier work of the problem used most of its budget
+    while (performance.now() - t0 < 700) {
+      /* busy */
+    }
+    expect(() => ctx.oracle.hstar(task.init)).toThrow(LimitError);
+    const ms = performance.now() - t0;
+    // before: the query had its own 1,000 ms and stopped near 1,700 ms
+    expect(ms).toBeGreaterThanOrEqual(990);
+    expect(ms).toBeLessThanOrEqual(1100);
+  }, 30_000);
+
+  it("labelProblemAll under --time-limit 1000 on a hard problem: skipped within 10%", () => {
+    const d = parseDomain(readFileSync(join(ROOT, "domains", "npuzzle", "domain.pddl"), "utf8"), "domain.pddl");
+    const task = ground(d, parseProblem(hard15(), "hard15.pddl", d));
+    const t0 = performance.now();
+    expect(() => labelProblemAll(task, { problemId: "hard15", seed: 1, samplesPerState: 4, limits: { timeMs: 1000 } })).toThrow(ProblemSkipped);
+    const ms = performance.now() - t0;
+    expect(ms).toBeLessThanOrEqual(1100);
   }, 30_000);
 });

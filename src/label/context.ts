@@ -173,6 +173,10 @@ export function createLabelContext(task: GroundTask, options: LabelContextOption
   const oracleLimits: SearchLimits = {};
   if (limits.maxExpansions !== undefined) oracleLimits.maxExpansions = limits.maxExpansions;
   if (limits.timeMs !== undefined) oracleLimits.timeMs = limits.timeMs;
+  const deadline = limits.timeMs !== undefined && limits.timeMs > 0 ? start + limits.timeMs : Infinity;
+  // the context's budget holds inside every search too, not only between queries: a query
+  // started near the end must not run a whole `timeMs` past it
+  if (deadline !== Infinity) oracleLimits.deadline = deadline;
   let oracle = options.oracle;
   let skipped = false;
   let mode: { cost: ModeCost; graph: 0 | 1; setupMs: number } | undefined;
@@ -184,7 +188,6 @@ export function createLabelContext(task: GroundTask, options: LabelContextOption
     }
     mode = { cost, graph: 0, setupMs: 0 };
     if (wantGraph(cost)) {
-      const deadline = limits.timeMs !== undefined && limits.timeMs > 0 ? start + limits.timeMs : Infinity;
       const t0 = performance.now();
       const graph = sharedGraphs.graphFor(task, deadline);
       if (sharedGraphs.lastBuiltNew) mode.setupMs = performance.now() - t0;
@@ -223,7 +226,7 @@ export function createLabelContext(task: GroundTask, options: LabelContextOption
     successors: new SuccessorGenerator(task),
     registry: new StateRegistry(task.words),
     maxStates,
-    deadline: limits.timeMs !== undefined && limits.timeMs > 0 ? start + limits.timeMs : Infinity,
+    deadline,
     stats: { hstarMs: 0, hstarCalls: 0 },
     deadEndProofs: new Map(),
     hstarCache: new Map(),
