@@ -3,7 +3,8 @@
  *
  *   npm run bench:ipc -- --fd PATH/fast-downward.py --benchmarks DIR [--per-domain 3]
  *     [--only a,b] [--time-limit 60] [--label-time-limit 60] [--label-per-domain N]
- *     [--cli PATH/main.js] [--skip-fd] [--skip-solve] [--skip-label] [--h0-only] [--cache FILE] [--fresh]
+ *     [--cli PATH/main.js] [--skip-fd] [--skip-solve] [--skip-label] [--h0-only] [--cache FILE] [--fd-cache FILE]
+ *     [--label-workers 2] [--label-fd-solved] [--fresh]
  *     [--repeat 5] [--repeat-below 100] [--out bench/results/ipc.txt]
  *
  * DIR holds one folder per domain (a clone of the public downward-benchmarks collection). For
@@ -69,6 +70,12 @@ interface Options {
   repeat: number;
   repeatBelowMs: number;
   cache: string;
+  /** Fast Downward's results, keyed without our cli (one FD sweep serves the before and after runs). */
+  fdCache: string;
+  /** `generate --workers` for the label step. */
+  labelWorkers: number;
+  /** Label only instances Fast Downward solves within the time limit (the issue's measure). */
+  labelFdSolved: boolean;
   /** Fingerprint of the cli's build (see `buildStamp`). */
   build: string;
   out: string;
@@ -109,7 +116,7 @@ interface Result {
   ground: { ok: boolean; facts?: number; operators?: number; ms?: number; error?: string };
   fd?: FdResult;
   ours?: OursResult;
-  label?: { status: "labelled" | "skipped" | "failed" | "timeout"; rows?: number; reason?: string; wallMs: number };
+  label?: { status: "labelled" | "skipped" | "failed" | "timeout"; rows?: number; reason?: string; wallMs: number; statesCut?: number };
 }
 
 function parseOptions(): Options {
@@ -146,10 +153,16 @@ function parseOptions(): Options {
     repeat: Math.round(num("--repeat", 5)),
     repeatBelowMs: num("--repeat-below", 100),
     cache: arg("--cache") ?? join(packageRoot(), "bench", "results", `ipc-cache-${cliHash}.jsonl`),
+    fdCache: arg("--fd-cache") ?? join(packageRoot(), "bench", "results", "ipc-fd-cache.jsonl"),
+    labelWorkers: Math.round(num("--label-workers", 2)),
+    labelFdSolved: process.argv.includes("--label-fd-solved"),
     build: buildStamp(cli),
     out: arg("--out") ?? join(packageRoot(), "bench", "results", "ipc.txt"),
   };
-  if (process.argv.includes("--fresh") && existsSync(o.cache)) rmSync(o.cache);
+  if (process.argv.includes("--fresh")) {
+    if (existsSync(o.cache)) rmSync(o.cache);
+    if (existsSync(o.fdCache)) rmSync(o.fdCache);
+  }
   return o;
 }
 
@@ -258,7 +271,7 @@ async function runLabel(o: Options, domain: string, problem: string): Promise<No
   try {
     const r = await node(
       o,
-      ["generate", "--domain-file", domain, "--problems", problem, "--out", join(out, "ds"), "--time-limit", String(o.labelTimeLimit), "--workers", "1", "--quiet"],
+      ["generate", "--domain-file", domain, "--problems", problem, "--out", join(out, "ds"), "--time-limit", String(o.labelTimeLimit), "--workers", String(o.labelWorkers), "--quiet"],
       o.labelTimeLimit + 120,
     );
     if (r.timedOut) return { status: "timeout", wallMs: r.ms };
@@ -397,6 +410,39 @@ function buildStamp(cli: string): string {
 
 function cacheKey(o: Options, problem: string, label: boolean): string {
   return JSON.stringify([CACHE_VERSION, o.cli, o.build, relative(o.benchmarks, problem), o.timeLimit, o.labelTimeLimit, o.fd, o.skipSolve, label, o.h0Only, o.repeat, o.repeatBelowMs]);
+}
+
+const fdResults = new Map<string, FdResult>();
+let fdLoaded = false;
+
+/**
+ * Fast Downward's result for one instance, from `--fd-cache` when it is there (keyed by the
+ * planner, the instance and the limits, not by our cli: the before and after sweeps of a change
+ * share one Fast Downward run, which is most of a sweep's time).
+ */
+async function cachedFd(o: Options, domain: string, problem: string): Promise<FdResult> {
+  if (!fdLoaded) {
+    fdLoaded = true;
+    if (existsSync(o.fdCache)) {
+      for (const line of readFileSync(o.fdCache, "utf8").split("\n")) {
+        try {
+          const e = JSON.parse(line) as { key: string; fd: FdResult };
+          fdResults.set(e.key, e.fd);
+        } catch {
+          // empty or cut line
+        }
+      }
+    }
+  }
+  const key = JSON.stringify([CACHE_VERSION, o.fd, relative(o.benchmarks, problem), o.timeLimit, o.h0Only]);
+  const hit = fdResults.get(key);
+  // repeated runs change searchMs/searchRuns in place: a copy keeps the cached line pristine
+  if (hit) return structuredClone(hit);
+  const fd = await runFd(o, domain, problem);
+  fdResults.set(key, structuredClone(fd));
+  mkdirSync(dirname(o.fdCache), { recursive: true });
+  appendFileSync(o.fdCache, JSON.stringify({ key, fd }) + "\n");
+  return fd;
 }
 
 function loadCache(file: string): Map<string, Result> {
@@ -548,10 +594,24 @@ function labelLines(results: Result[], o: Options): string[] {
   const lab = results.filter((r) => r.label);
   const ok = lab.filter((r) => r.label!.status === "labelled");
   const notOk = lab.filter((r) => r.label!.status !== "labelled");
-  return [
+  const s = [
     `labelled within ${o.labelTimeLimit} s: ${ok.length}/${lab.length} (${ok.reduce((a, r) => a + (r.label!.rows ?? 0), 0)} rows)`,
     `not labelled: ${notOk.length}${list(notOk, (r) => `${name(r)}: ${labelCell(r.label)}`)}`,
   ];
+  if (o.fd !== null) {
+    // the issue's measure: instances Fast Downward solves within the time limit
+    const fdSolved = lab.filter((r) => r.fd?.status === "solved");
+    const fdOk = fdSolved.filter((r) => r.label!.status === "labelled");
+    const fdNot = fdSolved.filter((r) => r.label!.status !== "labelled");
+    const partial = fdOk.filter((r) => (r.label!.statesCut ?? 0) > 0);
+    const secs = fdOk.map((r) => r.label!.wallMs / 1000);
+    s.push(
+      `of the ${fdSolved.length} that Fast Downward solves within ${o.timeLimit} s: labelled ${fdOk.length} (${((100 * fdOk.length) / Math.max(1, fdSolved.length)).toFixed(1)}%)` +
+        `${partial.length > 0 ? `, ${partial.length} of them in part (states cut at the limit)` : ""}; wall time median ${median(secs).toFixed(1)} s`,
+      `not labelled among them: ${fdNot.length}${list(fdNot, (r) => `${name(r)} (FD ${fmt(r.fd!.searchMs)} ms): ${labelCell(r.label)}`)}`,
+    );
+  }
+  return s;
 }
 
 function summary(results: Result[], o: Options): string[] {
@@ -576,10 +636,10 @@ async function measure(o: Options, folder: string, domain: string | null, proble
   r.parse = await runParse(o, domain, problem);
   r.ground = await runGround(o, domain, problem);
   // Fast Downward and ours back to back, so that both searches see the same machine load.
-  if (o.fd !== null) r.fd = await runFd(o, domain, problem);
+  if (o.fd !== null) r.fd = await cachedFd(o, domain, problem);
   if (!o.skipSolve && r.ground.ok) r.ours = await runOurs(o, domain, problem);
   if (r.fd && r.ours && !o.h0Only) await repeatShortSearches(o, domain, problem, r.fd, r.ours);
-  if (label && r.ground.ok) r.label = await runLabel(o, domain, problem);
+  if (label && r.ground.ok && (!o.labelFdSolved || r.fd?.status === "solved")) r.label = await runLabel(o, domain, problem);
   return r;
 }
 
@@ -663,11 +723,11 @@ async function main(): Promise<void> {
 checkBenchFlags(
   "bench/ipc",
   "usage: npm run bench:ipc -- --fd PATH/fast-downward.py --benchmarks DIR [--per-domain 3] [--only a,b] [--time-limit 60] [--label-time-limit 60]\n" +
-    "         [--label-per-domain N] [--cli PATH/main.js] [--skip-fd] [--skip-solve] [--skip-label] [--h0-only] [--cache FILE] [--fresh]\n" +
+    "         [--label-per-domain N] [--cli PATH/main.js] [--skip-fd] [--skip-solve] [--skip-label] [--h0-only] [--cache FILE] [--fd-cache FILE] [--label-workers 2] [--label-fd-solved] [--fresh]\n" +
     "         [--repeat 5] [--repeat-below 100] [--out bench/results/ipc.txt]",
   {
-    values: ["--fd", "--benchmarks", "--per-domain", "--only", "--time-limit", "--label-time-limit", "--label-per-domain", "--cli", "--cache", "--repeat", "--repeat-below", "--out"],
-    switches: ["--skip-fd", "--skip-solve", "--skip-label", "--h0-only", "--fresh"],
+    values: ["--fd", "--fd-cache", "--label-workers", "--benchmarks", "--per-domain", "--only", "--time-limit", "--label-time-limit", "--label-per-domain", "--cli", "--cache", "--repeat", "--repeat-below", "--out"],
+    switches: ["--label-fd-solved", "--skip-fd", "--skip-solve", "--skip-label", "--h0-only", "--fresh"],
   },
 );
 await main();
