@@ -62,7 +62,7 @@ export function labelFile(domainFile: string, problemFile: string, timeMs: numbe
       builtinTemplates: null,
       templatesFile: null,
     },
-    { seed: 1, samplesPerState: 8, format: "native", threshold: 0.75, randomOptimal: false, balance: false, nonExecutable: "near-miss", timeMs, maxExpansions: 5_000_000, maxStates: 2_000_000, chat: false, maxLength: null, tokenizer: null, maxOps: 1_000_000, maxFacts: 1_000_000, genericFallback: false, keepRows: true },
+    { seed: 1, samplesPerState: 8, format: "native", threshold: 0.75, randomOptimal: false, balance: false, nonExecutable: "near-miss", timeMs, maxExpansions: 5_000_000, maxStates: 2_000_000, chat: false, maxLength: null, tokenizer: null, maxOps: 1_000_000, maxFacts: 1_000_000, genericFallback: false, wholeProblems: false, keepRows: true },
   );
 }
 

@@ -22,7 +22,7 @@ const config: JobConfig = {
   tokenizer: null,
   maxOps: 1_000_000,
   maxFacts: 1_000_000,
-  genericFallback: false,
+  genericFallback: false, wholeProblems: false,
   keepRows: true,
 };
 

@@ -152,7 +152,7 @@ describe("what a prompt summed up reaches the job's record (manifest.json's text
     const job = (problemText: string) =>
       runJob(
         { index: 0, split: "train", domainName: "clock", domainFile: "clock.pddl", domainText: CLOCK, problemId: "c", problemFile: "c.pddl", problemText, builtinTemplates: null, templatesFile: null },
-        { seed: 1, samplesPerState: 4, format: "native", threshold: 0.75, randomOptimal: false, balance: false, nonExecutable: "near-miss", timeMs: 20_000, maxExpansions: 1_000_000, maxStates: 1_000_000, chat: false, maxLength: null, tokenizer: null, maxOps: 1_000_000, maxFacts: 1_000_000, genericFallback: false, keepRows: false },
+        { seed: 1, samplesPerState: 4, format: "native", threshold: 0.75, randomOptimal: false, balance: false, nonExecutable: "near-miss", timeMs: 20_000, maxExpansions: 1_000_000, maxStates: 1_000_000, chat: false, maxLength: null, tokenizer: null, maxOps: 1_000_000, maxFacts: 1_000_000, genericFallback: false, wholeProblems: false, keepRows: false },
       );
     const r = job(clockProblem(6));
     expect(r.skipped).toBeNull();

@@ -44,7 +44,7 @@ export function config(format: Format, threshold: number, seed = 5): JobConfig {
     tokenizer: null,
     maxOps: 1_000_000,
     maxFacts: 1_000_000,
-    genericFallback: false,
+    genericFallback: false, wholeProblems: false,
     keepRows: false,
   };
 }

@@ -31,6 +31,7 @@ interface GenerateFlags extends GroundCapFlags {
   balance?: boolean;
   holdoutDomain?: string;
   randomOptimal?: boolean;
+  wholeProblems?: boolean;
   nonExecutable: string;
   gzip?: boolean;
   force?: boolean;
@@ -115,7 +116,11 @@ function summaryText(s: DatasetSummary & { format?: string; maxLength?: number; 
   const out: string[] = [];
   if (s.resumed) out.push(`rank ${s.rank} of ${s.world} was already complete in ${s.out}: nothing to do`);
   const total = s.rows;
-  out.push(`wrote ${total} rows from ${s.problems - s.skipped} problems${s.skipped ? ` (${s.skipped} skipped, see manifest.json)` : ""} to ${s.out}`);
+  const notes = [
+    ...(s.partial ? [`${s.partial} in part: a limit cut their later states`] : []),
+    ...(s.skipped ? [`${s.skipped} skipped`] : []),
+  ];
+  out.push(`wrote ${total} rows from ${s.problems - s.skipped} problems${notes.length ? ` (${notes.join("; ")}; see manifest.json)` : ""} to ${s.out}`);
   if (s.maxLength !== undefined) {
     out.push(`dropped ${s.dropped} rows longer than ${s.maxLength} tokens (${s.tokenizer ?? "estimated: no --tokenizer"}); counts in manifest.json`);
   }
@@ -209,7 +214,8 @@ export function register(program: Command): void {
     .option("--holdout-domain <name>", "put every problem of this domain in the test split")
     .option("--random-optimal", "follow a seeded random optimal action instead of the first one")
     .option("--non-executable <mode>", "non-executable candidates: near-miss (ground operators) or any (type-correct)", "near-miss")
-    .option("--time-limit <s>", "per-problem time limit in seconds (parsing, grounding, labelling); a problem over it is skipped", "60")
+    .option("--time-limit <s>", "per-problem time limit in seconds (parsing, grounding, labelling); over it, the states labelled by then are kept (whole states: every row exact) and the rest cut, or the problem is skipped when its optimal plan is not found", "60")
+    .option("--whole-problems", "skip a problem a limit cuts short instead of keeping its labelled states (evaluation formats always do)")
     .option("--max-expansions <n>", "per-problem search expansion limit", "5000000")
     .option("--hard", "pairs: keep only pairs whose rejected step is suboptimal (reward 0.75, gap 0.25)")
     .option("--error-def <def>", "processbench, verifier: a wrong step has reward-lt-1 (default) or reward-le-0.25")
@@ -280,6 +286,7 @@ export function register(program: Command): void {
         balance: flags.balance === true,
         randomOptimal: flags.randomOptimal === true,
         nonExecutable: flags.nonExecutable,
+        wholeProblems: flags.wholeProblems === true,
         gzip: flags.gzip === true,
         force: flags.force === true,
         timeMs: timeLimit * 1000,

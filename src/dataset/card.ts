@@ -168,7 +168,7 @@ ${catLines}
 |---|---|
 ${domLines}
 
-Total: ${m.rows} rows from ${m.problems.labelled} problems (${m.problems.skipped.length} skipped, see
+Total: ${m.rows} rows from ${m.problems.labelled} problems (${partialNote(m)}${m.problems.skipped.length} skipped, see
 \`manifest.json\`). The PDDL of every problem is under \`pddl/\`; \`meta.prefix\` and
 \`meta.action\` replay each row. Counts per domain, split and category are in \`stats.csv\`.
 ${lengthNote(m)}${auditNote(m)}
@@ -194,6 +194,14 @@ function auditNote(m: Manifest): string {
 }
 
 /** What `--max-length` dropped, if it was given. */
+/** "N labelled in part (...); " when a limit cut some walks short, else nothing (older manifests have no list). */
+function partialNote(m: Manifest): string {
+  const n = m.problems.partial?.length ?? 0;
+  if (n === 0) return "";
+  const cut = m.problems.partial.reduce((a, p) => a + p.states_cut, 0);
+  return `${n} labelled in part: a limit cut ${cut} later states of their walks, the states before are whole; `;
+}
+
 function lengthNote(m: Manifest): string {
   const d = m.dropped;
   if (d === undefined || d.max_length === null) return "";

@@ -4,7 +4,7 @@ import type { Domain } from "../pddl/ast.js";
 import { ground, GroundingLimit } from "../task/index.js";
 import { applyOp, isApplicable } from "../task/state.js";
 import type { GroundTask } from "../task/types.js";
-import { labelProblem, operatorCandidate, ProblemSkipped } from "../label/index.js";
+import { labelProblemSteps, operatorCandidate, ProblemSkipped } from "../label/index.js";
 import type { LabeledStep } from "../label/types.js";
 import { createRenderer, loadTemplates, loadTemplatesFile, parseTemplatesText } from "../nl/index.js";
 import type { NlTemplates } from "../nl/index.js";
@@ -207,17 +207,20 @@ export function runJob(job: ProblemJob, jobConfig: JobConfig): JobResult {
 
   let steps: LabeledStep[];
   try {
-    steps = [
-      ...labelProblem(task, {
-        problemId: problemKey(job.domainName, job.problemId),
-        seed: config.seed,
-        samplesPerState: config.samplesPerState,
-        randomOptimal: config.randomOptimal,
-        balance: config.balance,
-        nonExecutable: config.nonExecutable,
-        limits: { timeMs: config.timeMs, maxExpansions: config.maxExpansions, maxStates: config.maxStates },
-      }),
-    ];
+    const outcome = labelProblemSteps(task, {
+      problemId: problemKey(job.domainName, job.problemId),
+      seed: config.seed,
+      samplesPerState: config.samplesPerState,
+      randomOptimal: config.randomOptimal,
+      balance: config.balance,
+      nonExecutable: config.nonExecutable,
+      limits: { timeMs: config.timeMs, maxExpansions: config.maxExpansions, maxStates: config.maxStates },
+      partial: !config.wholeProblems,
+    });
+    steps = outcome.steps;
+    if (outcome.cutReason !== null) {
+      result.cut = { states_labelled: outcome.statesLabelled, states_cut: outcome.statesCut, reason: outcome.cutReason };
+    }
   } catch (e) {
     if (e instanceof ProblemSkipped) {
       result.skipped = e.message;

@@ -104,6 +104,7 @@ export async function mergeDataset(out: string, opts: { quietIfIncomplete?: bool
     problems: {
       total: problems.length,
       labelled: problems.filter((p) => p.skipped === null).length,
+      partial: problems.filter((p) => p.cut !== undefined).map((p) => ({ domain: p.domain, problem: p.problem, ...p.cut! })),
       skipped: problems.filter((p) => p.skipped !== null).map((p) => ({ domain: p.domain, problem: p.problem, reason: p.skipped! })),
     },
     dropped: {

@@ -65,6 +65,13 @@ export interface GenerateOptions {
   randomOptimal?: boolean;
   nonExecutable?: "near-miss" | "any";
   /**
+   * Skip a problem whose limit is hit after its optimal walk instead of keeping the states
+   * labelled by then (default false: they are kept, whole states only, so every row is exact,
+   * and the manifest lists the problem under `problems.partial`). Evaluation formats (pairs,
+   * trajectories, processbench) always skip: their rows need the whole walk.
+   */
+  wholeProblems?: boolean;
+  /**
    * Per-problem limits; a problem that hits one is skipped and recorded. `timeMs` (default 60 s)
    * covers parsing, grounding and labelling; `maxOps`/`maxFacts` (default 1,000,000 each) cap
    * grounding.
@@ -306,6 +313,7 @@ export function planRun(options: GenerateOptions, keepRows: boolean, generated?:
     maxOps: options.maxOps ?? DEFAULT_MAX_OPS,
     maxFacts: options.maxFacts ?? DEFAULT_MAX_FACTS,
     genericFallback: options.genericFallback ?? false,
+    wholeProblems: options.wholeProblems ?? false,
     keepRows,
   };
   const workers = options.workers ?? defaultWorkers(budgetMb);

@@ -1,4 +1,4 @@
-import { emptyCounts, type ProblemRecord } from "./records.js";
+import { emptyCounts, type ProblemRecord, type StatesCut } from "./records.js";
 import { CATEGORIES, type Split } from "./row.js";
 
 /** What a record takes from its problem's result. */
@@ -6,6 +6,7 @@ export interface RecordSource {
   lineCount: number;
   planLength: number;
   skipped: string | null;
+  cut?: StatesCut;
   dropped: number;
   counts: ProblemRecord["counts"];
   text?: ProblemRecord["text"];
@@ -31,6 +32,7 @@ const TEXT = 3 + CATEGORIES.length;
 export class ProblemRecordList {
   private nums = new Float64Array(FIELDS * 256);
   private readonly skipped = new Map<number, string>();
+  private readonly cut = new Map<number, StatesCut>();
   private n = 0;
 
   /** `jobs`: the problems, in the order their records will be added. */
@@ -59,6 +61,7 @@ export class ProblemRecordList {
     this.nums[o + TEXT + 2] = t?.cost_omitted ?? 0;
     this.nums[o + TEXT + 3] = t?.arithmetic ?? 0;
     if (r.skipped !== null) this.skipped.set(this.n, r.skipped);
+    if (r.cut !== undefined) this.cut.set(this.n, r.cut);
     this.n++;
   }
 
@@ -81,6 +84,7 @@ export class ProblemRecordList {
         counts,
         ...(dropped > 0 ? { dropped } : {}),
         ...(text.rules_omitted + text.fixed_omitted + text.cost_omitted + text.arithmetic > 0 ? { text } : {}),
+        ...(this.cut.has(i) ? { cut: this.cut.get(i)! } : {}),
       });
     }
     return out;

@@ -44,6 +44,11 @@ export interface JobConfig {
   maxFacts: number;
   /** Generic text for actions and predicates a templates file leaves out (else an error). */
   genericFallback: boolean;
+  /**
+   * Skip a problem that hits a limit mid-walk instead of keeping its whole labelled states
+   * (`--whole-problems`; step formats keep them by default, evaluation formats always skip).
+   */
+  wholeProblems: boolean;
   /** Also return the row objects (library `generate()`); the CLI needs only the lines. */
   keepRows: boolean;
 }
@@ -62,6 +67,8 @@ export interface JobResult {
   planLength: number;
   states: number;
   skipped: string | null;
+  /** States of the walk a limit left unlabelled (the rows of the others are kept), and why. */
+  cut?: StatesCut;
   /** Rows dropped for being longer than `maxLength` tokens. */
   dropped: number;
   /** What the problem's prompt summed up to stay within its budget (absent: nothing). */
@@ -101,6 +108,13 @@ export interface TextSummary {
   arithmetic: number;
 }
 
+/** A problem labelled in part: whole states up to a limit (every row exact), the rest cut. */
+export interface StatesCut {
+  states_labelled: number;
+  states_cut: number;
+  reason: string;
+}
+
 /** Per-problem record kept in the rank's completion marker and the manifest. */
 export interface ProblemRecord {
   domain: string;
@@ -114,6 +128,8 @@ export interface ProblemRecord {
   dropped?: number;
   /** What the prompt summed up (absent: nothing). */
   text?: TextSummary;
+  /** Labelled in part (absent: whole or skipped). */
+  cut?: StatesCut;
 }
 
 /** The content of `completions/{rank}`: everything `merge` needs from a finished rank. */
@@ -141,7 +157,13 @@ export interface Manifest {
     by_category: CategoryCounts;
     by_domain_split_category: Record<string, Record<string, CategoryCounts>>;
   };
-  problems: { total: number; labelled: number; skipped: { domain: string; problem: string; reason: string }[] };
+  /** `labelled` counts the problems with rows; `partial` those of them a limit cut short. */
+  problems: {
+    total: number;
+    labelled: number;
+    partial: ({ domain: string; problem: string } & StatesCut)[];
+    skipped: { domain: string; problem: string; reason: string }[];
+  };
   /** Rows dropped for being longer than `--max-length` tokens, in total and per domain. */
   dropped: { rows: number; by_domain: Record<string, number>; max_length: number | null; counted_with: string | null };
   shards: ShardInfo[];

@@ -41,6 +41,7 @@ const RankFile = z.object({
       text: z
         .object({ rules_omitted: z.number().int().nonnegative(), fixed_omitted: z.number().int().nonnegative(), cost_omitted: z.number().int().nonnegative(), arithmetic: z.number().int().nonnegative() })
         .optional(),
+      cut: z.object({ states_labelled: z.number().int().positive(), states_cut: z.number().int().positive(), reason: z.string() }).optional(),
     }),
   ),
   counts: Counts,

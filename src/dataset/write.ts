@@ -56,6 +56,8 @@ export interface DatasetSummary {
   rows: number;
   problems: number;
   skipped: number;
+  /** Problems labelled in part: a limit cut their walk's later states (their rows are kept). */
+  partial: number;
   /** Rows dropped for being longer than `maxLength` tokens. */
   dropped: number;
   counts: CategoryCounts;
@@ -113,6 +115,7 @@ export function runConfig(options: WriteOptions, plan: ReturnType<typeof planRun
       max_facts: plan.config.maxFacts,
     },
     // length control and the chat layout change which rows are written and how
+    ...(plan.config.wholeProblems ? { whole_problems: true } : {}),
     ...(plan.config.chat ? { chat: true } : {}),
     ...(plan.config.style !== undefined && plan.config.style !== "plain" ? { style: plan.config.style } : {}),
     ...(plan.config.maxLength !== null
@@ -141,6 +144,7 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
     rows: 0,
     problems: plan.jobs.length,
     skipped: 0,
+    partial: 0,
     dropped: 0,
     counts: emptyCounts(),
     byDomain: {},
@@ -322,6 +326,7 @@ async function prepareAndRun(
     summary.rows = rec.shards.reduce((a, s) => a + s.rows, 0);
     summary.counts = rec.counts;
     summary.skipped = rec.problems.filter((p) => p.skipped !== null).length;
+    summary.partial = rec.problems.filter((p) => p.cut !== undefined).length;
     summary.dropped = rec.problems.reduce((a, p) => a + (p.dropped ?? 0), 0);
   } else {
     await runRank(plan, options, out, options.gzip ?? false, configHash, summary, created, undoCopies);
@@ -370,6 +375,7 @@ async function runRank(
       summary.ms.translation += r.ms.translation;
       summary.rows += r.lineCount;
       if (r.skipped !== null) summary.skipped++;
+      if (r.cut !== undefined) summary.partial++;
       summary.dropped += r.dropped;
       const dc = (summary.byDomain[r.domainName] ??= emptyCounts());
       for (const [k, v] of Object.entries(r.counts) as [keyof typeof r.counts, number][]) {

@@ -22,4 +22,4 @@ export {
   type SampleOptions,
   type DrawnCandidate,
 } from "./sample.js";
-export { labelProblem, labelProblemAll, optimalWalk, ProblemSkipped, type LabelProblemOptions } from "./walk.js";
+export { labelProblem, labelProblemAll, labelProblemSteps, optimalWalk, ProblemSkipped, type LabelOutcome, type LabelProblemOptions } from "./walk.js";

@@ -46,6 +46,23 @@ export interface LabelProblemOptions {
   context?: LabelContext;
   /** Reuse an oracle for this task. */
   oracle?: Oracle;
+  /**
+   * Keep the states labelled before a limit hit (whole states only: every step is still exact)
+   * instead of skipping the problem; `labelProblemSteps` says how many states were cut. The
+   * optimal walk itself must complete (no plan, no rows). Default false.
+   */
+  partial?: boolean;
+}
+
+/** What `labelProblemSteps` returns: the steps, and the states a limit cut (partial mode). */
+export interface LabelOutcome {
+  steps: LabeledStep[];
+  /** States of the walk (and recovery branch) left unlabelled by a limit; 0 when complete. */
+  statesCut: number;
+  /** The states the steps come from. */
+  statesLabelled: number;
+  /** Why states were cut (the limit's message), or null. */
+  cutReason: string | null;
 }
 
 /** A problem that could not be labelled completely; `reason` says why. No step of it is emitted. */
@@ -127,13 +144,26 @@ function randomOptimal(ctx: LabelContext, s: Uint32Array, seen: ReadonlySet<numb
  * a problem is either labelled completely or throws `ProblemSkipped` (unsolvable, or a limit).
  */
 export function labelProblemAll(task: GroundTask, options: LabelProblemOptions): LabeledStep[] {
+  return labelProblemSteps(task, { ...options, partial: false }).steps;
+}
+
+/** A limit (time, expansions, states, memory) as a message, or null for any other error. */
+function limitMessage(e: unknown): string | null {
+  if (e instanceof LimitError) return e.message;
+  if (e instanceof RangeError && /memory|Map maximum size|Invalid array length/i.test(e.message)) return `out of memory: ${e.message}`;
+  return null;
+}
+
+/**
+ * `labelProblemAll` with the outcome: with `partial`, a limit hit while labelling the walk's
+ * states keeps the states labelled before it (throws `ProblemSkipped` only when there are none).
+ */
+export function labelProblemSteps(task: GroundTask, options: LabelProblemOptions): LabelOutcome {
   try {
     return run(task, options);
   } catch (e) {
-    if (e instanceof LimitError) throw new ProblemSkipped("limit", e.message);
-    if (e instanceof RangeError && /memory|Map maximum size|Invalid array length/i.test(e.message)) {
-      throw new ProblemSkipped("limit", `out of memory: ${e.message}`);
-    }
+    const m = limitMessage(e);
+    if (m !== null) throw new ProblemSkipped("limit", m);
     throw e;
   }
 }
@@ -143,7 +173,14 @@ export function labelProblem(task: GroundTask, options: LabelProblemOptions): It
   return labelProblemAll(task, options);
 }
 
-function run(task: GroundTask, o: LabelProblemOptions): LabeledStep[] {
+/** A limit hit while labelling the walk's states, in partial mode: what was cut and why. */
+class StatesCut extends Error {
+  constructor(readonly reason: string, readonly cut: number) {
+    super(reason);
+  }
+}
+
+function run(task: GroundTask, o: LabelProblemOptions): LabelOutcome {
   const ctxOptions: Parameters<typeof createLabelContext>[1] = {};
   if (o.limits) ctxOptions.limits = o.limits;
   if (o.oracleMaxStates !== undefined) ctxOptions.oracleMaxStates = o.oracleMaxStates;
@@ -164,6 +201,7 @@ function run(task: GroundTask, o: LabelProblemOptions): LabeledStep[] {
 
   const steps: LabeledStep[] = [];
   const prefix: string[] = [];
+  let statesLabelled = 0;
 
   const labelStates = (
     states: readonly Uint32Array[],
@@ -180,8 +218,18 @@ function run(task: GroundTask, o: LabelProblemOptions): LabeledStep[] {
       visited.push(s);
       const t = visited.length - 1;
       const prng = root.fork(branch === 0 ? `t${t}` : `b${branch}t${t}`);
-      const drawn = drawCandidates(ctx, s, o.samplesPerState, prng, { ...sampleOptions, visited });
-      const labels = labelDrawn(ctx, s, visited, drawn);
+      let drawn: ReturnType<typeof drawCandidates>;
+      let labels: ReturnType<typeof labelDrawn>;
+      try {
+        drawn = drawCandidates(ctx, s, o.samplesPerState, prng, { ...sampleOptions, visited });
+        labels = labelDrawn(ctx, s, visited, drawn);
+      } catch (e) {
+        // a state's steps are kept only once all of them are labelled
+        const m = o.partial ? limitMessage(e) : null;
+        if (m !== null) throw new StatesCut(m, ops.length - k);
+        throw e;
+      }
+      statesLabelled++;
       // one copy of the prefix per state, shared (read-only) by its steps
       const statePrefix = pre.slice();
       const statePrefixOps = preOps.slice();
@@ -207,7 +255,13 @@ function run(task: GroundTask, o: LabelProblemOptions): LabeledStep[] {
     }
   };
 
-  labelStates(plan.states, plan.ops, { visited: [], prefix, prefixOps: [] }, plan.ops.length, 0);
+  try {
+    labelStates(plan.states, plan.ops, { visited: [], prefix, prefixOps: [] }, plan.ops.length, 0);
+  } catch (e) {
+    if (!(e instanceof StatesCut)) throw e;
+    if (statesLabelled === 0) throw new ProblemSkipped("limit", e.reason);
+    return { steps, statesCut: e.cut, statesLabelled, cutReason: e.reason };
+  }
 
   if (o.recovery) {
     const detours = steps.filter(
@@ -220,8 +274,17 @@ function run(task: GroundTask, o: LabelProblemOptions): LabeledStep[] {
       const op = d.candidate.op;
       const next = successor(ctx, s, op);
       const visitedBefore = plan.states.slice(0, t + 1);
-      const rest = optimalWalk(ctx, next, o.randomOptimal ? root.fork("recovery-walk") : null, []);
-      labelStates(
+      let rest: ReturnType<typeof optimalWalk>;
+      try {
+        rest = optimalWalk(ctx, next, o.randomOptimal ? root.fork("recovery-walk") : null, []);
+      } catch (e) {
+        // the branch's walk did not finish: its states are cut (their number unknown: counted as one)
+        const m = o.partial && !(e instanceof ProblemSkipped) ? limitMessage(e) : null;
+        if (m === null) throw e;
+        return { steps, statesCut: 1, statesLabelled, cutReason: m };
+      }
+      try {
+        labelStates(
         rest.states,
         rest.ops,
         {
@@ -232,8 +295,12 @@ function run(task: GroundTask, o: LabelProblemOptions): LabeledStep[] {
         t + 1 + rest.ops.length,
         1,
       );
+      } catch (e) {
+        if (!(e instanceof StatesCut)) throw e;
+        return { steps, statesCut: e.cut, statesLabelled, cutReason: e.reason };
+      }
     }
   }
   if (o.context === undefined) noteLabellingTime(ctx, performance.now() - t0);
-  return steps;
+  return { steps, statesCut: 0, statesLabelled, cutReason: null };
 }
