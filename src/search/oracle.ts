@@ -382,7 +382,12 @@ class SearchOracle implements Oracle {
     const deadline = searchDeadline(this.limits, performance.now());
     const maxExp = this.limits?.maxExpansions ?? Infinity;
     let expanded = 0;
-    const onPath = new Set<number>();
+    // The budget each state was entered with in this pass. A state met again with no more
+    // budget is skipped: whatever that visit can reach, the first one reaches too (a search of
+    // (state, budget) pairs, pruned by dominance, is still complete). This also cuts cycles, and
+    // it is what keeps zero-cost actions (elevators' board and leave) from exploding into every
+    // ordering of the same moves.
+    let seen = new Map<number, number>();
     const cost = this.task.opCost;
     const dfs = (u: number, budget: number, depth: number): boolean => {
       const state = this.cache.getInto(u, this.cur);
@@ -420,23 +425,23 @@ class SearchOracle implements Oracle {
           ids.push(v, c);
         }
       }
-      onPath.add(u);
+      seen.set(u, budget);
       for (let i = 0; i < ids.length; i += 2) {
         const v = ids[i]!;
         const c = ids[i + 1]!;
         const l = this.lowerOfId(v);
-        if (c + l <= budget && !onPath.has(v) && dfs(v, budget - c, depth + 1)) {
-          onPath.delete(u);
+        if (c + l <= budget && !((seen.get(v) ?? -1) >= budget - c) && dfs(v, budget - c, depth + 1)) {
           this.exact[u] = budget;
           return true;
         }
         const l2 = this.exact[v] === this.exact[v] ? this.exact[v]! : this.lower[v]!;
         if (c + l2 < best) best = c + l2;
       }
-      onPath.delete(u);
       // Every visit has budget <= h*(u) (budget = b - g, b <= h*(root)). With positive costs an
-      // optimal plan from u then never returns to an ancestor, so a failure proves h*(u) > budget
-      // (this stops the re-exploration of transpositions); Bellman: h*(u) >= best in any case.
+      // optimal plan from u then never returns to an ancestor, and a state skipped as seen
+      // either failed with at least this budget (so h* is above it) or is an ancestor, so a
+      // failure proves h*(u) > budget (later passes and queries prune at once); Bellman:
+      // h*(u) >= best in any case.
       if (this.positiveCosts && best < budget + 1) best = budget + 1;
       if (!(this.lower[u]! >= best)) this.lower[u] = best;
       if (best === Infinity) this.exact[u] = Infinity;
@@ -445,8 +450,9 @@ class SearchOracle implements Oracle {
     for (;;) {
       const b = this.lowerOfId(root);
       if (b > bound) return Infinity;
+      seen = new Map();
       if (dfs(root, b, 0)) return b;
-      // a failed pass tried every simple path of cost <= b (cycles never help): h* > b. The
+      // a failed pass reached every state a plan of cost <= b could pass with its budget: h* > b. The
       // Bellman backup alone may not show it when zero-cost cycles lead back to the root.
       if (!(this.lower[root]! > b)) this.lower[root] = b + 1;
     }
