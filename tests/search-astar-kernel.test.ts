@@ -50,13 +50,52 @@ function reopeningTask(rnd: () => number): GroundTask {
 }
 
 describe("A* WebAssembly kernel", () => {
-  it("is built by npm run build and runs STRIPS tasks with negative conditions, not conditional effects", () => {
+  it("is built by npm run build and runs STRIPS tasks with negative conditions and conditional effects", () => {
     const rnd = mulberry(3);
     expect(searchKernelRuns(randomTask(rnd, false, true))).toBe(true);
     let ce: GroundTask;
     do ce = randomTask(rnd, true, false);
     while (ce.ceFact.length === 0);
-    expect(searchKernelRuns(ce)).toBe(false);
+    expect(searchKernelRuns(ce)).toBe(true);
+  });
+
+  it("searches tasks with conditional effects as astarRun does (h^max, the effects fired on the state before)", () => {
+    const rnd = mulberry(29);
+    let withCe = 0;
+    for (let i = 0; i < 300; i++) {
+      const t = randomTask(rnd, true, i % 2 === 1);
+      if (t.ceFact.length > 0) withCe++;
+      const options: AStarOptions = {};
+      if (i % 3 === 1) {
+        const rel = goalRelevance(t);
+        options.opMask = rel.ops;
+        options.factMask = rel.factWords;
+      }
+      sameSearch(t, new HMaxHeuristic(t, buildRelaxedTask(t), "js"), options, i % 5 === 4 ? 3 : undefined);
+    }
+    expect(withCe).toBeGreaterThan(100);
+  });
+
+  it("searches again from any state, with a cost bound, as astarRun does", () => {
+    const rnd = mulberry(31);
+    let bounded = 0;
+    for (let i = 0; i < 80; i++) {
+      const t = randomTask(rnd, i % 2 === 0, i % 3 === 0);
+      const h = new HMaxHeuristic(t, buildRelaxedTask(t), "js");
+      const successorGenerator = new SuccessorGenerator(t);
+      const kernel = SearchKernel.create(t, h.kernelSpec(), { successorGenerator })!;
+      // one kernel, many searches: each starts afresh
+      for (let k = 0; k < 6; k++) {
+        const start = new Uint32Array(t.words);
+        for (let f = 0; f < t.numFacts; f++) if (rnd() < 0.4) start[f >>> 5]! |= 1 << (f & 31);
+        const bound = k % 2 === 0 ? Infinity : Math.floor(rnd() * 6);
+        const a = kernel.runFrom(start, {}, bound);
+        const j = astarRun(t, h, { start, successorGenerator, ...(bound !== Infinity ? { bound } : {}) });
+        expect([a.status, a.cost, a.plan]).toEqual([j.status, j.cost, j.plan]);
+        if (bound !== Infinity) bounded++;
+      }
+    }
+    expect(bounded).toBeGreaterThan(100);
   });
 
   it("searches random tasks as astarRun does: LM-Cut and h^max, masks, successor orders, limits", () => {

@@ -123,6 +123,28 @@ describe("h* oracle", () => {
     expect(checks).toBeGreaterThan(1000);
   });
 
+  it("unbounded queries in solve's WebAssembly search (kernelAfter 0) give brute-force h*, conditional effects included", () => {
+    const rnd = mulberry(43);
+    let checks = 0;
+    for (let i = 0; i < 200; i++) {
+      const t = randomTask(rnd, i % 2 === 0, i % 3 === 0);
+      const hs = naiveHStar(t);
+      const se = createOracle(t, { mode: "search", kernelAfter: 0 });
+      const all = [...hs.values()].sort(() => rnd() - 0.5);
+      for (const { state, h } of all) {
+        if (rnd() < 0.3) {
+          const b = Math.floor(rnd() * 5) - 1;
+          expect(se.hstarAtMost(state, b)).toBe(h <= b);
+        } else {
+          expect(se.hstar(state)).toBe(h);
+        }
+        expect(se.optimalActions(state)).toEqual(naiveOptimal(t, hs, state));
+        checks++;
+      }
+    }
+    expect(checks).toBeGreaterThan(1000);
+  });
+
   it("search mode agrees with explicit mode on blocksworld states", () => {
     const t = load("bw-domain.pddl", "bw-4.pddl");
     const ex = createOracle(t, { mode: "explicit" });

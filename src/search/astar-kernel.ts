@@ -16,7 +16,8 @@ import { instantiate, wasmModule } from "./wasm-module.js";
 interface SearchExports extends KernelExports {
   searchInit(...args: number[]): void;
   startBuffer(): number;
-  search(maxExpanded: number, deadline: number): number;
+  search(maxExpanded: number, deadline: number, bound: number): number;
+  searchInitEffects(...args: number[]): void;
   stat(i: number): number;
   planPtr(): number;
 }
@@ -38,12 +39,15 @@ export interface SearchKernelOptions {
 }
 
 /**
- * True when the kernel is built and can run `task`'s transitions: no conditional effects or
- * axioms (its transition function is STRIPS with negative preconditions).
+ * True when the kernel is built and can run `task`'s transitions: no axioms (its transition
+ * function is STRIPS with negative preconditions and conditional effects).
  */
 export function searchKernelRuns(task: GroundTask): boolean {
-  return task.ceFact.length === 0 && task.axHead.length === 0 && wasmModule("search") !== null;
+  return task.axHead.length === 0 && wasmModule("search") !== null;
 }
+
+/** "No bound" for the kernel's i32 bound (above every sum `searchKernelFits` allows). */
+const NO_BOUND = 0x7fffffff;
 
 /** `searchKernelRuns`, and costs small enough for the kernel's 32-bit sums. */
 export function searchKernelFits(task: GroundTask, spec: KernelHeuristicSpec): boolean {
@@ -54,13 +58,13 @@ export function searchKernelFits(task: GroundTask, spec: KernelHeuristicSpec): b
 }
 
 /**
- * One A* search of one task in its own kernel instance. Made before the search clock starts
- * (the task and relaxation copied into linear memory), run once.
+ * A* searches of one task in its own kernel instance. Made before the search clock starts (the
+ * task and relaxation copied into linear memory); each search starts afresh (its memory, grown
+ * to the largest search so far, is reused).
  */
 export class SearchKernel {
   private readonly x: SearchExports;
   private readonly spec: KernelHeuristicSpec;
-  private used = false;
 
   /** A kernel for `task`, or null where `searchKernelFits` says no. */
   static create(task: GroundTask, spec: KernelHeuristicSpec, options: SearchKernelOptions): SearchKernel | null {
@@ -98,6 +102,14 @@ export class SearchKernel {
       spec.kind === "lmcut" ? 1 : 2, statePtr, hWords,
       map === null ? -1 : map.noneProp.length, put(map?.atomStart), put(map?.atomFact), put(map?.atomProp), put(map?.noneProp),
     );
+    if (task.ceFact.length > 0) {
+      let maxPerOp = 0;
+      for (let o = 0; o < task.numOps; o++) maxPerOp = Math.max(maxPerOp, task.ceStart[o + 1]! - task.ceStart[o]!);
+      x.searchInitEffects(
+        put(task.ceStart), put(task.ceCondStart), put(task.ceCond), put(task.ceNegCondStart), put(task.ceNegCond),
+        put(task.ceFact), put(task.ceIsAdd), maxPerOp,
+      );
+    }
   }
 
   /**
@@ -105,17 +117,23 @@ export class SearchKernel {
    * many expanded states were reopened (as `astarRun`).
    */
   run(limits: SearchLimits = {}): SearchResult & { reopened: number } {
-    if (this.used) throw new Error("SearchKernel.run: a kernel searches once");
-    this.used = true;
+    return this.runFrom(this.task.init, limits);
+  }
+
+  /**
+   * A* from `start` (a state of the task); with `bound`, only plans of cost <= bound are looked
+   * for ("unsolvable" then means none exists). The plan's operators apply to `start` in the task
+   * itself (the projection only drops facts no relevant operator reads).
+   */
+  runFrom(start: Uint32Array, limits: SearchLimits = {}, bound = Infinity): SearchResult & { reopened: number } {
     const t0 = performance.now();
     const x = this.x;
-    const start = this.task.init;
     new Uint32Array(x.memory.buffer, x.startBuffer(), Math.max(1, this.task.words)).set(start.subarray(0, Math.max(1, this.task.words)));
     const maxExp = limits.maxExpansions ?? Infinity;
     const deadline = searchDeadline(limits, t0);
     let code: number;
     try {
-      code = x.search(maxExp, deadline);
+      code = x.search(maxExp, deadline, bound === Infinity ? NO_BOUND : Math.min(Math.max(Math.floor(bound), -1), NO_BOUND));
     } catch (e) {
       // a trap: the registry outgrew linear memory (4 GB); a resource limit like the others
       if (e instanceof Error && e.constructor.name === "RuntimeError") code = 2;

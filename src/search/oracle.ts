@@ -1,6 +1,9 @@
 import type { GroundTask } from "../task/types.js";
 import type { SuccessorGenerator } from "../task/index.js";
 import { astarRun } from "./astar.js";
+import type { SearchKernel } from "./astar-kernel.js";
+import { solveKernel } from "./solve.js";
+import { applyOp } from "../task/index.js";
 import { AdaptiveLmCutHeuristic, HMaxHeuristic } from "./heuristics.js";
 import { StateSpace } from "./space.js";
 import { TransitionGraph, type GoalDistances } from "./transition-graph.js";
@@ -24,6 +27,11 @@ export interface OracleOptions {
    * explicit mode without a build of its own.
    */
   graph?: TransitionGraph;
+  /**
+   * Expansions of an unbounded search-mode query in JavaScript before it starts again in solve's
+   * WebAssembly search (default 2,000; 0: the kernel at once, as tests use it).
+   */
+  kernelAfter?: number;
 }
 
 /** How a dead end was proved. */
@@ -48,6 +56,8 @@ export interface Oracle extends HStarOracle {
 }
 
 const DEFAULT_MAX_STATES = 2_000_000;
+/** Expansions of an unbounded h* query in JavaScript before it moves to the kernel (`SearchOracle.run`). */
+const KERNEL_AFTER = 2000;
 // One LM-Cut per task, shared by the search-mode oracle and the avoidance searches (building
 // the relaxed task, and later the finite-domain view, is not free). Single-threaded: evaluations
 // never nest.
@@ -68,14 +78,14 @@ function labellerLmCut(task: GroundTask): AdaptiveLmCutHeuristic {
  */
 export function createOracle(task: GroundTask, options: OracleOptions = {}): Oracle {
   const mode = options.mode ?? "auto";
-  if (mode === "search") return new SearchOracle(task, options.limits);
+  if (mode === "search") return new SearchOracle(task, options.limits, undefined, undefined, options.kernelAfter);
   if (options.graph !== undefined) return ExplicitOracle.fromGraph(task, options.graph, options.limits);
   const ex = ExplicitOracle.build(task, options.maxStates ?? DEFAULT_MAX_STATES, options.limits, options.maxEdges ?? Infinity);
   if (ex) return ex;
   if (mode === "explicit") {
     throw new LimitError(`explicit h* oracle: more than ${options.maxStates ?? DEFAULT_MAX_STATES} reachable states or ${options.maxEdges ?? Infinity} transitions`);
   }
-  return new SearchOracle(task, options.limits);
+  return new SearchOracle(task, options.limits, undefined, undefined, options.kernelAfter);
 }
 
 function optimalActionsOf(o: Oracle, space: StateSpace, state: Uint32Array): number[] {
@@ -199,12 +209,15 @@ class SearchOracle implements Oracle {
   /** The state the depth-first search expands (read only before it goes deeper). */
   private readonly cur: Uint32Array;
   private readonly positiveCosts: boolean;
+  /** solve's WebAssembly search for unbounded queries (undefined: not made yet; null: none). */
+  private kernel: SearchKernel | null | undefined;
 
   constructor(
     private readonly task: GroundTask,
     private readonly limits: SearchLimits | undefined,
     succ?: SuccessorGenerator,
     private readonly outer?: (s: Uint32Array) => number,
+    private readonly kernelAfter = KERNEL_AFTER,
   ) {
     this.cache = new StateSpace(task, succ);
     this.next = new Uint32Array(task.words);
@@ -287,16 +300,60 @@ class SearchOracle implements Oracle {
     return this.outer ? this.outer(state) : NaN;
   }
 
-  /** A* from `state` (optionally bounded); caches what it proves. Returns the cost or Infinity. */
+  /**
+   * h*(state) by solve's own search (the WebAssembly kernel, from this state): the exact values
+   * of the plan's states are cached. Null where the kernel does not run the task.
+   */
+  private runKernel(state: Uint32Array): number | null {
+    if (this.kernel === undefined) this.kernel = this.outer === undefined ? solveKernel(this.task) : null;
+    if (this.kernel === null) return null;
+    const r = this.kernel.runFrom(state, this.limits ?? {});
+    if (r.status === "limit") {
+      throw new LimitError(`h* query hit its limits after ${r.expanded} expansions (${Math.round(r.searchMs)} ms)`);
+    }
+    if (r.status === "unsolvable") {
+      this.setExact(state, Infinity);
+      return Infinity;
+    }
+    const cost = r.cost!;
+    let s = state;
+    let g = 0;
+    this.setExact(s, cost);
+    for (const op of r.plan) {
+      s = applyOp(this.task, s, op);
+      g += this.task.opCost[op]!;
+      this.setExact(s, cost - g);
+    }
+    return cost;
+  }
+
+  /**
+   * A* from `state` (optionally bounded); caches what it proves. Returns the cost or Infinity.
+   * An unbounded query searches in JavaScript first (cached exact values end it early, and most
+   * queries of small tasks are over within a few hundred states, less than making the kernel
+   * costs); past `kernelAfter` expansions it starts again in solve's WebAssembly search.
+   */
   private run(state: Uint32Array, bound: number): number {
+    const maxExp = this.limits?.maxExpansions ?? Infinity;
+    const trial = bound === Infinity && this.kernel !== null && maxExp > this.kernelAfter;
+    if (trial && this.kernelAfter === 0) {
+      const k = this.runKernel(state);
+      if (k !== null) return k;
+    }
+    const limits: SearchLimits | undefined = trial && this.kernel !== null ? { ...this.limits, maxExpansions: this.kernelAfter } : this.limits;
     const r = astarRun(this.task, this.heuristic, {
       start: state,
       exact: this.exactFn,
       successorGenerator: this.cache.successorGenerator,
       ...(bound !== Infinity ? { bound } : {}),
-      ...(this.limits ? { limits: this.limits } : {}),
+      ...(limits ? { limits } : {}),
     });
     this.pending = -1;
+    if (trial && this.kernel !== null && r.status === "limit" && r.expanded >= this.kernelAfter) {
+      const k = this.runKernel(state);
+      if (k !== null) return k;
+      return this.run(state, bound); // no kernel for this task: the JavaScript search, in full
+    }
     if (r.status === "limit") {
       throw new LimitError(`h* query hit its limits after ${r.expanded} expansions (${Math.round(r.searchMs)} ms)`);
     }

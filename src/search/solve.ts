@@ -25,6 +25,22 @@ export interface SolveOptions {
  * WebAssembly (`SearchKernel`) where it can, else in JavaScript; both give the same result.
  */
 export function solve(task: GroundTask, options: SolveOptions = {}): SearchResult & { planNames: string[]; heuristic: string } {
+  const { h, kernel, options: options2 } = solveSetup(task, options);
+  const r = kernel !== null ? kernel.run(options.limits) : astar(task, h, options.limits, options2);
+  return { ...r, planNames: r.plan.map((op) => task.opNames[op]!), heuristic: h.name };
+}
+
+/**
+ * solve's search, made once and run from any state as often as needed (the h* oracle's
+ * unbounded queries): the WebAssembly kernel with solve's heuristic, successor order and
+ * goal-relevance projection, or null where the kernel does not run the task.
+ */
+export function solveKernel(task: GroundTask): SearchKernel | null {
+  if (!searchKernelRuns(task)) return null;
+  return solveSetup(task, {}).kernel;
+}
+
+function solveSetup(task: GroundTask, options: SolveOptions): { h: ReturnType<typeof createHeuristic>; kernel: SearchKernel | null; options: SearchKernelOptions } {
   const useKernel = !options.noKernel && searchKernelRuns(task);
   // the search kernel evaluates the heuristic itself: then the JavaScript object only describes
   // it (and evaluates the rare states the finite-domain view rejects)
@@ -42,8 +58,7 @@ export function solve(task: GroundTask, options: SolveOptions = {}): SearchResul
     options2.factMask = "unsupported" in fdr ? rel.factWords : relevanceByVariable(fdr, rel.factWords);
   }
   const kernel = spec !== undefined ? SearchKernel.create(task, spec, options2) : null;
-  const r = kernel !== null ? kernel.run(options.limits) : astar(task, h, options.limits, options2);
-  return { ...r, planNames: r.plan.map((op) => task.opNames[op]!), heuristic: h.name };
+  return { h, kernel, options: options2 };
 }
 
 /** Fast Downward plan-file text: one `(action args)` per line, then `; cost = N (unit cost|general cost)`. */

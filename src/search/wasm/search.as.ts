@@ -1,8 +1,9 @@
 // A* search kernel (AssemblyScript -> WebAssembly), with the LM-Cut kernel of lmcut.as.ts in the
 // same instance. A port of astarRun in src/search/astar.ts for solve's case (STRIPS with
-// negative preconditions: no conditional effects, no axioms; no bound, no exact values, no
-// forbidden states): the same successor order, open-list order (f, h, insertion), reopening and
-// counts, hence the same expansions and plan. The host writes the task once, then calls search.
+// negative preconditions and conditional effects, no axioms; an optional cost bound; no exact
+// values, no forbidden states): the same successor order, open-list order (f, h, insertion),
+// reopening and counts, hence the same expansions and plan. The host writes the task once, then
+// calls search as often as it likes (each search starts afresh from the state it writes).
 
 import { alloc, lmcut, hmax } from "./lmcut.as";
 import { INF, ld, st } from "./memory.as";
@@ -51,6 +52,15 @@ let keyStart: usize = 0;
 let keyOps: usize = 0;
 let unkeyed: usize = 0;
 let nUnkeyed: i32 = 0;
+// conditional effects (0: none): as GroundTask's ce* arrays
+let ceStart: usize = 0;
+let ceCondStart: usize = 0;
+let ceCond: usize = 0;
+let ceNegStart: usize = 0;
+let ceNeg: usize = 0;
+let ceFact: usize = 0;
+let ceIsAdd: usize = 0; // u8
+let fired: usize = 0;
 
 // ---- heuristic
 let hKind: i32 = 0;
@@ -98,6 +108,7 @@ let untilJump: i32 = 0;
 let reopened: i32 = 0;
 let plan: usize = 0;
 let planLen: i32 = 0;
+let planCap: i32 = 0;
 
 /**
  * Called once the host has written the task arrays (pointers from `alloc`; 0 for an absent
@@ -147,6 +158,24 @@ export function searchInit(
   cur = alloc(words << 2);
   nxt = alloc(words << 2);
   ops = alloc(max(no, 1) << 2);
+}
+
+/**
+ * Conditional effects, after `searchInit`: operator o owns effects `pStart[o] .. pStart[o+1]`,
+ * effect e has conditions and negated conditions (ranges by e) and sets `pFact[e]` true
+ * (`pIsAdd[e]` 1) or false; `maxPerOp` is the largest number of effects of one operator.
+ */
+export function searchInitEffects(
+  pStart: usize, pCondStart: usize, pCond: usize, pNegStart: usize, pNeg: usize, pFact: usize, pIsAdd: usize, maxPerOp: i32,
+): void {
+  ceStart = pStart;
+  ceCondStart = pCondStart;
+  ceCond = pCond;
+  ceNegStart = pNegStart;
+  ceNeg = pNeg;
+  ceFact = pFact;
+  ceIsAdd = pIsAdd;
+  fired = alloc(max(maxPerOp, 1) << 2);
 }
 
 /** The state buffer the host writes the start state into before `search`. */
@@ -346,18 +375,48 @@ function applicable(s: usize): i32 {
   return n;
 }
 
-/** Successor of `s` by `o` into `out`: deletes, then adds (add wins), then the projection. */
+@inline function setFact(out: usize, f: i32, on: bool): void {
+  const p = out + (<usize>(f >>> 5) << 2);
+  const bit = <u32>1 << <u32>(f & 31);
+  store<u32>(p, on ? load<u32>(p) | bit : load<u32>(p) & ~bit);
+}
+
+/**
+ * Successor of `s` by `o` into `out` (never `s`): the conditional effects that fire on `s`, then
+ * deletes (the operator's, then the effects'), adds (the same order; add wins), the projection.
+ */
 function apply(s: usize, o: i32, out: usize): void {
-  memory.copy(out, s, <usize>words << 2);
-  for (let i = ld(delStart, o), e = ld(delStart, o + 1); i < e; i++) {
-    const f = ld(del, i);
-    const p = out + (<usize>(f >>> 5) << 2);
-    store<u32>(p, load<u32>(p) & ~(<u32>1 << <u32>(f & 31)));
+  let nFired = 0;
+  if (ceStart != 0) {
+    for (let e = ld(ceStart, o), ee = ld(ceStart, o + 1); e < ee; e++) {
+      let ok = true;
+      for (let i = ld(ceCondStart, e), n = ld(ceCondStart, e + 1); i < n; i++) {
+        if (!has(s, ld(ceCond, i))) {
+          ok = false;
+          break;
+        }
+      }
+      if (ok) {
+        for (let i = ld(ceNegStart, e), n = ld(ceNegStart, e + 1); i < n; i++) {
+          if (has(s, ld(ceNeg, i))) {
+            ok = false;
+            break;
+          }
+        }
+      }
+      if (ok) st(fired, nFired++, e);
+    }
   }
-  for (let i = ld(addStart, o), e = ld(addStart, o + 1); i < e; i++) {
-    const f = ld(add, i);
-    const p = out + (<usize>(f >>> 5) << 2);
-    store<u32>(p, load<u32>(p) | (<u32>1 << <u32>(f & 31)));
+  memory.copy(out, s, <usize>words << 2);
+  for (let i = ld(delStart, o), e = ld(delStart, o + 1); i < e; i++) setFact(out, ld(del, i), false);
+  for (let k = 0; k < nFired; k++) {
+    const e = ld(fired, k);
+    if (load<u8>(ceIsAdd + <usize>e) == 0) setFact(out, ld(ceFact, e), false);
+  }
+  for (let i = ld(addStart, o), e = ld(addStart, o + 1); i < e; i++) setFact(out, ld(add, i), true);
+  for (let k = 0; k < nFired; k++) {
+    const e = ld(fired, k);
+    if (load<u8>(ceIsAdd + <usize>e) != 0) setFact(out, ld(ceFact, e), true);
   }
   if (factMask != 0) {
     for (let w = 0; w < words; w++) {
@@ -428,14 +487,34 @@ export function stat(i: i32): i32 {
   }
 }
 
+/** Empties the registry, the open list and the counters of the last search. */
+function resetSearch(): void {
+  if (cap == 0) growStates(1024);
+  else {
+    count = 0;
+    memory.fill(table, 0xff, <usize>(tableMask + 1) << 2);
+  }
+  qSize = 0;
+  qNext = 0;
+  expanded = 0;
+  generated = 0;
+  evaluated = 0;
+  initialH = -1;
+  solutionCost = -1;
+  untilJump = 0;
+  reopened = 0;
+  planLen = 0;
+}
+
 /**
  * A* from the state in `startBuffer()` (projected here), tie-breaking on (f, h, FIFO), goal
- * test at expansion, reopening. Stops with LIMIT after `maxExpanded` expansions or once
+ * test at expansion, reopening; states with f > `bound` are never queued (UNSOLVABLE then means
+ * no plan of cost <= bound). Stops with LIMIT after `maxExpanded` expansions or once
  * `now() > deadline` (checked every 16 expansions). Returns SOLVED, UNSOLVABLE, LIMIT or
  * INTERNAL (an empty or zero-cost cut: a bug).
  */
-export function search(maxExpanded: f64, deadline: f64): i32 {
-  growStates(1024);
+export function search(maxExpanded: f64, deadline: f64, bound: i32): i32 {
+  resetSearch();
   const start = nxt;
   if (factMask != 0) {
     for (let w = 0; w < words; w++) {
@@ -451,6 +530,7 @@ export function search(maxExpanded: f64, deadline: f64): i32 {
   st(closed, startId, 0);
   if (h0 == DEAD) return UNSOLVABLE;
   initialH = h0;
+  if (h0 > bound) return UNSOLVABLE;
   st(gv, startId, 0);
   st(parent, startId, -1);
   st(parentOp, startId, -1);
@@ -477,7 +557,10 @@ export function search(maxExpanded: f64, deadline: f64): i32 {
       solutionCost = gid;
       let len = 0;
       for (let x = id; ld(parent, x) != -1; x = ld(parent, x)) len++;
-      plan = alloc(max(len, 1) << 2);
+      if (len > planCap) {
+        planCap = max(len, 64);
+        plan = alloc(planCap << 2);
+      }
       planLen = len;
       let k = len;
       for (let x = id; ld(parent, x) != -1; x = ld(parent, x)) st(plan, --k, ld(parentOp, x));
@@ -501,6 +584,7 @@ export function search(maxExpanded: f64, deadline: f64): i32 {
         st(gv, sid, ng);
         st(parent, sid, id);
         st(parentOp, sid, op);
+        if (ng + h > bound) continue; // recorded (a cheaper path may queue it), not queued
         qPush(ng + h, h, sid);
       } else {
         const h = ld(hv, sid);
@@ -511,6 +595,7 @@ export function search(maxExpanded: f64, deadline: f64): i32 {
         st(parent, sid, id);
         st(parentOp, sid, op);
         store<u8>(closed + <usize>sid, 0);
+        if (ng + h > bound) continue;
         qPush(ng + h, h, sid);
       }
     }
