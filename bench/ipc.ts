@@ -278,9 +278,10 @@ async function runLabel(o: Options, domain: string, problem: string): Promise<No
     if (r.code !== 0) return { status: "failed", reason: firstLine(r.err) || `exit ${r.code}`, wallMs: r.ms };
     const m = JSON.parse(readFileSync(join(out, "ds", "manifest.json"), "utf8")) as {
       rows: number;
-      problems: { labelled: number; skipped: Array<{ reason: string }> };
+      problems: { labelled: number; skipped: Array<{ reason: string }>; partial?: Array<{ states_cut: number; reason: string }> };
     };
-    if (m.problems.labelled > 0) return { status: "labelled", rows: m.rows, wallMs: r.ms };
+    const cut = m.problems.partial?.[0];
+    if (m.problems.labelled > 0) return { status: "labelled", rows: m.rows, wallMs: r.ms, ...(cut ? { statesCut: cut.states_cut, reason: cut.reason } : {}) };
     return { status: "skipped", reason: m.problems.skipped[0]?.reason ?? "", wallMs: r.ms };
   } finally {
     rmSync(out, { recursive: true, force: true });
@@ -488,7 +489,7 @@ function h0Relation(r: Result): "=" | "<" | ">" | null {
 
 function labelCell(l: Result["label"]): string {
   if (!l) return "-";
-  if (l.status === "labelled") return `${l.rows} rows, ${(l.wallMs / 1000).toFixed(1)} s`;
+  if (l.status === "labelled") return `${l.rows} rows, ${(l.wallMs / 1000).toFixed(1)} s${l.statesCut ? ` (${l.statesCut} states cut)` : ""}`;
   return `${l.status}${l.reason ? `: ${l.reason}` : ""}`;
 }
 

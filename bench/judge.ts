@@ -16,11 +16,17 @@
  * wall time: on a shared machine the wall clock also counts other processes' turns.
  *
  * Options: --domains a,b  --problems N (per domain, default 5)  --rounds R (plans per problem,
- * default 20)  --seed S
+ * default 20)  --seed S  --ipc FILE (more problems, one PDDL path per line with its domain file
+ * beside it, e.g. IPC problems: their plans are made the same way; the subprocess runs get
+ * `--time-ms` of `--time-ms`, default 30,000, and a request over it answers with a limit)
+ *
+ * Latency per step: each request's time divided by its steps (p50, p99), per source (built-in
+ * domains, IPC problems), besides the per-request figures.
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { domainFileFor } from "../src/pddl/files.js";
 import { createInterface } from "node:readline";
 import { BUILTIN_DOMAINS, builtinProblemsDir } from "../src/generators/index.js";
 import { JudgeSession } from "../src/products/judge-session.js";
@@ -37,7 +43,11 @@ function flag(name: string, dflt: string): string {
   const i = process.argv.indexOf(name);
   return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1]! : dflt;
 }
-checkBenchFlags("bench/judge", "usage: npm run bench:judge -- [--domains a,b] [--problems 5] [--rounds 20] [--seed 1]", { values: ["--domains", "--problems", "--rounds", "--seed"] });
+checkBenchFlags("bench/judge", "usage: npm run bench:judge -- [--domains a,b] [--problems 5] [--rounds 20] [--seed 1] [--ipc FILE] [--time-ms 30000]", {
+  values: ["--domains", "--problems", "--rounds", "--seed", "--ipc", "--time-ms"],
+});
+const ipcList = flag("--ipc", "");
+const timeMs = Number(flag("--time-ms", "30000"));
 const only = flag("--domains", "").split(",").filter(Boolean);
 const nProblems = Number(flag("--problems", "5"));
 const rounds = Number(flag("--rounds", "20"));
@@ -48,6 +58,9 @@ interface Request {
   problem: string;
   steps: string[];
 }
+
+/** Which set a request comes from ("ipc" for `--ipc` problems), for the per-step latency. */
+const sourceOf = (r: Request): string => (r.domain.endsWith(".pddl") ? "ipc" : "built-in");
 
 /** Requests in RL-loop order: round r sends one plan for every problem. */
 function buildRequests(): Request[] {
@@ -65,9 +78,32 @@ function buildRequests(): Request[] {
       perProblem.push(Array.from({ length: rounds }, () => ({ domain: d.name, problem: id, steps: randomPlan(jt, prng) })));
     }
   }
+  if (ipcList !== "") {
+    for (const pfile of readFileSync(ipcList, "utf8").split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"))) {
+      const dfile = domainFileFor(dirname(pfile), pfile);
+      if (dfile === null) continue;
+      const domain = parseDomain(readFileSync(dfile, "utf8"), dfile);
+      const jt = createJudgeTask(domain, parseProblem(readFileSync(pfile, "utf8"), pfile, domain), { limits: { maxStates: 2_000_000 } });
+      const prng = new Prng(seed, `${pfile}/judge-bench`);
+      try {
+        perProblem.push(Array.from({ length: rounds }, () => ({ domain: dfile, problem: pfile, steps: randomPlan(jt, prng) })));
+      } catch (e) {
+        process.stderr.write(`bench/judge: ${pfile}: no plans (${(e as Error).message})\n`);
+      }
+    }
+  }
   const out: Request[] = [];
   for (let r = 0; r < rounds; r++) for (const p of perProblem) out.push(p[r]!);
   return out;
+}
+
+/** p50 and p99 of per-step latency (a request's milliseconds over its steps), by source. */
+function perStepLines(requests: Request[], lat: number[], what: string): void {
+  for (const src of ["built-in", "ipc"]) {
+    const xs = requests.flatMap((r, i) => (sourceOf(r) === src && r.steps.length > 0 ? [lat[i]! / r.steps.length] : []));
+    if (xs.length === 0) continue;
+    console.log(`  ${what} per step, ${src} (${xs.length} requests): p50 ${ms(quantile(xs, 0.5))} ms, p99 ${ms(quantile(xs, 0.99))} ms, max ${ms(Math.max(...xs))} ms`);
+  }
 }
 
 const quantile = (xs: number[], q: number): number => {
@@ -97,14 +133,17 @@ function inProcess(requests: Request[]): void {
   const t0 = performance.now();
   const c0 = cpuMs();
   const seen = new Set<string>();
+  const lat: number[] = [];
   for (const r of requests) {
     const line = JSON.stringify(r);
     const a = cpuMs();
     const out = JSON.stringify(session.judgeLine(line));
     const dt = cpuMs() - a;
+    lat.push(dt);
     if (out.startsWith('{"error"')) throw new Error(`${r.domain}/${r.problem}: ${out}`);
-    const d = byDomain.get(r.domain) ?? { steps: 0, ms: 0, first: [], warm: [] };
-    byDomain.set(r.domain, d);
+    const name = sourceOf(r) === "ipc" ? r.problem.split("/").slice(-2).join("/") : r.domain;
+    const d = byDomain.get(name) ?? { steps: 0, ms: 0, first: [], warm: [] };
+    byDomain.set(name, d);
     d.steps += r.steps.length;
     d.ms += dt;
     const key = `${r.domain}/${r.problem}`;
@@ -115,27 +154,34 @@ function inProcess(requests: Request[]): void {
   const total = performance.now() - t0;
   const cpu = cpuMs() - c0;
   console.log("in-process (JudgeSession.judgeLine + JSON, one core; CPU ms per request):");
-  console.log("domain              requests  steps  steps/s  first ms (p50)  warm ms p50  p95  max");
+  const w = Math.max(18, ...[...byDomain.keys()].map((k) => k.length));
+  console.log(`${"domain".padEnd(w)}  requests  steps  steps/s  first ms (p50)  warm ms p50  p95  max`);
   for (const [name, d] of byDomain) {
     console.log(
-      `${name.padEnd(18)}  ${String(d.first.length + d.warm.length).padStart(8)}  ${String(d.steps).padStart(5)}  ${String(Math.round((d.steps / d.ms) * 1000)).padStart(7)}  ${ms(quantile(d.first, 0.5)).padStart(14)}  ${ms(quantile(d.warm, 0.5)).padStart(11)}  ${ms(quantile(d.warm, 0.95)).padStart(4)}  ${ms(Math.max(...d.warm))}`,
+      `${name.padEnd(w)}  ${String(d.first.length + d.warm.length).padStart(8)}  ${String(d.steps).padStart(5)}  ${String(Math.round((d.steps / d.ms) * 1000)).padStart(7)}  ${ms(quantile(d.first, 0.5)).padStart(14)}  ${ms(quantile(d.warm, 0.5)).padStart(11)}  ${ms(quantile(d.warm, 0.95)).padStart(4)}  ${ms(Math.max(...d.warm))}`,
     );
   }
   console.log(`total: ${requests.length} requests, ${steps} steps: CPU ${ms(cpu)} ms = ${Math.round((steps / cpu) * 1000)} steps/s (wall ${ms(total)} ms = ${Math.round((steps / total) * 1000)} steps/s)`);
+  perStepLines(requests, lat, "CPU latency");
 }
 
 /** `judge --jsonl` as a subprocess: lockstep (latency) or pipelined (throughput). */
 async function subprocess(requests: Request[], lockstep: boolean): Promise<void> {
   const cli = join(packageRoot(), "dist", "src", "cli", "main.js");
   const t0 = performance.now();
-  const child = spawn(process.execPath, [cli, "judge", "--jsonl", "--cache", String(problems)], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [cli, "judge", "--jsonl", "--cache", String(problems), "--time-ms", String(timeMs)], { stdio: ["pipe", "pipe", "inherit"] });
   const rl = createInterface({ input: child.stdout });
   const replies = rl[Symbol.asyncIterator]();
   const lat: number[] = [];
   let steps = 0;
   let errors = 0;
+  let limits = 0;
   const check = (line: string) => {
-    if ("error" in (JSON.parse(line) as object)) errors++;
+    const o = JSON.parse(line) as { error?: string; limit?: unknown };
+    if (o.error !== undefined) {
+      if (/limit/i.test(o.error)) limits++;
+      else errors++;
+    }
   };
   if (lockstep) {
     for (const r of requests) {
@@ -161,9 +207,12 @@ async function subprocess(requests: Request[], lockstep: boolean): Promise<void>
   const what = lockstep ? "lockstep, one request in flight" : "pipelined";
   console.log(
     `subprocess judge --jsonl (${what}): ${requests.length} requests, ${steps} steps, start-up included: ` +
-      `CPU ${ms(cpu)} ms = ${Math.round((steps / cpu) * 1000)} steps/s, wall ${ms(total)} ms = ${Math.round((steps / total) * 1000)} steps/s; errors ${errors}`,
+      `CPU ${ms(cpu)} ms = ${Math.round((steps / cpu) * 1000)} steps/s, wall ${ms(total)} ms = ${Math.round((steps / total) * 1000)} steps/s; errors ${errors}, limit answers ${limits}`,
   );
-  if (lockstep) console.log(`  wall latency per request: p50 ${ms(quantile(lat, 0.5))} ms, p95 ${ms(quantile(lat, 0.95))} ms, max ${ms(Math.max(...lat))} ms (first ${ms(lat[0]!)} ms)`);
+  if (lockstep) {
+    console.log(`  wall latency per request: p50 ${ms(quantile(lat, 0.5))} ms, p95 ${ms(quantile(lat, 0.95))} ms, p99 ${ms(quantile(lat, 0.99))} ms, max ${ms(Math.max(...lat))} ms (first ${ms(lat[0]!)} ms; --time-ms ${timeMs})`);
+    perStepLines(requests, lat, "wall latency");
+  }
 }
 
 const requests = buildRequests();
