@@ -67,3 +67,29 @@ describe("labelling: a problem's time limit holds inside every search", () => {
     expect(ms).toBeLessThanOrEqual(1100);
   }, 30_000);
 });
+
+describe("judge --jsonl: a request over its limit answers with a limit and the stream goes on", () => {
+  it("--time-ms 500: the hard request gets 'limit reached' within 10% (or 100 ms), the next one its judgement", async () => {
+    const { spawn } = await import("node:child_process");
+    const { createInterface } = await import("node:readline");
+    const child = spawn(process.execPath, [join(ROOT, "dist", "src", "cli", "main.js"), "judge", "--jsonl", "--time-ms", "500"], { stdio: ["pipe", "pipe", "pipe"] });
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    // warm-up request: start-up and the first grounding are not part of the measured one
+    child.stdin.write(JSON.stringify({ id: 0, domain: "npuzzle", problem: "p0001", steps: [] }) + "\n");
+    expect(JSON.parse((await lines.next()).value as string).id).toBe(0);
+    const t0 = performance.now();
+    child.stdin.write(JSON.stringify({ id: 1, domain: "npuzzle", problem: hard15(), steps: ["(move t6 p20 p21)"] }) + "\n");
+    const hard = JSON.parse((await lines.next()).value as string) as { id: number; error?: string };
+    const ms = performance.now() - t0;
+    expect(hard.id).toBe(1);
+    expect(hard.error).toMatch(/^limit reached: /);
+    // grounding the new problem is inside the request's time too
+    expect(ms).toBeLessThanOrEqual(600);
+    child.stdin.write(JSON.stringify({ id: 2, domain: "npuzzle", problem: "p0001", steps: ["(move t1 p00 p01)"] }) + "\n");
+    const next = JSON.parse((await lines.next()).value as string) as { id: number; error?: string; steps?: unknown[] };
+    expect(next.id).toBe(2);
+    expect(next.error).toBeUndefined();
+    child.stdin.end();
+    await new Promise((done) => child.on("close", done));
+  }, 60_000);
+});
