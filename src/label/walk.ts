@@ -15,6 +15,7 @@ import {
   type LabelContext,
   type LabelLimits,
 } from "./context.js";
+import { backtrackCheck } from "./classify.js";
 import { drawCandidates, emptyTally, labelDrawn, schemasRepeatingObjects } from "./sample.js";
 import type { LabeledStep } from "./types.js";
 
@@ -78,7 +79,11 @@ export class ProblemSkipped extends Error {
 /**
  * An optimal plan from `start` following the oracle: at each state the lowest-id optimal action,
  * or a `prng` choice among them. Optimal actions whose successor the plan already visited are
- * avoided (zero-cost cycles). Returns operator ids; throws ProblemSkipped if `start` is a dead end.
+ * avoided (zero-cost cycles). Where zero-cost actions still lead that walk into a cycle (every
+ * optimal action of a state returns to a visited state), the walk is made again choosing, at
+ * each state, the first optimal action from which some optimal plan avoids every state visited
+ * so far: such a walk never cycles. Walks that never cycled are unchanged by this. Returns
+ * operator ids; throws ProblemSkipped if `start` is a dead end.
  */
 export function optimalWalk(
   ctx: LabelContext,
@@ -87,15 +92,37 @@ export function optimalWalk(
   visited: readonly Uint32Array[] = [],
 ): { ops: number[]; states: Uint32Array[] } {
   if (hstar(ctx, start) === Infinity) throw new ProblemSkipped("unsolvable", "no plan exists from the initial state");
+  try {
+    return walkFrom(ctx, start, prng, visited, false);
+  } catch (e) {
+    if (!(e instanceof WalkCycles)) throw e;
+    // forked only now: a walk that never cycles draws exactly what it drew before
+    return walkFrom(ctx, start, prng?.fork("walk-again") ?? null, visited, true);
+  }
+}
+
+/** The greedy walk met a state whose optimal actions all return to visited states. */
+class WalkCycles extends Error {}
+
+function walkFrom(
+  ctx: LabelContext,
+  start: Uint32Array,
+  prng: Prng | null,
+  visited: readonly Uint32Array[],
+  avoiding: boolean,
+): { ops: number[]; states: Uint32Array[] } {
   const seen = new Set<number>(visited.map((s) => stateId(ctx, s)));
   seen.add(stateId(ctx, start));
   const ops: number[] = [];
   const states: Uint32Array[] = [start];
   let s = start;
   while (!isGoal(ctx.task, s)) {
-    const op = prng === null ? firstOptimal(ctx, s, seen) : randomOptimal(ctx, s, seen, prng);
+    const op = avoiding ? avoidingOptimal(ctx, s, seen, prng) : prng === null ? firstOptimal(ctx, s, seen) : randomOptimal(ctx, s, seen, prng);
     s = successor(ctx, s, op);
-    if (seen.has(stateId(ctx, s))) throw new ProblemSkipped("limit", "the optimal walk cycles through zero-cost actions");
+    if (seen.has(stateId(ctx, s))) {
+      if (!avoiding) throw new WalkCycles();
+      throw new Error("internal: the cycle-free walk revisited a state");
+    }
     seen.add(stateId(ctx, s));
     ops.push(op);
     states.push(s);
@@ -127,6 +154,27 @@ function firstOptimal(ctx: LabelContext, s: Uint32Array, seen: ReadonlySet<numbe
     if (hstarAtMost(ctx, next, stateId(ctx, next), h - cost[op]!)) return op;
   }
   throw new Error("internal: a solvable non-goal state has no optimal action");
+}
+
+/**
+ * The first optimal action at s (lowest id, or in a `prng` order) from whose successor some
+ * optimal plan avoids every state in `seen` (s included): `backtrackCheck` says no. One exists
+ * whenever s has an optimal plan avoiding the states seen before it, which each choice keeps
+ * true for the next state.
+ */
+function avoidingOptimal(ctx: LabelContext, s: Uint32Array, seen: ReadonlySet<number>, prng: Prng | null): number {
+  let ops = optimalActions(ctx, s);
+  if (prng !== null) ops = prng.shuffle(ops.slice());
+  const vIndex = new Map<number, number>();
+  let j = 0;
+  for (const id of seen) vIndex.set(id, j++);
+  for (const op of ops) {
+    const next = successor(ctx, s, op);
+    const id = stateId(ctx, next);
+    if (seen.has(id)) continue;
+    if (!backtrackCheck(ctx, next, id, vIndex).backtracking) return op;
+  }
+  throw new Error("internal: no optimal action of a walk state avoids the states before it");
 }
 
 /** A `prng` choice among the optimal actions at s with unseen successors (else among all). */
