@@ -18,6 +18,8 @@ interface SearchExports extends KernelExports {
   startBuffer(): number;
   search(maxExpanded: number, deadline: number, bound: number): number;
   searchInitEffects(...args: number[]): void;
+  arenaPtr(): number;
+  hPtr(): number;
   stat(i: number): number;
   planPtr(): number;
 }
@@ -118,6 +120,25 @@ export class SearchKernel {
    */
   run(limits: SearchLimits = {}): SearchResult & { reopened: number } {
     return this.runFrom(this.task.init, limits);
+  }
+
+  /**
+   * Every state the last search generated with its heuristic value (Infinity for a relaxed dead
+   * end), in the kernel's projection (the task's own states where it searches without one).
+   */
+  forEachState(visit: (state: Uint32Array, h: number) => void): void {
+    const x = this.x;
+    const words = Math.max(1, this.task.words);
+    const n = x.stat(8);
+    const mem = new Uint32Array(x.memory.buffer);
+    const hv = new Int32Array(x.memory.buffer, x.hPtr(), n);
+    const base = x.arenaPtr() >>> 2;
+    const s = new Uint32Array(words);
+    for (let id = 0; id < n; id++) {
+      s.set(mem.subarray(base + id * words, base + (id + 1) * words));
+      const h = hv[id]!;
+      visit(s, h === -2 ? Infinity : h);
+    }
   }
 
   /**

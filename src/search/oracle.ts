@@ -211,6 +211,7 @@ class SearchOracle implements Oracle {
   private readonly positiveCosts: boolean;
   /** solve's WebAssembly search for unbounded queries (undefined: not made yet; null: none). */
   private kernel: SearchKernel | null | undefined;
+  private kernelRuns = 0;
 
   constructor(
     private readonly task: GroundTask,
@@ -305,13 +306,25 @@ class SearchOracle implements Oracle {
    * of the plan's states are cached. Null where the kernel does not run the task.
    */
   private runKernel(state: Uint32Array): number | null {
-    if (this.kernel === undefined) this.kernel = this.outer === undefined ? solveKernel(this.task) : null;
+    // no projection: the states it explores are the task's own, and their heuristic values
+    // become the lower bounds later queries start from
+    if (this.kernel === undefined) this.kernel = this.outer === undefined ? solveKernel(this.task, { pruneIrrelevant: false }) : null;
     if (this.kernel === null) return null;
+    this.kernelRuns++;
     const r = this.kernel.runFrom(state, this.limits ?? {});
     if (r.status === "limit") {
       throw new LimitError(`h* query hit its limits after ${r.expanded} expansions (${Math.round(r.searchMs)} ms)`);
     }
-    if (r.status === "unsolvable") {
+    const dead = r.status === "unsolvable";
+    // what the search learnt stays: every state's heuristic value (a lower bound of its h*), or
+    // after an exhausted search, that every state it reached is a dead end
+    this.kernel.forEachState((u, h) => {
+      const id = this.cache.intern(u);
+      this.grow(id);
+      if (dead || h === Infinity) this.exact[id] = Infinity;
+      else if (!(this.lower[id]! >= h)) this.lower[id] = h;
+    });
+    if (dead) {
       this.setExact(state, Infinity);
       return Infinity;
     }
@@ -335,7 +348,11 @@ class SearchOracle implements Oracle {
    */
   private run(state: Uint32Array, bound: number): number {
     const maxExp = this.limits?.maxExpansions ?? Infinity;
-    const trial = bound === Infinity && this.kernel !== null && maxExp > this.kernelAfter;
+    // once per oracle (kernelAfter 0: always): the kernel keeps nothing for later queries, while
+    // the JavaScript search leaves every state's heuristic value and exact values on its plans
+    // behind, which later queries of a problem need (folding's labels: 2.3 s after one kernel
+    // search, 27 s with every long query in the kernel)
+    const trial = bound === Infinity && this.kernel !== null && maxExp > this.kernelAfter && (this.kernelAfter === 0 || this.kernelRuns === 0);
     if (trial && this.kernelAfter === 0) {
       const k = this.runKernel(state);
       if (k !== null) return k;

@@ -33,11 +33,12 @@ export function solve(task: GroundTask, options: SolveOptions = {}): SearchResul
 /**
  * solve's search, made once and run from any state as often as needed (the h* oracle's
  * unbounded queries): the WebAssembly kernel with solve's heuristic, successor order and
- * goal-relevance projection, or null where the kernel does not run the task.
+ * (unless `pruneIrrelevant` is false) goal-relevance projection, or null where the kernel does
+ * not run the task.
  */
-export function solveKernel(task: GroundTask): SearchKernel | null {
+export function solveKernel(task: GroundTask, options: Pick<SolveOptions, "pruneIrrelevant"> = {}): SearchKernel | null {
   if (!searchKernelRuns(task)) return null;
-  return solveSetup(task, {}).kernel;
+  return solveSetup(task, options).kernel;
 }
 
 function solveSetup(task: GroundTask, options: SolveOptions): { h: ReturnType<typeof createHeuristic>; kernel: SearchKernel | null; options: SearchKernelOptions } {

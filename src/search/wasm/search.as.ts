@@ -467,6 +467,16 @@ function fromHost(s: usize): i32 {
   return h >= INF ? DEAD : h;
 }
 
+/** The last search's states (`stat(8)` of them, `words` each, by id). */
+export function arenaPtr(): usize {
+  return arena;
+}
+
+/** The heuristic value of each state of the last search, by id (-2 for a relaxed dead end). */
+export function hPtr(): usize {
+  return hv;
+}
+
 /** The plan's operators, first to last, once `search` returned SOLVED. */
 export function planPtr(): usize {
   return plan;
