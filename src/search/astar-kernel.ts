@@ -67,6 +67,8 @@ export function searchKernelFits(task: GroundTask, spec: KernelHeuristicSpec): b
 export class SearchKernel {
   private readonly x: SearchExports;
   private readonly spec: KernelHeuristicSpec;
+  /** The facts states are projected onto (packed), or undefined: none. */
+  readonly projection: Uint32Array | undefined;
 
   /** A kernel for `task`, or null where `searchKernelFits` says no. */
   static create(task: GroundTask, spec: KernelHeuristicSpec, options: SearchKernelOptions): SearchKernel | null {
@@ -79,6 +81,7 @@ export class SearchKernel {
     options: SearchKernelOptions,
   ) {
     this.spec = spec;
+    this.projection = options.factMask;
     const words = Math.max(1, task.words);
     const scratch = new Uint32Array(words);
     const x = (this.x = instantiate(wasmModule("search")!, {
@@ -124,7 +127,7 @@ export class SearchKernel {
 
   /**
    * Every state the last search generated with its heuristic value (Infinity for a relaxed dead
-   * end), in the kernel's projection (the task's own states where it searches without one).
+   * end), in the kernel's projection (`projection`; the task's own states without one).
    */
   forEachState(visit: (state: Uint32Array, h: number) => void): void {
     const x = this.x;

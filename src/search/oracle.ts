@@ -3,7 +3,7 @@ import type { SuccessorGenerator } from "../task/index.js";
 import { astarRun } from "./astar.js";
 import type { SearchKernel } from "./astar-kernel.js";
 import { solveKernel } from "./solve.js";
-import { applyOp } from "../task/index.js";
+import { applyOp, StateRegistry } from "../task/index.js";
 import { AdaptiveLmCutHeuristic, HMaxHeuristic } from "./heuristics.js";
 import { StateSpace } from "./space.js";
 import { TransitionGraph, type GoalDistances } from "./transition-graph.js";
@@ -212,6 +212,8 @@ class SearchOracle implements Oracle {
   /** solve's WebAssembly search for unbounded queries (undefined: not made yet; null: none). */
   private kernel: SearchKernel | null | undefined;
   private kernelRuns = 0;
+  /** The heuristic values of the states the kernel search generated, by projected state. */
+  private projected: { reg: StateRegistry; h: Float64Array; mask: Uint32Array | null; scratch: Uint32Array } | null = null;
 
   constructor(
     private readonly task: GroundTask,
@@ -270,6 +272,21 @@ class SearchOracle implements Oracle {
     const x = this.exact[id]!;
     if (x === x) return x;
     let l = this.lower[id]!;
+    if (l !== l && this.projected !== null) {
+      const p = this.projected;
+      let q = s;
+      if (p.mask !== null) {
+        q = p.scratch;
+        for (let w = 0; w < q.length; w++) q[w] = s[w]! & p.mask[w]!;
+      }
+      const k = p.reg.lookup(q);
+      if (k >= 0) {
+        l = p.h[k]!;
+        this.lower[id] = l;
+        if (l === Infinity) this.exact[id] = Infinity;
+        return l;
+      }
+    }
     if (l !== l) {
       l = this.lmcut.evaluate(s);
       this.lower[id] = l;
@@ -306,9 +323,7 @@ class SearchOracle implements Oracle {
    * of the plan's states are cached. Null where the kernel does not run the task.
    */
   private runKernel(state: Uint32Array): number | null {
-    // no projection: the states it explores are the task's own, and their heuristic values
-    // become the lower bounds later queries start from
-    if (this.kernel === undefined) this.kernel = this.outer === undefined ? solveKernel(this.task, { pruneIrrelevant: false }) : null;
+    if (this.kernel === undefined) this.kernel = this.outer === undefined ? solveKernel(this.task) : null;
     if (this.kernel === null) return null;
     this.kernelRuns++;
     const r = this.kernel.runFrom(state, this.limits ?? {});
@@ -316,14 +331,16 @@ class SearchOracle implements Oracle {
       throw new LimitError(`h* query hit its limits after ${r.expanded} expansions (${Math.round(r.searchMs)} ms)`);
     }
     const dead = r.status === "unsolvable";
-    // what the search learnt stays: every state's heuristic value (a lower bound of its h*), or
-    // after an exhausted search, that every state it reached is a dead end
+    // What the search learnt stays, by projected state (h* of a state is that of its projection
+    // onto the goal-relevant facts): each one's heuristic value, a lower bound of h* for every
+    // state that projects to it, or after an exhausted search, that they are all dead ends.
+    const reg = new StateRegistry(Math.max(1, this.task.words));
+    const hs: number[] = [];
     this.kernel.forEachState((u, h) => {
-      const id = this.cache.intern(u);
-      this.grow(id);
-      if (dead || h === Infinity) this.exact[id] = Infinity;
-      else if (!(this.lower[id]! >= h)) this.lower[id] = h;
+      reg.intern(u);
+      hs.push(dead ? Infinity : h);
     });
+    this.projected = { reg, h: Float64Array.from(hs), mask: this.kernel.projection ?? null, scratch: new Uint32Array(Math.max(1, this.task.words)) };
     if (dead) {
       this.setExact(state, Infinity);
       return Infinity;
