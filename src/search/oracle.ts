@@ -29,7 +29,7 @@ export interface OracleOptions {
   graph?: TransitionGraph;
   /**
    * Expansions of an unbounded search-mode query in JavaScript before it starts again in solve's
-   * WebAssembly search (default 2,000; 0: the kernel at once, as tests use it).
+   * WebAssembly search (default 300; 0: the kernel at once, as tests use it).
    */
   kernelAfter?: number;
 }
@@ -56,8 +56,13 @@ export interface Oracle extends HStarOracle {
 }
 
 const DEFAULT_MAX_STATES = 2_000_000;
-/** Expansions of an unbounded h* query in JavaScript before it moves to the kernel (`SearchOracle.run`). */
-const KERNEL_AFTER = 2000;
+/**
+ * Expansions of an unbounded h* query in JavaScript before it moves to the kernel
+ * (`SearchOracle.run`). Measured: a cold query costs 1.0-1.05x solve's time with 0, 1.2-1.3x
+ * with 300 and 1.8-2.1x with 2,000 (petri-net, floortile); 0 makes every problem of the
+ * built-in set build a kernel (5% more CPU on `generate --domain all`), 300 does not.
+ */
+const KERNEL_AFTER = 300;
 // One LM-Cut per task, shared by the search-mode oracle and the avoidance searches (building
 // the relaxed task, and later the finite-domain view, is not free). Single-threaded: evaluations
 // never nest.
