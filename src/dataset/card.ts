@@ -199,7 +199,7 @@ function partialNote(m: Manifest): string {
   const n = m.problems.partial?.length ?? 0;
   if (n === 0) return "";
   const cut = m.problems.partial.reduce((a, p) => a + p.states_cut, 0);
-  return `${n} labelled in part: a limit cut ${cut} later states of their walks, the states before are whole; `;
+  return `${n} labelled in part: a limit cut ${cut} later state${cut === 1 ? "" : "s"} of ${n === 1 ? "its walk" : "their walks"}, the states before are whole; `;
 }
 
 function lengthNote(m: Manifest): string {
