@@ -15,7 +15,7 @@
  * Both must agree on h*; the report gives the ratio ours/solve per query (median, p95, max where
  * solve searched for at least 1, 10 and 100 ms) and the queries over 2x.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { domainFileFor } from "../src/pddl/files.js";
 import { parseDomain, parseProblem } from "../src/pddl/index.js";
@@ -63,14 +63,24 @@ function measure(task: GroundTask, s: Uint32Array, timeMs: number): { h: number 
   return { h: h ?? hSolve, oursMs, solveMs, ...(note ? { note } : {}) };
 }
 
+function fail(message: string): never {
+  process.stderr.write(`bench/hstar-queries: error: ${message}\n`);
+  process.exit(2);
+}
+
 function main(): void {
   const list = arg("--list");
+  if (list !== undefined && !existsSync(list)) fail(`--list: ${list} not found`);
   const files = [
     ...(arg("--problems")?.split(",") ?? []),
     ...(list ? readFileSync(list, "utf8").split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#")) : []),
   ];
+  if (files.length === 0) fail("give problems with --problems A.pddl,B.pddl or --list FILE");
+  for (const f of files) if (!existsSync(f)) fail(`${f}: no such problem file`);
   const perProblem = Number(arg("--states") ?? 6);
   const timeMs = Number(arg("--time-limit") ?? 60) * 1000;
+  if (!(perProblem > 0)) fail(`--states expects a positive number, got '${arg("--states")}'`);
+  if (!(timeMs > 0)) fail(`--time-limit expects a positive number of seconds, got '${arg("--time-limit")}'`);
   const queries: Query[] = [];
   for (const file of files) {
     const df = domainFileFor(dirname(file), file);
@@ -110,6 +120,7 @@ function main(): void {
   const both = queries.filter((q) => q.oursMs !== null && q.solveMs !== null);
   const ratioLine = (min: number): string => {
     const rs = both.filter((q) => q.solveMs! >= min).map((q) => q.oursMs! / q.solveMs!);
+    if (rs.length === 0) return `solve >= ${min} ms: no queries`;
     return `solve >= ${min} ms: ${rs.length} queries, median ${median(rs).toFixed(2)}, p95 ${quantile(rs, 0.95).toFixed(2)}, max ${Math.max(...rs).toFixed(2)}`;
   };
   const over = both.filter((q) => q.solveMs! >= 10 && q.oursMs! / q.solveMs! > 2);
