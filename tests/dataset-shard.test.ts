@@ -126,15 +126,16 @@ describe("writeDataset failures", () => {
     await writeDataset({ domain: "hanoi", count: 3, seed: 1, workers: 1, out });
     const before = readdirSync(out, { recursive: true }).sort();
     const stage = join(out, ".pddl2prm-next");
-    // a folder where the validation shard should go: renaming onto it fails after train's rename
-    mkdirSync(join(stage, "data", "validation-00000-of-00001.jsonl"), { recursive: true });
-    writeFileSync(join(stage, "data", "validation-00000-of-00001.jsonl", "x"), "x");
-    await expect(writeDataset({ domain: "hanoi", count: 3, seed: 2, workers: 1, out, force: true })).rejects.toThrow(
-      /validation-00000-of-00001\.jsonl: cannot move the finished shard into place \(E[A-Z]+[):]/,
+    // a folder where the test shard should go: renaming onto it fails after train's rename
+    // (6 hanoi problems have rows in train and test, none in validation)
+    mkdirSync(join(stage, "data", "test-00000-of-00001.jsonl"), { recursive: true });
+    writeFileSync(join(stage, "data", "test-00000-of-00001.jsonl", "x"), "x");
+    await expect(writeDataset({ domain: "hanoi", count: 6, seed: 2, workers: 1, out, force: true })).rejects.toThrow(
+      /test-00000-of-00001\.jsonl: cannot move the finished shard into place \(E[A-Z]+[):]/,
     );
-    // train's shard is gone and test's temporary file too; config.json stays, as always where
-    // data/ holds files the run did not make (another rank's, here the stray folder)
-    expect(readdirSync(join(stage, "data"))).toEqual(["validation-00000-of-00001.jsonl"]);
+    // train's shard is gone and the empty validation's temporary file too; config.json stays, as
+    // always where data/ holds files the run did not make (another rank's, here the stray folder)
+    expect(readdirSync(join(stage, "data"))).toEqual(["test-00000-of-00001.jsonl"]);
     expect(readdirSync(stage).sort()).toEqual(["config.json", "data"]);
     expect(readdirSync(out, { recursive: true }).filter((n) => !String(n).startsWith(".pddl2prm-next")).sort()).toEqual(before);
   });

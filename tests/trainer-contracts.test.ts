@@ -13,6 +13,7 @@ import {
   BOS_ID,
   convertTokenToId,
   enc,
+  hfLoadSplits,
   isConversational,
   openRlhfItem,
   PyError,
@@ -311,7 +312,7 @@ describe("Hugging Face datasets (pyarrow JSON inference)", () => {
     for (const [name, dir] of dirs) {
       const ls = lines(dir);
       expect(ls.length, name).toBeGreaterThan(0);
-      expect(readdirSync(join(dir, "data")).filter((n) => n.endsWith(".jsonl")).length).toBeGreaterThan(1);
+      expect(readdirSync(join(dir, "data")).filter((n) => n.endsWith(".jsonl")).length).toBeGreaterThan(0);
       let schema: ArrowType = { struct: {} };
       for (const l of ls) schema = unify(schema, { struct: arrowTypesOfLine(l) }, name);
       const declared = cardTypes(dir);
@@ -319,6 +320,47 @@ describe("Hugging Face datasets (pyarrow JSON inference)", () => {
       expect(Object.keys(inferred).sort(), name).toEqual(Object.keys(declared).sort());
       fitsFeature(schema, { struct: declared }, name);
     }
+  });
+});
+
+describe("Hugging Face datasets load_dataset(DIR)", () => {
+  it("every format's folder loads: each split the card lists has rows, in the card's numbers", () => {
+    const dirs: [string, string][] = [...[...FORMATS, ...VARIANTS].map((n): [string, string] => [n, need(out, n)]), ...LIMITED.map((f): [string, string] => [`${f}-limited`, need(limited, f)])];
+    for (const [name, dir] of dirs) {
+      const bySplit = hfLoadSplits(dir);
+      const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { counts: { by_split: Record<string, number> } };
+      expect(bySplit, name).toEqual(Object.fromEntries(Object.entries(manifest.counts.by_split).filter(([, n]) => n > 0)));
+      expect(Object.values(bySplit).reduce((a, n) => a + n, 0), name).toBe(lines(dir).length);
+    }
+  });
+
+  it("a 2-problem run, and one whose --max-length empties splits: no empty split listed, no empty shard written", async () => {
+    const small = join(tmp, "two-problems");
+    expect((await cliAsync(["generate", "--domain", "blocksworld", "--count", "2", "--seed", "1", "--workers", "1", "--out", small, "--quiet"])).code).toBe(0);
+    const tiny = join(tmp, "emptied");
+    const r = await cliAsync([...BASE, "--format", "verifier", "--tokenizer", TOKENIZER, "--max-length", "1024", "--out", tiny, "--quiet"]);
+    expect(r.code, r.stderr).toBe(0);
+    for (const dir of [small, tiny]) {
+      const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { counts: { by_split: Record<string, number> } };
+      expect(Object.values(manifest.counts.by_split).some((n) => n === 0), dir).toBe(true);
+      expect(Object.keys(hfLoadSplits(dir)).length).toBeGreaterThan(0);
+      for (const n of readdirSync(join(dir, "data"))) expect(readFileSync(join(dir, "data", n)).length, n).toBeGreaterThan(0);
+    }
+  }, 120_000);
+
+  it("the replay fails as datasets does on a card that lists an empty split", () => {
+    const dir = join(tmp, "old-card");
+    mkdirSync(join(dir, "data"), { recursive: true });
+    writeFileSync(join(dir, "data", "train-00000-of-00001.jsonl"), '{"a":1}\n');
+    writeFileSync(join(dir, "data", "validation-00000-of-00001.jsonl"), "");
+    const card = (splits: string[], sizes: number[]) =>
+      `---\nconfigs:\n- config_name: default\n  data_files:\n${splits.map((s) => `    - split: ${s}\n      path: data/${s}-*.jsonl`).join("\n")}\ndataset_info:\n  features:\n  - name: a\n    dtype: int64\n  splits:\n${splits.map((s, i) => `  - name: ${s}\n    num_examples: ${sizes[i]}`).join("\n")}\n---\n`;
+    writeFileSync(join(dir, "README.md"), card(["train", "validation"], [1, 0]));
+    expect(() => hfLoadSplits(dir)).toThrow(/Instruction "validation" corresponds to no data/);
+    writeFileSync(join(dir, "README.md"), card(["train"], [2]));
+    expect(() => hfLoadSplits(dir)).toThrow(/NonMatchingSplitsSizesError/);
+    writeFileSync(join(dir, "README.md"), card(["train"], [1]));
+    expect(hfLoadSplits(dir)).toEqual({ train: 1 });
   });
 });
 

@@ -4,7 +4,8 @@
  * that matter (int() on a label, str.endswith, `+` on str/list, zip(strict=True), tensor dtypes)
  * are reproduced, including the errors they raise.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { join, resolve } from "node:path";
 import { Tokenizer } from "@huggingface/tokenizers";
 
@@ -346,4 +347,64 @@ export function unify(a: ArrowType, b: ArrowType, path: string): ArrowType {
     return { struct: out };
   }
   throw new Error(`column ${path} changed from ${JSON.stringify(a)} to ${JSON.stringify(b)}`);
+}
+
+// --- Hugging Face datasets 5.0 load_dataset(DIR) -------------------------------------------
+
+/**
+ * What `datasets.load_dataset(DIR)` does with a folder's card before reading a row: the
+ * `configs[0].data_files` globs resolve to files (`FileNotFoundError` when one matches none),
+ * a split whose files hold no row raises `ValueError: Instruction "x" corresponds to no data!`
+ * (the error users met on 2-problem runs), and `dataset_info.splits` must name the same splits
+ * with their exact sizes (`NonMatchingSplitsSizesError`). Returns the rows per split.
+ * The card's YAML is pddl2prm's own, indented as written: only that subset is parsed.
+ */
+export function hfLoadSplits(dir: string): Record<string, number> {
+  const card = readFileSync(join(dir, "README.md"), "utf8");
+  const front = card.startsWith("---\n") ? card.slice(4, card.indexOf("\n---\n", 4)) : "";
+  const lines = front.split("\n");
+  const block = (head: string): string[] => {
+    const at = lines.findIndex((l) => l.trimEnd() === head || l.startsWith(head + " "));
+    if (at < 0) throw new PyError(`card: no ${head.trim()}`);
+    const ind = head.length - head.trimStart().length;
+    const out: string[] = [];
+    for (const l of lines.slice(at + 1)) {
+      if (l.trim() !== "" && l.length - l.trimStart().length <= ind && !l.trimStart().startsWith("- ")) break;
+      if (l.trim() !== "" && l.length - l.trimStart().length < ind) break;
+      out.push(l);
+    }
+    return out;
+  };
+  const files: Record<string, string> = {};
+  let split = "";
+  for (const l of block("  data_files:")) {
+    const m = /^\s*-?\s*(split|path):\s*(.+)$/.exec(l);
+    if (m?.[1] === "split") split = m[2]!;
+    else if (m?.[1] === "path") files[split] = m[2]!;
+  }
+  const declared: Record<string, number> = {};
+  let name = "";
+  for (const l of block("  splits:")) {
+    const m = /^\s*-?\s*(name|num_examples):\s*(.+)$/.exec(l);
+    if (m?.[1] === "name") name = m[2]!;
+    else if (m?.[1] === "num_examples") declared[name] = Number(m[2]);
+  }
+  const rows: Record<string, number> = {};
+  for (const [s, pattern] of Object.entries(files)) {
+    const slash = pattern.lastIndexOf("/");
+    const folder = join(dir, pattern.slice(0, slash));
+    const re = new RegExp("^" + pattern.slice(slash + 1).replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*") + "$");
+    const matched = readdirSync(folder).filter((n) => re.test(n));
+    if (matched.length === 0) throw new PyError(`FileNotFoundError: Unable to find '${pattern}'`);
+    rows[s] = matched.reduce((a, n) => {
+      const raw = readFileSync(join(folder, n));
+      const text = n.endsWith(".gz") ? gunzipSync(raw).toString("utf8") : raw.toString("utf8");
+      return a + text.split("\n").filter((x) => x.trim() !== "").length;
+    }, 0);
+    if (rows[s] === 0) throw new PyError(`ValueError: Instruction "${s}" corresponds to no data!`);
+  }
+  const a = JSON.stringify(Object.keys(rows).sort()), b = JSON.stringify(Object.keys(declared).sort());
+  if (a !== b) throw new PyError(`ValueError: data_files splits ${a} differ from dataset_info.splits ${b}`);
+  for (const s of Object.keys(rows)) if (rows[s] !== declared[s]) throw new PyError(`NonMatchingSplitsSizesError: ${s}: ${declared[s]} expected, ${rows[s]} recorded`);
+  return rows;
 }

@@ -40,7 +40,8 @@ export function openDataset(dir: string): DatasetInfo {
   if (!isFormat(format)) throw new UserError(`${configPath}: unknown format '${format}'`);
   const data = join(dir, "data");
   const shards = existsSync(data) ? readdirSync(data).filter((n) => /^(train|validation|test)-\d{5}-of-\d{5}\.jsonl(\.gz)?$/.test(n)).sort() : [];
-  if (shards.length === 0) throw new UserError(`${dir}: no shards under data/ (has the run finished?)`);
+  // a finished run whose splits are all empty writes no shard (write.ts), but its completion records
+  if (shards.length === 0 && !existsSync(join(dir, "completions"))) throw new UserError(`${dir}: no shards under data/ (has the run finished?)`);
   return { dir, format, config, shards: shards.map((n) => join(data, n)), rowsBySplit: rowsBySplit(dir) };
 }
 

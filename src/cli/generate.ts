@@ -123,6 +123,7 @@ function summaryText(s: DatasetSummary & { format?: string; maxLength?: number; 
   out.push(`wrote ${total} rows from ${s.problems - s.skipped} problems${notes.length ? ` (${notes.join("; ")}; see manifest.json)` : ""} to ${s.out}`);
   if (s.maxLength !== undefined) {
     out.push(`dropped ${s.dropped} rows longer than ${s.maxLength} tokens (${s.tokenizer ?? "estimated: no --tokenizer"}); counts in manifest.json`);
+    if (total === 0 && s.dropped > 0) out.push(`no row fits in ${s.maxLength} tokens: the dataset is empty; raise --max-length`);
   }
   const domains = Object.keys(s.byDomain).sort();
   if (domains.length > 0) {

@@ -126,8 +126,10 @@ function productFeatures(format: string, chat: boolean): string {
 export function datasetCard(m: Manifest): string {
   const format = String(m.config["format"] ?? "native");
   const gz = m.config["gzip"] ? ".gz" : "";
-  const configs = SPLITS.map((s) => `    - split: ${s}\n      path: data/${s}-*.jsonl${gz}`).join("\n");
-  const splitsInfo = SPLITS.map((s) => `  - name: ${s}\n    num_examples: ${m.counts.by_split[s] ?? 0}`).join("\n");
+  // only splits with rows: `datasets` fails on a listed split that has no data
+  const present = SPLITS.filter((s) => (m.counts.by_split[s] ?? 0) > 0);
+  const configs = present.map((s) => `    - split: ${s}\n      path: data/${s}-*.jsonl${gz}`).join("\n");
+  const splitsInfo = present.map((s) => `  - name: ${s}\n    num_examples: ${m.counts.by_split[s] ?? 0}`).join("\n");
   const domains = Object.keys(m.counts.by_domain).sort();
   const catLines = CATEGORIES.map((c) => `| ${c} | ${m.counts.by_category[c]} |`).join("\n");
   const domLines = domains.map((d) => `| ${d} | ${m.counts.by_domain[d]} |`).join("\n");
@@ -141,13 +143,11 @@ tags:
 - pddl
 configs:
 - config_name: default
-  data_files:
-${configs}
+  data_files:${present.length === 0 ? " []" : "\n" + configs}
 dataset_info:
   features:
 ${features(format, m.config["chat"] === true)}
-  splits:
-${splitsInfo}
+  splits:${present.length === 0 ? " []" : "\n" + splitsInfo}
 ---
 
 # pddl2prm step-reward dataset

@@ -409,7 +409,13 @@ async function runRank(
   const finished = created.length;
   try {
     for (const split of SPLITS) {
-      const info = await writers.get(split)!.finish();
+      const w = writers.get(split)!;
+      // an empty split gets no shard: `datasets.load_dataset` rejects a split with no data
+      if (w.rows === 0) {
+        await w.abort();
+        continue;
+      }
+      const info = await w.finish();
       shards.push(info);
       created.push(join(out, info.path));
     }
