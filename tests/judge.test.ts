@@ -100,6 +100,10 @@ async function agreesWithLabel(d: string, p: string, j: Judgement): Promise<void
   const v = validatePlan(judgeTask(d, p).task, executed);
   expect(j.cost).toBe(v.cost);
   expect(j.goal_reached).toBe(v.valid);
+  // valid: the plan as given, rejected and unparseable steps included, passes a validator
+  const given = j.steps.map((s) => s.action);
+  expect(j.valid).toBe(given.every((a) => a !== null) && validatePlan(judgeTask(d, p).task, given as string[]).valid);
+  if (j.first_rejected !== null) expect(j.valid).toBe(false);
   const firstBad = j.steps.findIndex((s) => s.reward < 1);
   expect(j.first_error).toBe(firstBad < 0 ? null : firstBad);
 }
@@ -210,7 +214,7 @@ describe("pddl2prm judge", () => {
     const r = await runCommands([registerJudge], ["judge", DOM, PROB, plan, "--json"]);
     expect(r.code, r.err).toBe(0);
     const j = JSON.parse(r.out) as Judgement;
-    expect(Object.keys(j)).toEqual(["steps", "first_error", "first_rejected", "goal_reached", "cost", "optimal_cost", "remaining_cost"]);
+    expect(Object.keys(j)).toEqual(["steps", "first_error", "first_rejected", "goal_reached", "valid", "cost", "optimal_cost", "remaining_cost"]);
     expect(Object.keys(j.steps[0]!).slice(0, 6)).toEqual(["index", "step", "action", "category", "reward", "executed"]);
     expect(j.steps.map((s) => s.category)).toEqual(["optimal", "optimal", "unparseable", "backtracking", "backtracking"]);
     expect(j.optimal_cost).toBe(14);
@@ -221,7 +225,7 @@ describe("pddl2prm judge", () => {
     const r = await runCommands([registerJudge], ["judge", "blocksworld", "p0001", plan]);
     expect(r.code).toBe(0);
     expect(r.out).toContain("step 5: (stack b3 b6)  backtracking (reward 0.50)");
-    expect(r.out).toMatch(/first error: step 3 \(unparseable\); goal reached: no; cost 4 \(optimal 14\)\n$/);
+    expect(r.out).toMatch(/first error: step 3 \(unparseable\); goal reached: no; valid plan: no; cost 4 \(optimal 14\)\n$/);
   });
 
   it("bad usage exits 2, bad input 1, one line each", async () => {

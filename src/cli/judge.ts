@@ -29,7 +29,7 @@ function humanText(j: Judgement): string {
   });
   const fe = j.first_error === null ? "none" : `step ${j.first_error + 1} (${j.steps[j.first_error]!.category})`;
   const opt = j.optimal_cost === null ? "no plan exists" : `optimal ${j.optimal_cost}`;
-  lines.push(`first error: ${fe}; goal reached: ${j.goal_reached ? "yes" : "no"}; cost ${j.cost} (${opt})`);
+  lines.push(`first error: ${fe}; goal reached: ${j.goal_reached ? "yes" : "no"}; valid plan: ${j.valid ? "yes" : "no"}; cost ${j.cost} (${opt})`);
   return lines.join("\n") + "\n";
 }
 
@@ -64,7 +64,7 @@ export function register(program: Command): void {
     .argument("[domain]", "domain PDDL file or built-in domain name")
     .argument("[problem]", "problem PDDL file (or, for a built-in domain, a shipped problem name like p0001)")
     .argument("[plan]", "plan file ('-' reads stdin): PDDL actions as in a plan file, or one step of text per line")
-    .option("--json", "print one JSON object: {steps: [{index, action, category, reward, critique, ...}], first_error, goal_reached, cost, optimal_cost, ...}")
+    .option("--json", "print one JSON object: {steps: [{index, action, category, reward, critique, ...}], first_error, goal_reached, valid, cost, optimal_cost, ...}")
     .option("--jsonl", "read {domain, problem, steps} requests from stdin, one JSON per line; write one result per line (DOMAIN and PROBLEM, if given, are the defaults)")
     .option("--templates <file>", "nl.json for step text of a domain that is not built-in (default: text from PDDL names)")
     .option("--max-states <n>", "state cap of the h* oracle's explicit mode and of label searches (as in `label`)")

@@ -61,8 +61,13 @@ export interface Judgement {
   first_error: number | null;
   /** Index of the first step the environment rejected (non-executable or unparseable), or null. */
   first_rejected: number | null;
-  /** The state after the last step satisfies the goal. */
+  /**
+   * The state after the last executed step satisfies the goal (rejected steps change nothing and
+   * are skipped, so it can hold for a plan a validator rejects: reward `valid` for that).
+   */
   goal_reached: boolean;
+  /** The plan as given is valid: every step parsed and applicable in turn, and the goal reached (what VAL checks). */
+  valid: boolean;
   /** Cost of the executed steps. */
   cost: number;
   /** h* of the initial state; null when the problem has no plan. */
@@ -268,6 +273,7 @@ function judgeWithin(jt: JudgeTask, ctx: LabelContext, steps: readonly string[],
     first_error: first((s) => s.reward < 1),
     first_rejected: first((s) => !s.executed),
     goal_reached: isGoal(task, replay.final),
+    valid: out.every((s) => s.executed) && isGoal(task, replay.final),
     cost: replay.cost,
     optimal_cost: h0 === Infinity ? null : h0,
     remaining_cost: hEnd === Infinity ? null : hEnd,
