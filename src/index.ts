@@ -44,7 +44,7 @@ export { BUILTIN_DOMAINS, getBuiltinDomain, builtinDomainFile, builtinProblemsDi
 
 export { judgePlan, JudgeSession, JudgeRequestSchema, type JudgeRequest, type JudgeSessionOptions } from "./products/judge-session.js";
 export { createJudgeTask, judgeSteps, planSteps, type Judgement, type JudgedStep, type JudgeCategory, type JudgeTask, type JudgeOptions } from "./products/judge.js";
-export { buildFeedback, type FeedbackRow } from "./products/feedback.js";
+export { buildFeedback, feedbackTurns, FEEDBACK_STYLES, type FeedbackRow, type FeedbackStyle, type FeedbackTurnRow } from "./products/feedback.js";
 export { buildVerifier, VERIFIER_STYLES, type VerifierRow, type VerifierStyle } from "./products/verifier.js";
 
 export { generate, type GenerateOptions, type Progress } from "./dataset/pipeline.js";

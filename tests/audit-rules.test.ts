@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runAudit, type AuditReport, type RuleResult } from "../src/audit/index.js";
 import { auc, clusterBootstrapSe, LogisticRegression, macroF1, macroF1Coded, pickAccuracy } from "../src/audit/measures.js";
 import { Prng } from "../src/util/prng.js";
+import { feedbackTurns, type FeedbackRow } from "../src/products/feedback.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "pddl2prm-audit-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -191,6 +192,11 @@ function feedbackRows(leak: DialogueLeaks = {}): Row[] {
     rows.push({ id: `blocksworld/p${p}/f0`, domain: "blocksworld", problem: `p${p}`, split: splitOf(p), messages, meta: { actions, categories } });
   }
   return rows;
+}
+
+/** The fixture dialogues as `--style turns` rows (src/products/feedback.ts). */
+function turnRows(dialogues: Row[]): Row[] {
+  return dialogues.flatMap((d) => feedbackTurns(d as unknown as FeedbackRow) as unknown as Row[]);
 }
 
 interface PairLeaks {
@@ -514,6 +520,19 @@ describe("audit: assistant turns (feedback)", () => {
   it("a word in the wrong turns: the text classifier beats the action type", async () => {
     const r = await runAudit(dataset("feedback-word", "feedback", feedbackRows({ word: true })));
     expect(failed(r)).toEqual(["text-minus-action gap (macro-F1)"]);
+  });
+
+  it("--style turns rows (a row per good turn): the same units, each turn once, and the same verdicts", async () => {
+    const dialogues = feedbackRows();
+    const clean = await runAudit(dataset("feedback-turns-clean", "feedback", turnRows(dialogues)));
+    // a mistake that no good turn follows is in no row
+    const present = dialogues.reduce((a, x) => a + (x["meta"] as { categories: string[] }).categories.lastIndexOf("optimal") + 1, 0);
+    expect(clean.units).toBe(present);
+    expect(failed(clean)).toEqual([]);
+    const word = await runAudit(dataset("feedback-turns-word", "feedback", turnRows(feedbackRows({ word: true }))));
+    expect(failed(word)).toEqual(["text-minus-action gap (macro-F1)"]);
+    const retry = await runAudit(dataset("feedback-turns-retry", "feedback", turnRows(feedbackRows({ retry: true }))));
+    expect(failed(retry)).toEqual(["candidate position (auc)"]);
   });
 
   it("a dialogue whose turns and categories disagree is a clear error", async () => {

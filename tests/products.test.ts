@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { stepRowId } from "../src/dataset/job.js";
 import { REWARD, type Category } from "../src/label/types.js";
-import { FEEDBACK_INSTRUCTION, type FeedbackRow } from "../src/products/feedback.js";
+import { FEEDBACK_INSTRUCTION, feedbackTurns, type FeedbackRow, type FeedbackTurnRow } from "../src/products/feedback.js";
 import { judgePlan } from "../src/products/judge-session.js";
 import { processScore, type VerifierRow } from "../src/products/verifier.js";
 import { BUILTIN_DOMAINS } from "../src/generators/index.js";
@@ -47,8 +47,9 @@ function pddlOf(out: string, domain: string, problem: string): [string, string] 
 
 const dirs: Record<string, string> = {};
 beforeAll(async () => {
-  dirs["feedback"] = await generate("feedback", ["--format", "feedback", "--workers", "1"]);
-  dirs["feedback-2"] = await generate("feedback-2", ["--format", "feedback", "--workers", "2"]);
+  dirs["feedback"] = await generate("feedback", ["--format", "feedback", "--style", "dialogue", "--workers", "1"]);
+  dirs["feedback-2"] = await generate("feedback-2", ["--format", "feedback", "--style", "dialogue", "--workers", "2"]);
+  dirs["feedback-turns"] = await generate("feedback-turns", ["--format", "feedback", "--workers", "2"]);
   dirs["verifier"] = await generate("verifier", ["--format", "verifier", "--workers", "2"]);
   dirs["verifier-rrm"] = await generate("verifier-rrm", ["--format", "verifier", "--style", "rrm", "--error-def", "reward-le-0.25", "--workers", "2"]);
 }, 600_000);
@@ -59,6 +60,14 @@ describe("--format feedback", () => {
     expect(new Set(rows.map((r) => r.domain))).toEqual(new Set(BUILTIN_DOMAINS.map((d) => d.name)));
     expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
     expect(readRows<FeedbackRow>(dirs["feedback-2"]!)).toEqual(rows);
+  });
+
+  it("the default layout (--style turns) is the dialogues cut into a row per good turn", () => {
+    const dialogues = readRows<FeedbackRow>(dirs["feedback"]!);
+    const turns = readRows<FeedbackTurnRow>(dirs["feedback-turns"]!);
+    expect(turns).toEqual(dialogues.flatMap(feedbackTurns));
+    expect(turns.every((r) => r.completion[0]!.reward === 1 && r.meta.categories[r.meta.turn] === "optimal")).toBe(true);
+    expect(turns.filter((r) => r.meta.recovery).length).toBeGreaterThan(0);
   });
 
   it("every dialogue re-derives from its PDDL: judge labels its steps as the row does, its step text reads back as its actions", () => {

@@ -98,7 +98,7 @@ const LIMIT = 1024;
 const limitOf = (f: string): number => (f === "feedback" ? 4096 : LIMIT);
 const LIMITED = ["native", "trl", "openrlhf", "math-shepherd", "pairs", "trajectories", "feedback", "verifier"] as const;
 /** Runs besides one per format: the conversational and Agent-RRM layouts. */
-const VARIANTS = ["pairs-chat", "trajectories-chat", "verifier-chat", "verifier-rrm"];
+const VARIANTS = ["pairs-chat", "trajectories-chat", "verifier-chat", "verifier-rrm", "feedback-dialogue"];
 
 beforeAll(async () => {
   for (const f of FORMATS) await twoRanks(f, ["--format", f]);
@@ -106,6 +106,7 @@ beforeAll(async () => {
   await twoRanks("trajectories-chat", ["--format", "trajectories", "--chat"]);
   await twoRanks("verifier-chat", ["--format", "verifier", "--chat"]);
   await twoRanks("verifier-rrm", ["--format", "verifier", "--style", "rrm"]);
+  await twoRanks("feedback-dialogue", ["--format", "feedback", "--style", "dialogue"]);
   for (const f of LIMITED) {
     const dir = join(tmp, `${f}-limited`);
     const r = await cliAsync([...BASE, "--format", f, "--tokenizer", TOKENIZER, "--max-length", String(limitOf(f)), "--out", dir]);
@@ -211,9 +212,55 @@ describe("TRL RewardTrainer and DPOTrainer (pairs, trajectories)", () => {
   }
 });
 
-describe("TRL SFTTrainer (feedback: conversational language modelling)", () => {
-  it("every dialogue tokenizes with assistant_only_loss; assistant turns are steps with their reward, the others critiques", () => {
+const REWARD: Record<string, number> = { "non-executable": 0, "dead-end": 0.25, backtracking: 0.5, suboptimal: 0.75, optimal: 1 };
+
+describe("TRL SFTTrainer (feedback, default: conversational prompt-completion, a row per good turn)", () => {
+  it("loss falls on the completion only, an optimal step; mistakes are in prompts, every good turn is trained once", () => {
     const rs = rows(need(out, "feedback"));
+    expect(new Set(rs.map((r) => r["id"])).size).toBe(rs.length);
+    const byDialogue = new Map<string, Row[]>();
+    for (const r of rs) {
+      expect(isConversational(r)).toBe(true);
+      expect(Object.keys(r)).toEqual(["id", "domain", "problem", "split", "prompt", "completion", "meta"]);
+      const t = trlSftTokenize(r);
+      expect(t.prefixMismatch, String(r["id"])).toBe(false);
+      const completion = r["completion"] as { role: string; content: string; reward: number }[];
+      expect(completion).toHaveLength(1);
+      expect(completion[0]!.role).toBe("assistant");
+      expect(completion[0]!.reward).toBe(1);
+      // the loss tokens: exactly the completion's turn (its content and the chat framing)
+      const lossTokens = t.completion_mask!.filter((m) => m === 1).length;
+      expect(lossTokens).toBeGreaterThanOrEqual(enc(completion[0]!.content).length);
+      expect(lossTokens).toBeLessThan(enc(completion[0]!.content).length + 12);
+      const meta = r["meta"] as { categories: string[]; turn: number; recovery: boolean };
+      expect(meta.categories[meta.turn]).toBe("optimal");
+      const prompt = r["prompt"] as { role: string; content: string; reward?: number }[];
+      const before = prompt.filter((m) => m.role === "assistant");
+      expect(before.length).toBe(meta.turn);
+      expect(before.map((m) => m.reward)).toEqual(meta.categories.slice(0, meta.turn).map((c) => REWARD[c]));
+      expect(meta.recovery).toBe(meta.turn > 0 && meta.categories[meta.turn - 1] !== "optimal");
+      const key = String(r["id"]).replace(/\/t\d+$/, "");
+      byDialogue.set(key, [...(byDialogue.get(key) ?? []), r]);
+    }
+    let mistakesInPrompts = 0;
+    for (const [key, turns] of byDialogue) {
+      const meta = turns[0]!["meta"] as { categories: string[] };
+      // every optimal turn of the episode is one row's completion, in order
+      expect(turns.map((r) => (r["meta"] as { turn: number }).turn), key).toEqual(meta.categories.flatMap((c, i) => (c === "optimal" ? [i] : [])));
+      // each prompt extends the one before it by that row's completion and what followed it
+      for (let k = 1; k < turns.length; k++) {
+        const prev = [...(turns[k - 1]!["prompt"] as unknown[]), ...(turns[k - 1]!["completion"] as unknown[])];
+        expect((turns[k]!["prompt"] as unknown[]).slice(0, prev.length)).toEqual(prev);
+      }
+      mistakesInPrompts += (turns.at(-1)!["prompt"] as { role: string; reward?: number }[]).filter((m) => m.role === "assistant" && m.reward! < 1).length;
+    }
+    expect(mistakesInPrompts).toBeGreaterThan(0);
+  });
+});
+
+describe("TRL SFTTrainer (feedback --style dialogue: conversational language modelling)", () => {
+  it("every dialogue tokenizes with assistant_only_loss; assistant turns are steps with their reward, the others critiques", () => {
+    const rs = rows(need(out, "feedback-dialogue"));
     expect(rs.length).toBeGreaterThan(2);
     expect(new Set(rs.map((r) => r["id"])).size).toBe(rs.length);
     const words = new Set<string>(["non-executable", "dead-end", "backtracking", "suboptimal", "optimal"]);
@@ -224,7 +271,7 @@ describe("TRL SFTTrainer (feedback: conversational language modelling)", () => {
       const msgs = r["messages"] as { role: string; content: string; reward?: number }[];
       const meta = r["meta"] as { categories: string[]; mistakes: string[] };
       const turns = msgs.filter((m) => m.role === "assistant");
-      expect(turns.map((m) => m.reward)).toEqual(meta.categories.map((c) => ({ "non-executable": 0, "dead-end": 0.25, backtracking: 0.5, suboptimal: 0.75, optimal: 1 })[c]));
+      expect(turns.map((m) => m.reward)).toEqual(meta.categories.map((c) => REWARD[c]));
       expect(turns.every((m) => /^Step \d+: /.test(m.content))).toBe(true);
       for (const m of msgs.slice(1).filter((x) => x.role === "user")) {
         expect(m.content.length).toBeGreaterThan(40);
@@ -422,8 +469,9 @@ describe("length and layout flags: bad input", () => {
     const cases: [string[], number, RegExp][] = [
       [["--tokenizer", TOKENIZER], 2, /--tokenizer .*--max-length/],
       [["--format", "trl", "--chat"], 2, /--chat applies to --format pairs, trajectories and verifier/],
-      [["--format", "pairs", "--style", "rrm"], 2, /--style applies to --format verifier only/],
-      [["--format", "verifier", "--style", "fancy"], 2, /--style must be one of plain, rrm/],
+      [["--format", "pairs", "--style", "rrm"], 2, /--style applies to --format verifier and feedback only/],
+      [["--format", "verifier", "--style", "fancy"], 2, /--style for --format verifier must be one of plain, rrm/],
+      [["--format", "feedback", "--style", "rrm"], 2, /--style for --format feedback must be one of turns, dialogue/],
       [["--max-length", "0"], 2, /--max-length must be >= 1/],
       [["--max-length", "many"], 2, /--max-length expects an integer/],
       [["--tokenizer", join(tmp, "none.json"), "--max-length", "100"], 1, /--tokenizer .*none\.json: cannot read a tokenizer\.json \(no such file\)/],

@@ -144,26 +144,40 @@ function verifierSteps(row: ShardRow, prompt: string, length: unknown): string[]
 
 const PROPOSED = "Proposed solution:\n";
 
-/** One step unit per assistant turn of a feedback dialogue: its label is `meta.categories[i]`. */
+/**
+ * One step unit per assistant turn of a feedback episode: its label is `meta.categories[i]`.
+ * A dialogue row holds every turn; a row of `--style turns` holds the turns up to its
+ * completion, so each turn is read once: from the row of the first good turn at or after it
+ * (a mistake that no good turn follows is in no row, and has no unit).
+ */
 function feedbackUnits(row: ShardRow): StepUnit[] {
   const format = "feedback";
-  const { id, domain, problem } = idParts(row, format, "f");
-  const messages = row.obj["messages"];
+  const turnRow = Array.isArray(row.obj["prompt"]) && Array.isArray(row.obj["completion"]);
+  const { id, domain, problem } = idParts(row, format, turnRow ? "t" : "f");
+  const messages = turnRow ? [...(row.obj["prompt"] as unknown[]), ...(row.obj["completion"] as unknown[])] : row.obj["messages"];
   const meta = (row.obj["meta"] ?? {}) as Record<string, unknown>;
   const categories = meta["categories"];
   const actions = Array.isArray(meta["actions"]) ? meta["actions"] : [];
-  if (!Array.isArray(messages) || !Array.isArray(categories)) bad(row, format, "no 'messages' and 'meta.categories'");
+  if (!Array.isArray(messages) || !Array.isArray(categories)) bad(row, format, turnRow ? "no 'prompt', 'completion' and 'meta.categories'" : "no 'messages' and 'meta.categories'");
   const turns = messages.filter((m): m is Record<string, unknown> => m !== null && typeof m === "object" && (m as Record<string, unknown>)["role"] === "assistant");
-  if (turns.length !== categories.length) bad(row, format, `${turns.length} assistant turns but ${categories.length} categories`);
+  if (!turnRow && turns.length !== categories.length) bad(row, format, `${turns.length} assistant turns but ${categories.length} categories`);
+  if (turnRow && (turns.length !== Number(meta["turn"]) + 1 || categories[turns.length - 1] !== "optimal")) {
+    bad(row, format, `${turns.length} assistant turns up to the completion, but meta.turn ${String(meta["turn"])} of categories ${JSON.stringify(categories)}`);
+  }
+  // a turn row's own turns: after the previous good turn, up to its completion
+  let from = 0;
+  if (turnRow) for (let j = turns.length - 2; j >= 0; j--) if (categories[j] === "optimal") { from = j + 1; break; }
+  const dialogueId = turnRow ? id.slice(0, id.lastIndexOf("/")) : id;
   const out: StepUnit[] = [];
   let attempt = 0;
   turns.forEach((m, i) => {
-    const b = body(String(m["content"] ?? ""));
     // the attempt at this state: a rejected step leaves the agent where it was
     attempt = i > 0 && categories[i - 1] === "non-executable" ? attempt + 1 : 0;
+    if (i < from) return;
+    const b = body(String(m["content"] ?? ""));
     out.push({
       kind: "step",
-      id: `${id}/t${i}`,
+      id: `${dialogueId}/t${i}`,
       problem: `${domain}/${problem}`,
       split: row.split,
       category: String(categories[i]),

@@ -9,6 +9,7 @@ import { CATEGORIES } from "../dataset/row.js";
 import { ERROR_DEFS, type ErrorDef } from "../products/chains.js";
 import { isEvalFormat } from "../dataset/eval-job.js";
 import { VERIFIER_STYLES, type VerifierStyle } from "../products/verifier.js";
+import { FEEDBACK_STYLES, type FeedbackStyle } from "../products/feedback.js";
 import { datasetAuditor } from "../audit/index.js";
 import { action, groundCapOptions, intFlag, secondsFlag, UsageError, type GroundCapFlags } from "./common.js";
 import { runForcedExitSteps } from "../dataset/emergency.js";
@@ -221,7 +222,7 @@ export function register(program: Command): void {
     .option("--hard", "pairs: keep only pairs whose rejected step is suboptimal (reward 0.75, gap 0.25)")
     .option("--error-def <def>", "processbench, verifier: a wrong step has reward-lt-1 (default) or reward-le-0.25")
     .option("--chat", "pairs, trajectories, verifier: TRL's conversational layout (prompt, chosen, rejected, completion as chat messages)")
-    .option("--style <style>", "verifier: the target as plain verification text (default) or rrm (Agent-RRM's <think>/<critique>/<score>)")
+    .option("--style <style>", "verifier: the target as plain verification text (default) or rrm (Agent-RRM's <think>/<critique>/<score>); feedback: turns (default: a row per good turn, the episode before it as the prompt, so no mistake is trained on) or dialogue (the whole episode as messages)")
     .option("--max-length <n>", "drop rows longer than N tokens in their trainer, so no row loses its last label to truncation (counts in manifest.json)")
     .option("--tokenizer <file>", "a Hugging Face tokenizer.json (read locally) counting tokens for --max-length (default: a conservative estimate)")
     .option("--gzip", "write .jsonl.gz shards")
@@ -249,9 +250,10 @@ export function register(program: Command): void {
       if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new UsageError(`--threshold must be a number in [0, 1], got '${flags.threshold}'`);
       threshold = evalThreshold(flags, cmd.getOptionValueSource("threshold") !== "default", threshold);
       if (flags.chat && !["pairs", "trajectories", "verifier"].includes(flags.format)) throw new UsageError("--chat applies to --format pairs, trajectories and verifier only");
-      if (flags.style !== undefined && flags.format !== "verifier") throw new UsageError("--style applies to --format verifier only");
-      if (flags.style !== undefined && !(VERIFIER_STYLES as readonly string[]).includes(flags.style)) {
-        throw new UsageError(`--style must be one of ${VERIFIER_STYLES.join(", ")}, got '${flags.style}'`);
+      if (flags.style !== undefined && flags.format !== "verifier" && flags.format !== "feedback") throw new UsageError("--style applies to --format verifier and feedback only");
+      const styles: readonly string[] = flags.format === "feedback" ? FEEDBACK_STYLES : VERIFIER_STYLES;
+      if (flags.style !== undefined && !styles.includes(flags.style)) {
+        throw new UsageError(`--style for --format ${flags.format} must be one of ${styles.join(", ")}, got '${flags.style}'`);
       }
       if (flags.tokenizer !== undefined && flags.maxLength === undefined) throw new UsageError("--tokenizer counts tokens for --max-length: give both");
       const timeLimit = secondsFlag("--time-limit", flags.timeLimit)!;
@@ -313,7 +315,7 @@ export function register(program: Command): void {
       if (workers !== undefined) opts.workers = workers;
       if (flags.holdoutDomain !== undefined) opts.holdoutDomain = flags.holdoutDomain;
       if (flags.chat) opts.chat = true;
-      if (flags.style !== undefined) opts.style = flags.style as VerifierStyle;
+      if (flags.style !== undefined) opts.style = flags.style as VerifierStyle | FeedbackStyle;
       const maxLength = intFlag("--max-length", flags.maxLength, 1);
       if (maxLength !== undefined) opts.maxLength = maxLength;
       if (flags.tokenizer !== undefined) opts.tokenizer = flags.tokenizer;

@@ -16,7 +16,7 @@ const struct = (name: string, fields: string[], ind = "  ") => [`${ind}- name: $
 const messages = (name: string, ...extra: string[]) => [`  - name: ${name}`, "    list:", s("role", "    "), s("content", "    "), ...extra].join("\n");
 
 /** Hugging Face `dataset_info.features` (YAML) for each output format (labels declared float64). */
-export function features(format: string, chat: boolean): string {
+export function features(format: string, chat: boolean, style?: string): string {
   switch (format) {
     case "trl":
       return [s("id"), s("prompt"), seq("completions", "string"), seq("labels", "bool"), seq("rewards", "float64"), s("category")].join("\n");
@@ -30,7 +30,7 @@ export function features(format: string, chat: boolean): string {
       return evalFeatures(format, chat);
     case "feedback":
     case "verifier":
-      return productFeatures(format, chat);
+      return productFeatures(format, chat, style);
     default:
       return [
         s("id"),
@@ -98,16 +98,17 @@ function evalFeatures(format: string, chat: boolean): string {
 }
 
 /** Features of the products of src/products written as formats (feedback, verifier). */
-function productFeatures(format: string, chat: boolean): string {
+function productFeatures(format: string, chat: boolean, style?: string): string {
   const head = [s("id"), s("domain"), s("problem"), s("split")];
   const m = (f: (n: string, ind: string) => string, n: string) => f(n, "    ");
   const seqm = (n: string, t: string) => seq(n, t, "    ");
   if (format === "feedback") {
-    return [
-      ...head,
-      messages("messages", d("reward", "    ")),
-      struct("meta", [seqm("actions", "string"), seqm("categories", "string"), seqm("mistakes", "string"), m(s, "outcome"), m(d, "cost"), m(d, "optimal_cost"), m(i, "plan_length"), m(i, "seed")]),
-    ].join("\n");
+    const meta = [seqm("actions", "string"), seqm("categories", "string"), seqm("mistakes", "string"), m(s, "outcome"), m(d, "cost"), m(d, "optimal_cost"), m(i, "plan_length"), m(i, "seed")];
+    // (a feedback folder without a recorded style is an older one: dialogues)
+    if (style === "turns") {
+      return [...head, messages("prompt", d("reward", "    ")), messages("completion", d("reward", "    ")), struct("meta", [...meta, m(i, "turn"), m(b, "recovery")])].join("\n");
+    }
+    return [...head, messages("messages", d("reward", "    ")), struct("meta", meta)].join("\n");
   }
   return [
     ...head,
@@ -146,7 +147,7 @@ configs:
   data_files:${present.length === 0 ? " []" : "\n" + configs}
 dataset_info:
   features:
-${features(format, m.config["chat"] === true)}
+${features(format, m.config["chat"] === true, typeof m.config["style"] === "string" ? m.config["style"] : undefined)}
   splits:${present.length === 0 ? " []" : "\n" + splitsInfo}
 ---
 

@@ -10,7 +10,7 @@ import type { LabeledStep } from "../label/types.js";
 import { LimitError } from "../search/types.js";
 import { createRenderer, type NlTemplates } from "../nl/index.js";
 import { Prng } from "../util/prng.js";
-import { buildFeedback, feedbackLine } from "../products/feedback.js";
+import { buildFeedback, feedbackLine, feedbackTurnLine, feedbackTurns } from "../products/feedback.js";
 import { buildVerifier, verifierLine } from "../products/verifier.js";
 import { emptyCounts, type JobConfig, type JobResult, type ProblemJob } from "./records.js";
 import type { ProductInput } from "../products/chains.js";
@@ -93,9 +93,10 @@ export function runEvalJob(
       result.lines = rows.map(processBenchLine);
     } else if (format === "feedback") {
       const rows = buildFeedback(input, { samplesPerState: config.samplesPerState, nonExecutable: config.nonExecutable });
-      result.lines = rows.filter((r) => fits(() => feedbackTokens(counter!, r.messages))).map(feedbackLine);
+      if (config.style === "dialogue") result.lines = rows.filter((r) => fits(() => feedbackTokens(counter!, r.messages))).map(feedbackLine);
+      else result.lines = rows.flatMap(feedbackTurns).filter((r) => fits(() => promptCompletionTokens(counter!, r.prompt, r.completion))).map(feedbackTurnLine);
     } else {
-      const rows = buildVerifier(input, config.style ?? "plain", config.chat);
+      const rows = buildVerifier(input, config.style === "rrm" ? "rrm" : "plain", config.chat);
       result.lines = rows.filter((r) => fits(() => promptCompletionTokens(counter!, r.prompt, r.completion))).map(verifierLine);
     }
   } catch (e) {

@@ -32,7 +32,7 @@ export const FORMAT_CONSUMERS: Record<Format, string> = {
   trajectories: "TRL >= 0.24 RewardTrainer (uses margin) and DPOTrainer, preference with explicit prompt; --chat: conversational",
   processbench: "evaluation with `pddl2prm score` (ProcessBench's field names); not a training format",
   feedback:
-    "TRL >= 0.24 SFTTrainer, conversational language modelling (messages: the agent's steps as assistant turns, each with its reward, the environment's critiques as user turns)",
+    "TRL >= 0.24 SFTTrainer, conversational prompt-completion: a row per good step, the episode before it (mistakes and the environment's critiques too) as the prompt, so loss never falls on a mistake; --style dialogue: the whole episode as messages (every assistant turn with its reward)",
   verifier: "TRL >= 0.24 SFTTrainer, prompt-completion (a generative verifier; --style rrm: Agent-RRM's <think>/<critique>/<score>); --chat: conversational",
 };
 

@@ -8,6 +8,7 @@ import { packageRoot } from "../util/paths.js";
 import { type Format } from "./formats.js";
 import { isEvalFormat } from "./eval-job.js";
 import { VERIFIER_STYLES, type VerifierStyle } from "../products/verifier.js";
+import { FEEDBACK_STYLES, type FeedbackStyle } from "../products/feedback.js";
 import { openRlhfTokenProblem, tokenCounter } from "./length.js";
 import { emptyCounts, type EncodedJobResult, type JobConfig, type ProblemJob } from "./records.js";
 import { type NativeRow } from "./row.js";
@@ -82,7 +83,8 @@ export interface GenerateOptions {
   /** pairs, trajectories, verifier: TRL's conversational layout (messages instead of strings). */
   chat?: boolean;
   /** verifier: the target's layout, "plain" (default) or "rrm" (Agent-RRM's tags). */
-  style?: VerifierStyle;
+  /** verifier: plain (default) or rrm; feedback: turns (default) or dialogue. */
+  style?: VerifierStyle | FeedbackStyle;
   /**
    * Drop rows longer than this many tokens in the trainer their format is for, so that no row
    * loses its candidate's label to truncation. Counted with `tokenizer`, else estimated.
@@ -247,9 +249,10 @@ export function planRun(options: GenerateOptions, keepRows: boolean, generated?:
   checkInt("max-length", options.maxLength, 1);
   if (options.tokenizer !== undefined && options.maxLength === undefined) throw new UserError("--tokenizer counts tokens for --max-length: give both");
   if (options.chat && format !== "pairs" && format !== "trajectories" && format !== "verifier") throw new UserError("--chat applies to --format pairs, trajectories and verifier only");
-  const style = options.style ?? "plain";
-  if (!(VERIFIER_STYLES as readonly string[]).includes(style)) throw new UserError(`--style must be one of ${VERIFIER_STYLES.join(", ")}, got '${style}'`);
-  if (style !== "plain" && format !== "verifier") throw new UserError("--style applies to --format verifier only");
+  const styles: readonly string[] = format === "feedback" ? FEEDBACK_STYLES : VERIFIER_STYLES;
+  const style = (options.style ?? styles[0]) as VerifierStyle | FeedbackStyle;
+  if (style !== "plain" && format !== "verifier" && format !== "feedback") throw new UserError("--style applies to --format verifier and feedback only");
+  if (!styles.includes(style)) throw new UserError(`--style for --format ${format} must be one of ${styles.join(", ")}, got '${style}'`);
   if (options.maxLength !== undefined) {
     // load it here, so that a bad file is one error before any work
     const counter = tokenCounter(options.tokenizer ?? null);

@@ -10,6 +10,7 @@ import type { ProblemSource } from "./problems.js";
 import { CATEGORIES, type NativeRow, type Split } from "./row.js";
 import type { ShardInfo } from "./shard.js";
 import type { VerifierStyle } from "../products/verifier.js";
+import type { FeedbackStyle } from "../products/feedback.js";
 
 /** One problem to label: everything a worker needs, as plain data (it crosses threads). */
 export interface ProblemJob extends ProblemSource {
@@ -33,8 +34,8 @@ export interface JobConfig {
   maxStates: number;
   /** pairs, trajectories, verifier: TRL's conversational layout (messages) instead of strings. */
   chat: boolean;
-  /** verifier: the target's layout (plain text, the default, or Agent-RRM's tags). */
-  style?: VerifierStyle;
+  /** verifier: the target's layout (plain text, the default, or Agent-RRM's tags); feedback: turns (default) or dialogue. */
+  style?: VerifierStyle | FeedbackStyle;
   /** Drop rows longer than this many tokens in their trainer (null: keep all). */
   maxLength: number | null;
   /** The tokenizer.json that counts tokens for maxLength (null: the estimate of src/dataset/length.ts). */

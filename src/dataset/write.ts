@@ -117,7 +117,8 @@ export function runConfig(options: WriteOptions, plan: ReturnType<typeof planRun
     // length control and the chat layout change which rows are written and how
     ...(plan.config.wholeProblems ? { whole_problems: true } : {}),
     ...(plan.config.chat ? { chat: true } : {}),
-    ...(plan.config.style !== undefined && plan.config.style !== "plain" ? { style: plan.config.style } : {}),
+    // feedback always records its layout: older feedback folders (dialogues, no style) never resume as turns
+    ...(plan.config.style !== undefined && (plan.config.style !== "plain" || plan.config.format === "feedback") ? { style: plan.config.style } : {}),
     ...(plan.config.maxLength !== null
       ? { max_length: plan.config.maxLength, tokenizer: plan.config.tokenizer !== null ? { file: basename(plan.config.tokenizer), sha256: sha(readFileSync(plan.config.tokenizer, "utf8")) } : "estimate" }
       : {}),

@@ -1,8 +1,15 @@
 /**
  * Feedback dialogues (`--format feedback`): an agent proposes one step per turn, the
  * environment answers with what is wrong or right about it (the critique of its exact label),
- * the agent recovers from its mistakes. Rows are TRL's conversational language-modelling layout
- * (`messages`); every assistant turn carries its reward.
+ * the agent recovers from its mistakes. Two layouts (`--style`):
+ * - `turns` (default): one row per good turn in TRL's conversational prompt-completion layout;
+ *   the prompt is the episode before it, mistakes and critiques included, the completion the
+ *   turn. SFTTrainer puts loss on completions only, so a model learns to recover from its
+ *   mistakes without learning to make them.
+ * - `dialogue`: the whole episode as `messages` (conversational language modelling); with
+ *   `assistant_only_loss` every assistant turn is trained, mistakes too: for trainers that
+ *   weight turns by their `reward`.
+ * Every assistant turn carries its reward.
  *
  * The walk: from s0, follow an optimal plan; every turn, a retry and a recovery step too, is a
  * mistake with probability MISTAKE_RATE, of a category drawn evenly among the wrong ones the
@@ -54,6 +61,28 @@ export interface FeedbackRow {
   };
 }
 
+/** One trained turn of an episode (`--style turns`, TRL conversational prompt-completion). */
+export interface FeedbackTurnRow {
+  id: string;
+  domain: string;
+  problem: string;
+  split: string;
+  /** The episode before the turn: the problem, earlier steps (mistakes too) and their critiques. */
+  prompt: FeedbackMessage[];
+  /** The turn: one assistant message, an optimal step. */
+  completion: FeedbackMessage[];
+  meta: FeedbackRow["meta"] & {
+    /** Index of the completion among the episode's assistant turns. */
+    turn: number;
+    /** The turn before it was a mistake: the completion is a recovery. */
+    recovery: boolean;
+  };
+}
+
+/** The layouts of `--format feedback` (`--style`); the first is the default. */
+export const FEEDBACK_STYLES = ["turns", "dialogue"] as const;
+export type FeedbackStyle = (typeof FEEDBACK_STYLES)[number];
+
 /** What the first user turn adds to the problem text. */
 export const FEEDBACK_INSTRUCTION =
   "Give one step per message. After each step you get feedback on it: whether it was possible, and whether it brought the goal closer. A step that is not possible changes nothing.";
@@ -66,6 +95,37 @@ const FLOAT_KEYS = new Set(["reward"]);
 /** One JSON line of a feedback dialogue (rewards always print as floats). */
 export function feedbackLine(row: FeedbackRow): string {
   return jsonWithFloats(row, FLOAT_KEYS);
+}
+
+/** One JSON line of a trained turn (rewards always print as floats). */
+export function feedbackTurnLine(row: FeedbackTurnRow): string {
+  return jsonWithFloats(row, FLOAT_KEYS);
+}
+
+/**
+ * The trained turns of a dialogue: a row per optimal assistant turn, the episode before it as
+ * the prompt. Mistakes appear only in prompts, so they get no loss; a mistake that ends the
+ * episode (a dead end) or that no good turn follows is in no row.
+ */
+export function feedbackTurns(dialogue: FeedbackRow): FeedbackTurnRow[] {
+  const out: FeedbackTurnRow[] = [];
+  const cats = dialogue.meta.categories;
+  let turn = -1;
+  dialogue.messages.forEach((m, i) => {
+    if (m.role !== "assistant") return;
+    turn++;
+    if (cats[turn] !== "optimal") return;
+    out.push({
+      id: `${dialogue.id}/t${turn}`,
+      domain: dialogue.domain,
+      problem: dialogue.problem,
+      split: dialogue.split,
+      prompt: dialogue.messages.slice(0, i),
+      completion: [m],
+      meta: { ...dialogue.meta, turn, recovery: turn > 0 && cats[turn - 1] !== "optimal" },
+    });
+  });
+  return out;
 }
 
 /** Options of `buildFeedback`. */
