@@ -12,6 +12,7 @@ import {
   arrowTypesOfLine,
   BOS_ID,
   convertTokenToId,
+  docsMathShepherdToStepwise,
   enc,
   hfLoadSplits,
   isConversational,
@@ -159,6 +160,18 @@ describe("Math-Shepherd layout through TRL's conversion (examples/datasets/math_
       expect(c.prompt).toBe((t["prompt"] as string).trim());
       expect(c.completions).toEqual(t["completions"]);
       expect(c.labels).toEqual(t["labels"]);
+    }
+  });
+
+  it("the docs' own conversion (no file from outside) gives exactly the trl rows, the prompt's newline kept", () => {
+    const trl = new Map(rows(need(out, "trl")).map((r) => [r["id"], r]));
+    const docs = readFileSync(join(ROOT, "docs", "training.md"), "utf8");
+    // the function the replay mirrors is the one the docs show
+    expect(docs).toContain('while n < len(lines) and lines[-1 - n].endswith(" ки"):');
+    for (const r of rows(need(out, "math-shepherd"))) {
+      const c = docsMathShepherdToStepwise(r);
+      const t = trl.get(r["id"])!;
+      expect({ prompt: c.prompt, completions: c.completions, labels: c.labels }).toEqual({ prompt: t["prompt"], completions: t["completions"], labels: t["labels"] });
     }
   });
 });

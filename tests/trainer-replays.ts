@@ -224,6 +224,23 @@ export function trlMathShepherd(ex: Record<string, unknown>): { prompt: string; 
   return { prompt, completions, labels };
 }
 
+/**
+ * `to_stepwise` of docs/training.md ("From math-shepherd rows"), line for line: the steps are
+ * the input's last lines that end in " ки", the label's matching lines end in " +" or " -".
+ * It needs no file from outside and keeps the prompt's final newline.
+ */
+export function docsMathShepherdToStepwise(r: Record<string, unknown>): { prompt: string; completions: string[]; labels: boolean[] } {
+  const lines = (r["input"] as string).split("\n");
+  const marks = (r["label"] as string).split("\n");
+  let n = 0;
+  while (n < lines.length && lines[lines.length - 1 - n]!.endsWith(" ки")) n += 1;
+  return {
+    prompt: lines.slice(0, lines.length - n).join("\n") + "\n",
+    completions: lines.slice(lines.length - n).map((l) => l.slice(0, -3)),
+    labels: marks.slice(marks.length - n).map((m) => m.endsWith(" +")),
+  };
+}
+
 // --- OpenRLHF 0.9.5 ------------------------------------------------------------------------
 
 /** openrlhf/utils/utils.py `convert_token_to_id`. */

@@ -27,7 +27,7 @@ export const FORMAT_CONSUMERS: Record<Format, string> = {
   trl: "TRL PRMTrainer, stepwise supervision (trl 0.13-0.25: trl.PRMTrainer; 0.26-1.9: trl.experimental.prm.PRMTrainer): boolean labels, step_separator \"\\n\"",
   openrlhf:
     "OpenRLHF 0.5.0-0.9.5 openrlhf.cli.train_prm (PRM training was removed in 0.9.6): --input_key input --label_key value --placeholder_token ки --reward_tokens + -",
-  "math-shepherd": "the Math-Shepherd dataset layout (input/label/task), converted for TRL's PRMTrainer by TRL's examples/datasets/math_shepherd.py",
+  "math-shepherd": "the Math-Shepherd dataset layout (input/label/task), converted for TRL's PRMTrainer by to_stepwise of pddl2prm's docs/training.md (TRL's examples/datasets/math_shepherd.py drops the prompt's final newline)",
   pairs: "TRL >= 0.24 RewardTrainer (uses margin) and DPOTrainer, preference with explicit prompt; --chat: conversational",
   trajectories: "TRL >= 0.24 RewardTrainer (uses margin) and DPOTrainer, preference with explicit prompt; --chat: conversational",
   processbench: "evaluation with `pddl2prm score` (ProcessBench's field names); not a training format",
