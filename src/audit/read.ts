@@ -10,6 +10,7 @@ import { isFormat, type Format } from "../dataset/formats.js";
 import { SPLITS, type Split } from "../dataset/row.js";
 import { readConfigFile, readRankFile } from "../dataset/state-files.js";
 import { UserError } from "../pddl/errors.js";
+import { parquetRowGroups } from "../dataset/parquet.js";
 
 /** What the audit needs to know about how a dataset was made. */
 export interface DatasetInfo {
@@ -39,7 +40,7 @@ export function openDataset(dir: string): DatasetInfo {
   const format = String(config["format"] ?? "native");
   if (!isFormat(format)) throw new UserError(`${configPath}: unknown format '${format}'`);
   const data = join(dir, "data");
-  const shards = existsSync(data) ? readdirSync(data).filter((n) => /^(train|validation|test)-\d{5}-of-\d{5}\.jsonl(\.gz)?$/.test(n)).sort() : [];
+  const shards = existsSync(data) ? readdirSync(data).filter((n) => /^(train|validation|test)-\d{5}-of-\d{5}\.(jsonl(\.gz)?|parquet)$/.test(n)).sort() : [];
   // a finished run whose splits are all empty writes no shard (write.ts), but its completion records
   if (shards.length === 0 && !existsSync(join(dir, "completions"))) throw new UserError(`${dir}: no shards under data/ (has the run finished?)`);
   return { dir, format, config, shards: shards.map((n) => join(data, n)), rowsBySplit: rowsBySplit(dir) };
@@ -73,6 +74,16 @@ export const KEEP_HEAD_BYTES = 512;
  * promises and microtasks, which per line of a million-row dataset added up to seconds.
  */
 async function* lineBatches(file: string): AsyncGenerator<{ buf: Buffer; ranges: number[] }> {
+  if (file.endsWith(".parquet")) {
+    // a row group at a time, as the JSON lines it was written from
+    for await (const rows of parquetRowGroups(file)) {
+      const buf = Buffer.from(rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+      const ranges: number[] = [];
+      for (let start = 0, nl = buf.indexOf(10); nl >= 0; start = nl + 1, nl = buf.indexOf(10, start)) ranges.push(start, nl);
+      yield { buf, ranges };
+    }
+    return;
+  }
   const opts = { highWaterMark: 1 << 20 };
   const input = file.endsWith(".gz") ? createReadStream(file, opts).pipe(createGunzip({ chunkSize: 1 << 20 })) : createReadStream(file, opts);
   let carry: Buffer[] = [];

@@ -35,6 +35,7 @@ interface GenerateFlags extends GroundCapFlags {
   wholeProblems?: boolean;
   nonExecutable: string;
   gzip?: boolean;
+  parquet?: boolean;
   force?: boolean;
   quiet?: boolean;
   timeLimit?: string;
@@ -226,6 +227,7 @@ export function register(program: Command): void {
     .option("--max-length <n>", "drop rows longer than N tokens in their trainer, so no row loses its last label to truncation (counts in manifest.json)")
     .option("--tokenizer <file>", "a Hugging Face tokenizer.json (read locally) counting tokens for --max-length (default: a conservative estimate)")
     .option("--gzip", "write .jsonl.gz shards")
+    .option("--parquet", "write Parquet shards (snappy; the card's features as their schema) instead of JSONL: smaller, and what the Hugging Face Hub serves")
     .option("--force", "replace a dataset made with other settings: the new one is made beside it and swapped in when complete; only files pddl2prm can prove it wrote are replaced")
     .option("--quiet", "no progress display or summary")
     .addHelpText("after", `\nFormats and the trainer each is for:\n${FORMATS.map((f) => `  ${f.padEnd(14)}${FORMAT_CONSUMERS[f]}`).join("\n")}`);
@@ -256,6 +258,7 @@ export function register(program: Command): void {
         throw new UsageError(`--style for --format ${flags.format} must be one of ${styles.join(", ")}, got '${flags.style}'`);
       }
       if (flags.tokenizer !== undefined && flags.maxLength === undefined) throw new UsageError("--tokenizer counts tokens for --max-length: give both");
+      if (flags.gzip === true && flags.parquet === true) throw new UsageError("give --gzip or --parquet, not both (Parquet shards are compressed)");
       const timeLimit = secondsFlag("--time-limit", flags.timeLimit)!;
       const domains = flags.domain?.split(",").map((d) => d.trim()).filter((d) => d.length > 0);
       for (const d of domains ?? []) {
@@ -291,6 +294,7 @@ export function register(program: Command): void {
         nonExecutable: flags.nonExecutable,
         wholeProblems: flags.wholeProblems === true,
         gzip: flags.gzip === true,
+        ...(flags.parquet === true ? { parquet: true } : {}),
         force: flags.force === true,
         timeMs: timeLimit * 1000,
         maxExpansions: intFlag("--max-expansions", flags.maxExpansions, 1)!,

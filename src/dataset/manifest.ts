@@ -153,5 +153,5 @@ export async function mergeDataset(out: string, opts: { quietIfIncomplete?: bool
 /** Names of all files of a finished dataset's shards (for tests and `stats`). */
 export function shardFiles(out: string): string[] {
   const dir = join(out, "data");
-  return existsSync(dir) ? readdirSync(dir).filter((n) => /\.jsonl(\.gz)?$/.test(n)).sort() : [];
+  return existsSync(dir) ? readdirSync(dir).filter((n) => /\.(jsonl(\.gz)?|parquet)$/.test(n)).sort() : [];
 }

@@ -11,7 +11,7 @@ import { LOCK_NAME } from "./lock.js";
 
 const pad5 = (n: number) => String(n).padStart(5, "0");
 const TMP = "(\\.tmp-\\d+)?";
-const SHARD = new RegExp(`^(train|validation|test)-\\d{5}-of-\\d{5}\\.jsonl(\\.gz)?${TMP}$`);
+const SHARD = new RegExp(`^(train|validation|test)-\\d{5}-of-\\d{5}\\.(jsonl(\\.gz)?|parquet)${TMP}$`);
 const MARKER = new RegExp(`^\\d{5}${TMP}$`);
 const PDDL = new RegExp(`\\.pddl${TMP}$`);
 const TOP = new RegExp(`^(config\\.json|manifest\\.json|stats\\.csv)${TMP}$`);

@@ -22,7 +22,7 @@ const RankFile = z.object({
   // (a record names files by their place in the folder: a shard path or id that leaves it is no record of ours)
   shards: z.array(
     z.object({
-      path: z.string().regex(/^data\/(train|validation|test)-\d{5}-of-\d{5}\.jsonl(\.gz)?$/, "a shard path inside data/"),
+      path: z.string().regex(/^data\/(train|validation|test)-\d{5}-of-\d{5}\.(jsonl(\.gz)?|parquet)$/, "a shard path inside data/"),
       rows: z.number().int().nonnegative(),
       bytes: z.number().int().nonnegative(),
       sha256: z.string().regex(/^[0-9a-f]{64}$/, "a sha256 in hex"),

@@ -5,6 +5,7 @@ import { createGunzip } from "node:zlib";
 import { writeToString } from "fast-csv";
 import { emptyCounts, type CategoryCounts, type ProblemRecord } from "./records.js";
 import { CATEGORIES, SPLITS } from "./row.js";
+import { parquetRowGroups } from "./parquet.js";
 
 /** One line of stats.csv: a (domain, split) pair, or the totals with domain "all". */
 export interface StatsRow {
@@ -110,6 +111,18 @@ export async function countShard(path: string, key: string | null = "category"):
   const counts = emptyCounts();
   let rows = 0;
   let bad = 0;
+  if (path.endsWith(".parquet")) {
+    for await (const group of parquetRowGroups(path)) {
+      for (const row of group) {
+        rows++;
+        if (key === null) continue;
+        const k = row[key] as keyof CategoryCounts | undefined;
+        if (typeof k === "string" && k in counts) counts[k]++;
+        else bad++;
+      }
+    }
+    return { rows, counts, bad };
+  }
   const input = path.endsWith(".gz") ? createReadStream(path).pipe(createGunzip()) : createReadStream(path);
   const rl = createInterface({ input, crlfDelay: Infinity });
   const re = new RegExp(`"${key ?? "category"}":"([a-z-]+)"`);

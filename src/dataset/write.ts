@@ -21,6 +21,8 @@ import { SPLITS, type Split } from "./row.js";
 import { readConfigFile, readRankFile } from "./state-files.js";
 import { BufferPool } from "./buffer-pool.js";
 import { ShardWriter, type ShardInfo } from "./shard.js";
+import { ParquetShardWriter } from "./parquet.js";
+import { features } from "./features.js";
 import { PddlCopies } from "./pddl-copies.js";
 import { ProblemRecordList } from "./problem-records.js";
 
@@ -28,6 +30,8 @@ export interface WriteOptions extends GenerateOptions {
   /** Output folder. */
   out: string;
   gzip?: boolean;
+  /** Parquet shards (snappy-compressed, the card's features as their schema) instead of JSONL. */
+  parquet?: boolean;
   /** Delete an existing dataset made with other settings instead of refusing. */
   force?: boolean;
   /** Run on the finished dataset; its headline goes into manifest.json and the card. */
@@ -71,8 +75,8 @@ export interface DatasetSummary {
 const pad5 = (n: number) => String(n).padStart(5, "0");
 
 /** Shard file name of DESIGN.md §9. */
-export function shardName(split: Split, rank: number, world: number, gzip: boolean): string {
-  return `${split}-${pad5(rank)}-of-${pad5(world)}.jsonl${gzip ? ".gz" : ""}`;
+export function shardName(split: Split, rank: number, world: number, gzip: boolean, parquet = false): string {
+  return `${split}-${pad5(rank)}-of-${pad5(world)}.${parquet ? "parquet" : `jsonl${gzip ? ".gz" : ""}`}`;
 }
 
 const sha = (text: string): string => createHash("sha256").update(text).digest("hex");
@@ -106,6 +110,7 @@ export function runConfig(options: WriteOptions, plan: ReturnType<typeof planRun
     non_executable: plan.config.nonExecutable,
     holdout_domain: options.holdoutDomain ?? null,
     gzip: options.gzip ?? false,
+    ...(options.parquet ? { parquet: true } : {}),
     world: plan.world,
     limits: {
       time_ms: plan.config.timeMs,
@@ -133,6 +138,7 @@ export function runConfig(options: WriteOptions, plan: ReturnType<typeof planRun
  */
 export async function writeDataset(options: WriteOptions): Promise<DatasetSummary> {
   const t0 = performance.now();
+  if (options.gzip && options.parquet) throw new UserError("gzip and parquet: give one (Parquet shards are compressed)");
   const plan = await preparePlan(options, false);
   const out = options.out;
   const config = runConfig(options, plan);
@@ -345,10 +351,17 @@ async function runRank(
   undoCopies: Array<() => void>,
 ): Promise<void> {
   const dataDir = join(out, "data");
-  const writers = new Map<Split, ShardWriter>();
-  for (const split of SPLITS) {
-    const name = shardName(split, plan.rank, plan.world, gzip);
-    writers.set(split, new ShardWriter(join(dataDir, name), tempName(join(dataDir, name)), `data/${name}`, gzip));
+  const writers = new Map<Split, ShardWriter | ParquetShardWriter>();
+  const columns = options.parquet ? features(plan.config.format, plan.config.chat, plan.config.style) : null;
+  try {
+    for (const split of SPLITS) {
+      const name = shardName(split, plan.rank, plan.world, gzip, columns !== null);
+      const [final, temp] = [join(dataDir, name), tempName(join(dataDir, name))];
+      writers.set(split, columns !== null ? new ParquetShardWriter(final, temp, `data/${name}`, columns) : new ShardWriter(final, temp, `data/${name}`, gzip));
+    }
+  } catch (e) {
+    await Promise.all([...writers.values()].map((w) => w.abort()));
+    throw e;
   }
   const problems = new ProblemRecordList(plan.jobs);
   const copies = new PddlCopies(out);

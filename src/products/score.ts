@@ -51,6 +51,9 @@ export function readJsonlSource(path: string, split?: string): { file: string; t
     const names = readdirSync(dir)
       .filter((n) => /\.jsonl(\.gz)?$/.test(n) && (split === undefined || n.startsWith(`${split}-`)))
       .sort();
+    if (names.length === 0 && readdirSync(dir).some((n) => n.endsWith(".parquet"))) {
+      throw new UserError(`${path}: Parquet shards: score reads JSONL gold rows; generate the evaluation set without --parquet`);
+    }
     if (names.length === 0) throw new UserError(`${path}: no .jsonl shards${split ? ` of split '${split}'` : ""}`);
     return names.map((n) => readOne(join(dir, n)));
   }
