@@ -13,6 +13,8 @@ import {
   BOS_ID,
   convertTokenToId,
   docsMathShepherdToStepwise,
+  paperBuildPrompt,
+  paperMarkerPositions,
   enc,
   hfLoadSplits,
   isConversational,
@@ -172,6 +174,24 @@ describe("Math-Shepherd layout through TRL's conversion (examples/datasets/math_
       const c = docsMathShepherdToStepwise(r);
       const t = trl.get(r["id"])!;
       expect({ prompt: c.prompt, completions: c.completions, labels: c.labels }).toEqual({ prompt: t["prompt"], completions: t["completions"], labels: t["labels"] });
+    }
+  });
+});
+
+describe("the paper's released PRMs (paper-prm: their model cards' build_prompt and marker reading)", () => {
+  it("text is build_prompt(problem, steps); one marker position per step, each with its reward; the native rows' labels", () => {
+    const native = new Map(rows(need(out, "native")).map((r) => [r["id"], r]));
+    const rs = rows(need(out, "paper-prm"));
+    expect(rs.length).toBe(native.size);
+    for (const r of rs) {
+      const steps = r["steps"] as string[];
+      expect(r["text"]).toBe(paperBuildPrompt(r["problem"] as string, steps));
+      expect(steps.every((s) => !/^Step \d+:/.test(s) && !s.includes("\n"))).toBe(true);
+      expect(paperMarkerPositions(r["text"] as string)).toHaveLength(steps.length);
+      const n = native.get(r["id"])!;
+      expect(r["rewards"]).toEqual(n["labels"]);
+      expect(r["problem"]).toBe(n["prompt"]);
+      expect(steps.length).toBe((n["completions"] as string[]).length);
     }
   });
 });

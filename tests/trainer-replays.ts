@@ -241,6 +241,23 @@ export function docsMathShepherdToStepwise(r: Record<string, unknown>): { prompt
   };
 }
 
+// --- The paper's released PRMs (Babelscape/Llama-3.1-8B-PRM800k-PDDL-r, model card) -------
+
+/** The model card's `build_prompt(problem, steps)`. */
+export function paperBuildPrompt(problem: string, steps: readonly string[]): string {
+  const stepsText = steps.map((s, i) => `Step ${i + 1}: ${s}\nки`).join("\n");
+  return `Problem: ${problem}\nSteps:\n${stepsText}`;
+}
+
+/**
+ * The card's scoring: `marker_id = tokenizer.encode("ки", add_special_tokens=False)[0]`, the
+ * positions of `marker_id` in the tokenized prompt, where the scalar head's outputs are read.
+ */
+export function paperMarkerPositions(text: string): number[] {
+  const marker = enc("ки")[0]!;
+  return enc(text).flatMap((t, i) => (t === marker ? [i] : []));
+}
+
 // --- OpenRLHF 0.9.5 ------------------------------------------------------------------------
 
 /** openrlhf/utils/utils.py `convert_token_to_id`. */

@@ -252,6 +252,10 @@ function toUnit(format: Exclude<Format, "feedback">, row: ShardRow, parser: Step
         const c = o["completions"];
         if (!Array.isArray(c) || c.length === 0) bad(row, format, "no 'completions'");
         stepTexts = c.map(String);
+      } else if (format === "paper-prm") {
+        const c = o["steps"];
+        if (!Array.isArray(c) || c.length === 0) bad(row, format, "no 'steps'");
+        stepTexts = c.map((t, i) => `Step ${i + 1}: ${String(t)}`);
       } else {
         const input = str(row, format, "input");
         const n = format === "openrlhf" ? (Array.isArray(o["value"]) ? o["value"].length : 0) : input.split(STEP_TAG).length - 1;

@@ -41,6 +41,8 @@ export function features(format: string, chat: boolean, style?: string): Feature
       return [s("id"), s("input"), seq("value", "string"), seq("rewards", "float64"), s("category")];
     case "math-shepherd":
       return [s("id"), s("input"), s("label"), s("task"), s("category")];
+    case "paper-prm":
+      return [s("id"), s("domain"), s("problem_id"), s("split"), s("problem"), seq("steps", "string"), seq("rewards", "float64"), s("text"), s("category")];
     case "pairs":
     case "trajectories":
     case "processbench":

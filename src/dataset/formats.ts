@@ -5,7 +5,7 @@ import { stringifyWithFloats } from "./row.js";
 import { oneLine, trainerPrompt } from "../products/layout.js";
 
 /** Output formats of `generate --format` (DESIGN.md §9). */
-export const FORMATS = ["native", "trl", "openrlhf", "math-shepherd", "pairs", "trajectories", "processbench", "feedback", "verifier"] as const;
+export const FORMATS = ["native", "trl", "openrlhf", "math-shepherd", "paper-prm", "pairs", "trajectories", "processbench", "feedback", "verifier"] as const;
 export type Format = (typeof FORMATS)[number];
 
 /** The formats written per problem (src/dataset/eval-job.ts) rather than per labelled step. */
@@ -28,6 +28,8 @@ export const FORMAT_CONSUMERS: Record<Format, string> = {
   openrlhf:
     "OpenRLHF 0.5.0-0.9.5 openrlhf.cli.train_prm (PRM training was removed in 0.9.6): --input_key input --label_key value --placeholder_token ки --reward_tokens + -",
   "math-shepherd": "the Math-Shepherd dataset layout (input/label/task), converted for TRL's PRMTrainer by to_stepwise of pddl2prm's docs/training.md (TRL's examples/datasets/math_shepherd.py drops the prompt's final newline)",
+  "paper-prm":
+    "the input of the PRMs released with the paper (Babelscape/Llama-3.1-8B-PRM800k-PDDL-r and its siblings): text = their build_prompt(problem, steps), 'Problem: ...\\nSteps:\\nStep 1: ...\\nки', one graded reward per ки marker for a scalar head",
   pairs: "TRL >= 0.24 RewardTrainer (uses margin) and DPOTrainer, preference with explicit prompt; --chat: conversational",
   trajectories: "TRL >= 0.24 RewardTrainer (uses margin) and DPOTrainer, preference with explicit prompt; --chat: conversational",
   processbench: "evaluation with `pddl2prm score` (ProcessBench's field names); not a training format",
@@ -56,6 +58,21 @@ function taggedInput(row: NativeRow, marks: string[]): string {
   }
   const steps = row.completions.map((c, i) => `${oneLine(c)} ${marks[i]}`);
   return `${row.prompt}\n${steps.join("\n")}`;
+}
+
+/** A step without its "Step k: " marker. */
+function stepBody(step: string): string {
+  const m = /^Step \d+:\s*/.exec(step);
+  return m === null ? step : step.slice(m[0].length);
+}
+
+/**
+ * The input of the paper's released PRMs, as their model cards' `build_prompt(problem, steps)`
+ * lays it out: "Problem: {problem}\nSteps:\n" and every step as "Step {i}: {step}\nки", joined
+ * by newlines; the PRM's scalar head is read at each marker.
+ */
+export function paperPrmText(problem: string, steps: readonly string[]): string {
+  return `Problem: ${problem}\nSteps:\n${steps.map((s, i) => `Step ${i + 1}: ${s}\n${STEP_TAG}`).join("\n")}`;
 }
 
 /** One JSON line of `row` in `format`. Byte-stable: key order is fixed. */
@@ -104,6 +121,27 @@ export function formatRow(row: NativeRow, format: Format, opts: FormatOptions): 
         },
         ["rewards"],
       );
+    case "paper-prm": {
+      // the layout of the model cards' build_prompt: each step after "Step i: ", the marker on a line of its own
+      const steps = row.completions.map((c) => stepBody(oneLine(c)));
+      if ([row.prompt, ...steps].some((t) => t.includes(STEP_TAG))) {
+        throw new UserError(`row ${row.id}: the text contains the step marker '${STEP_TAG}'; use --format trl`);
+      }
+      return stringifyWithFloats(
+        {
+          id: row.id,
+          domain: row.domain,
+          problem_id: row.problem,
+          split: row.split,
+          problem: row.prompt,
+          steps,
+          rewards: row.labels,
+          text: paperPrmText(row.prompt, steps),
+          category: row.category,
+        },
+        ["rewards"],
+      );
+    }
     case "math-shepherd":
       // `task` is a column of the original dataset that TRL's conversion script removes by name.
       return JSON.stringify({

@@ -160,6 +160,8 @@ function rowTokens(format: Format, row: NativeRow, line: string, counter: TokenC
     if (bad !== null) throw new UserError(`--tokenizer: row ${row.id}: ${bad}; use --format trl`);
     return counter.count(input);
   }
+  // the released PRMs tokenize the text whole (and Llama's tokenizer adds BOS)
+  if (format === "paper-prm") return 1 + counter.count((JSON.parse(line) as { text: string }).text);
   return stepwiseTokens(counter, trainerPrompt(row.prompt), row.completions.map(oneLine));
 }
 
