@@ -56,7 +56,7 @@ describe("pddl2prm audit", () => {
     expect(r.code).toBe(0);
     expect(report.format).toBe(f);
     // formats whose rows carry only text: every step parses back to its action
-    if (["trl", "openrlhf", "math-shepherd"].includes(f)) expect(report.actions_parsed!.failed).toBe(0);
+    if (["trl", "openrlhf", "math-shepherd", "paper-prm"].includes(f)) expect(report.actions_parsed!.failed).toBe(0);
     else expect(report.actions_parsed).toBeNull();
     const card = readFileSync(join(dir, "README.md"), "utf8");
     expect(card).toMatch(/## Shortcut audit\n\n`pddl2prm audit` \(surface rules and classifiers that read no state\): pass: /);

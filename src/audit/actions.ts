@@ -1,6 +1,6 @@
 /**
  * The actions behind a dataset's steps. Most formats carry them as PDDL (`meta.action`,
- * `*_actions`); trl, openrlhf and math-shepherd rows carry only text, so their steps are parsed
+ * `*_actions`); trl, openrlhf, math-shepherd and paper-prm rows carry only text, so their steps are parsed
  * back with the natural-language parser of the problem (from the PDDL copied under `pddl/`).
  */
 import { existsSync, readFileSync } from "node:fs";

@@ -99,7 +99,7 @@ export interface AuditReport {
   checks: Check[];
   /** With `maxRows`: the dataset's rows and the share of its problems audited (null: all). */
   sample: { rows: number; rate: number } | null;
-  /** Steps parsed back from text (trl, openrlhf, math-shepherd), and how many did not parse. */
+  /** Steps parsed back from text (trl, openrlhf, math-shepherd, paper-prm), and how many did not parse. */
   actions_parsed: { asked: number; failed: number } | null;
   pass: boolean;
 }
