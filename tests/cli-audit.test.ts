@@ -4,11 +4,13 @@
  * input exit as the CLI contract says.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FORMATS } from "../src/dataset/formats.js";
+import { parseDomain, parseProblem } from "../src/pddl/index.js";
+import { findOperator, ground } from "../src/task/index.js";
 
 const ROOT = resolve(__dirname, "..");
 const CLI = join(ROOT, "dist", "src", "cli", "main.js");
@@ -82,6 +84,33 @@ describe("pddl2prm audit", () => {
     expect(r.stdout).toMatch(/FAIL repeated object \(rows of one label\) \[all\]: 1\.000/);
     expect(r.stdout).toMatch(/audit: FAIL\n$/);
     expect(readFileSync(join(dir, "README.md"), "utf8")).toMatch(/## Shortcut audit\n\n.*: FAIL \(/);
+  });
+
+  it("pairs and trajectories: a rejected step that a fixed fact rules out fails the audit, exit 1", async () => {
+    for (const f of ["pairs", "trajectories"]) {
+      const clean = await cli(["audit", outs[f]!]);
+      expect(clean.stdout).toMatch(/ok +rejected steps a fixed fact rules out \(count\) \[all\]: 0\b/);
+      // plant: one rejected hanoi step moves a disk onto a smaller one (the grounder prunes it)
+      const dir = join(tmp, `${f}-fixed`);
+      cpSync(outs[f]!, dir, { recursive: true });
+      const shard = readdirSync(join(dir, "data")).find((n) => n.startsWith("train-"))!;
+      const lines = readFileSync(join(dir, "data", shard), "utf8").trim().split("\n");
+      const at = lines.findIndex((l) => (JSON.parse(l) as { domain: string }).domain === "hanoi");
+      const row = JSON.parse(lines[at]!) as Record<string, unknown>;
+      const d = parseDomain(readFileSync(join(dir, "pddl", "hanoi", "domain.pddl"), "utf8"), "domain.pddl");
+      const task = ground(d, parseProblem(readFileSync(join(dir, "pddl", "hanoi", `${String(row["problem"])}.pddl`), "utf8"), "p.pddl", d));
+      const disks = task.objects.filter((o) => o.startsWith("d"));
+      const bad = disks.flatMap((a) => disks.map((b) => [a, b])).find(([a, b]) => a !== b && findOperator(task, 0, [task.objects.indexOf(a!), task.objects.indexOf(b!), task.objects.indexOf(b!)]).length === 0);
+      expect(bad).toBeDefined();
+      const act = `(${task.domain.actions[0]!.name} ${bad![0]} ${bad![1]} ${bad![1]})`;
+      if (f === "pairs") row["rejected_action"] = act;
+      else row["rejected_actions"] = [...(row["rejected_actions"] as string[]), act];
+      lines[at] = JSON.stringify(row);
+      writeFileSync(join(dir, "data", shard), lines.join("\n") + "\n");
+      const r = await cli(["audit", dir]);
+      expect(r.code, r.stdout).toBe(1);
+      expect(r.stdout).toMatch(/FAIL rejected steps a fixed fact rules out \(count\) \[all\]: 1\b/);
+    }
   });
 
   it("--max-gap and --max-rule gate; bad flags exit 2; a folder that is not a dataset exits 1", async () => {

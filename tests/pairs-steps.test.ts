@@ -41,6 +41,21 @@ describe("step-level preference pairs", () => {
     all.push(...rows);
   });
 
+  it.each([...CASES, ["sokoban", "p0001"] as [string, string]])(
+    "%s %s: every rejected step, in pairs and in trajectories, is a valid grounding: no fixed fact rules it out",
+    (domain, problem) => {
+      // a grounding the grounder prunes breaks a fixed fact (a non-adjacent move): wrong in any
+      // state, so a model could reject it without reading the state
+      const { ctx } = freshContext(domain, problem);
+      const pairs = rowsOf<StepPairRow>(domain, problem, "pairs", 0).rows;
+      for (const r of pairs) expect(cand(ctx, r.rejected_action).op, `${r.id} ${r.rejected_action}`).toBeGreaterThanOrEqual(0);
+      const trajectories = rowsOf<{ id: string; rejected_actions: string[] }>(domain, problem, "trajectories", 0).rows;
+      for (const r of trajectories) for (const a of r.rejected_actions) expect(cand(ctx, a).op, `${r.id} ${a}`).toBeGreaterThanOrEqual(0);
+      expect(pairs.filter((r) => r.rejected_category === "non-executable").length).toBeGreaterThan(0);
+    },
+    60_000,
+  );
+
   it("prefers minimal edits and shows both sides first", () => {
     const edits = new Set(all.map((r) => r.edit));
     expect(edits.has("argument")).toBe(true);

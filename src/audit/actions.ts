@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRenderer, loadTemplates, type Renderer } from "../nl/index.js";
 import { parseDomain, parseProblem } from "../pddl/index.js";
-import { ground } from "../task/index.js";
+import { findOperator, ground } from "../task/index.js";
 
 /** An action as the audit sees it: its type (`domain/schema`) and its objects. */
 export interface Act {
@@ -79,6 +79,23 @@ export class StepTextParser {
     }
     const t = r.task;
     return { type: `${domain}/${t.domain.actions[p.schema]!.name}`, args: p.args.map((o) => t.objects[o]!) };
+  }
+
+  /**
+   * Is `act` a grounding the grounder pruned: one a fixed fact (or never-reachable one) rules
+   * out in every state, so a model can reject it without reading the state? Null when the
+   * problem or the action cannot be resolved.
+   */
+  prunedGrounding(domain: string, problem: string, act: Act | null): boolean | null {
+    const r = act === null ? null : this.renderer(domain, problem);
+    if (r === null || act === null) return null;
+    const t = r.task;
+    const name = act.type.slice(act.type.indexOf("/") + 1);
+    const schema = t.domain.actions.findIndex((a) => a.name.toLowerCase() === name);
+    if (schema < 0 || t.domain.actions[schema]!.params.length !== act.args.length) return null;
+    const args = act.args.map((o) => t.objects.findIndex((x) => x.toLowerCase() === o.toLowerCase()));
+    if (args.some((a) => a < 0)) return null;
+    return findOperator(t, schema, args).length === 0;
   }
 
   private renderer(domain: string, problem: string): Renderer | null {

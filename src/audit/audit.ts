@@ -254,6 +254,7 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
   const pairs: PairFeatures[] = [];
   const pairTests: PairTest[] = [];
   let units = 0;
+  let pruned = 0;
 
   const sampleRate = options.maxRows !== undefined && total > options.maxRows ? options.maxRows / total : 1;
   const keep = sampleRate < 1 ? (line: string): boolean => inSample(line, sampleRate) : undefined;
@@ -261,6 +262,7 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
     units++;
     const r = role(u);
     if (u.kind === "pair") {
+      pruned += u.pruned;
       if (r === "train") {
         cls.learn(actTokens(u.chosen.acts), u.chosen.words, "chosen");
         cls.learn(actTokens(u.rejected.acts), u.rejected.words, "rejected");
@@ -293,6 +295,11 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
   }
   const testCount = kind === "pair" ? pairTests.length : cls.test.length;
   const checks = makeChecks(kind, info.format, rules, head.classifiers, options);
+  if (kind === "pair") {
+    // a rejected step that no state could allow (a move between cells that are not adjacent) is
+    // rejectable without reading the state: a count, not an estimate, so none may pass
+    checks.push({ name: "rejected steps a fixed fact rules out (count)", group: "all", value: pruned, limit: "0", pass: pruned === 0 });
+  }
   const best = rules.reduce<RuleResult | null>((b, r) => (b === null || r.score > b.score ? r : b), null);
   return {
     dir,

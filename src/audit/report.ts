@@ -33,6 +33,8 @@ export function formatAuditTable(r: AuditReport): string {
   const failed = r.checks.filter((c) => !c.pass);
   out.push(`checks: ${r.checks.length - failed.length} of ${r.checks.length} pass`);
   for (const c of failed) out.push(`  FAIL ${c.name} [${c.group}]: ${f3(c.value)}, limit ${c.limit}`);
+  // counts are shown when they pass too: a zero is a finding
+  for (const c of r.checks) if (c.pass && c.name.endsWith("(count)")) out.push(`  ok   ${c.name} [${c.group}]: ${c.value}, limit ${c.limit}`);
   out.push(r.pass ? "audit: pass" : "audit: FAIL");
   return out.join("\n");
 }

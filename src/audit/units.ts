@@ -76,6 +76,8 @@ export interface PairUnit {
   first: "chosen" | "rejected";
   chosen: Side;
   rejected: Side;
+  /** Rejected steps on a grounding the grounder pruned (a fixed fact rules them out in any state). */
+  pruned: number;
 }
 
 export type Unit = StepUnit | ChainUnit | PairUnit;
@@ -192,6 +194,11 @@ function feedbackUnits(row: ShardRow): StepUnit[] {
   return out;
 }
 
+/** How many of `actions` are groundings the grounder pruned (a fixed fact rules them out). */
+function pruned(parser: StepTextParser, domain: string, problem: string, actions: unknown[]): number {
+  return actions.filter((a) => parser.prunedGrounding(domain, problem, pddlAct(domain, a)) === true).length;
+}
+
 function side(domain: string, stepTexts: string[], actions: unknown, prev: Act | null): Side {
   const bodies = stepTexts.map(body);
   const acts = Array.isArray(actions) ? actions.map((a) => pddlAct(domain, a)) : [];
@@ -237,10 +244,22 @@ function toUnit(format: Exclude<Format, "feedback">, row: ShardRow, parser: Step
           first,
           chosen: side(domain, [prefText(row, format, "chosen")], [o["chosen_action"]], prev),
           rejected: side(domain, [prefText(row, format, "rejected")], [o["rejected_action"]], prev),
+          pruned: pruned(parser, domain, problem, [o["rejected_action"]]),
         };
       }
       const sideOf = (n: "chosen" | "rejected"): Side => side(domain, prefText(row, format, n).split("\n").filter((l) => l.length > 0), o[`${n}_actions`], null);
-      return { kind: "pair", id, problem: `${domain}/${problem}`, split: row.split, group: String(o["perturbation"] ?? "all"), first, chosen: sideOf("chosen"), rejected: sideOf("rejected") };
+      const rejectedActions = Array.isArray(o["rejected_actions"]) ? (o["rejected_actions"] as unknown[]) : [];
+      return {
+        kind: "pair",
+        id,
+        problem: `${domain}/${problem}`,
+        split: row.split,
+        group: String(o["perturbation"] ?? "all"),
+        first,
+        chosen: sideOf("chosen"),
+        rejected: sideOf("rejected"),
+        pruned: pruned(parser, domain, problem, rejectedActions),
+      };
     }
     default: {
       const { id, domain, problem, index } = idParts(row, format, "c");

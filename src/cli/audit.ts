@@ -23,13 +23,17 @@ export function register(program: Command): void {
     .addHelpText(
       "after",
       `
-Checks (a check fails only beyond twice its standard error, so small data cannot fail by chance):
+Checks (an estimated check fails only when it is past its limit by more than z standard errors,
+z the two-sided 5% quantile Bonferroni-corrected over the audit's checks, about 2.4 to 3.1, so
+data without a leak fails by chance at most 5% of the time; counts fail on any hit):
   text-minus-action gap     macro-F1 of a bag-of-words classifier minus an action-type-only one <= --max-gap
   step rows, feedback turns candidate position (a turn: its attempt) AUC within 0.5 +- ${AUDIT_THRESHOLDS.positionAuc}; rows naming
                             an object twice: not ${AUDIT_THRESHOLDS.repeatedObjectRows}+ rows of which ${AUDIT_THRESHOLDS.repeatedObjectShare * 100}% share a label;
                             feedback turns: depth (length: steps) <= ${AUDIT_THRESHOLDS.lengthRule}
   chains and pairs          length rules (steps, characters) <= ${AUDIT_THRESHOLDS.lengthRule} (pairs: in every group too);
                             position and repeated-object rules <= ${AUDIT_THRESHOLDS.pairChainRule} (chains: the first wrong step too)
+  pairs, trajectories       rejected steps a fixed fact rules out (a grounding the grounder prunes, such as
+                            a move between cells that are not adjacent): a count, must be 0
 See docs/audit.md.`,
     )
     .action(

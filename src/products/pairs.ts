@@ -149,7 +149,9 @@ export function buildStepPairs(input: ProductInput): StepPairRow[] {
 
     const pool = new Map<string, Labelled>();
     const add = (c: Candidate, label?: Label): void => {
-      if (pool.has(c.name) || optNames.has(c.name)) return;
+      // only valid groundings, as the sampler's near misses: a grounding the grounder pruned
+      // breaks a fixed fact (or can never apply), so it is rejectable without reading the state
+      if (c.op < 0 || pool.has(c.name) || optNames.has(c.name)) return;
       const l = label ?? classify(ctx, s, visited, c);
       if (l.reward >= 1 || l.reward < input.threshold) return;
       pool.set(c.name, { candidate: c, label: l, edit: editKind(chosen, c) });

@@ -207,7 +207,9 @@ function* cores(kind: Perturbation, input: ProductInput, prng: Prng, optCost: nu
             if (o === c.args[i] || (c.args.includes(o) && !hasRepeat(c.args))) continue;
             const args = c.args.slice();
             args[i] = o;
-            options.push(groundingCandidate(task, c.schema, args));
+            const sub = groundingCandidate(task, c.schema, args);
+            // a valid grounding only: a pruned one breaks a fixed fact, wrong in any state
+            if (sub.op >= 0) options.push(sub);
           }
         }
         prng.shuffle(options);
