@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ProcessBenchRow } from "../src/products/processbench.js";
 import { lengthBucket } from "../src/products/chains.js";
-import { CASES, freshContext, relabel, rowsOf } from "./pairs-helpers.js";
+import { cand, CASES, freshContext, relabel, rowsOf } from "./pairs-helpers.js";
+import { applyOp, findOperator, isApplicable, isGoal } from "../src/task/index.js";
 import { cliRunner } from "./cli-run.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "pddl2prm-pb-"));
@@ -12,6 +13,18 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 // asynchronous: back-to-back spawnSync starves vitest's worker RPC on a loaded machine
 const cli = cliRunner(tmp);
+
+/** The chain's replayed final state satisfies the goal (a non-executable step changes nothing). */
+function endsAtGoal(r: ProcessBenchRow): boolean {
+  const { ctx } = freshContext(r.meta.domain, r.meta.problem_id);
+  let s = ctx.task.init;
+  for (const a of r.meta.actions) {
+    const c = cand(ctx, a);
+    const op = findOperator(ctx.task, c.schema, c.args).find((o) => isApplicable(ctx.task, s, o));
+    if (op !== undefined) s = applyOp(ctx.task, s, op);
+  }
+  return isGoal(ctx.task, s);
+}
 
 function check(rows: ProcessBenchRow[], domain: string, problem: string, threshold: number): void {
   const { ctx } = freshContext(domain, problem);
@@ -48,11 +61,29 @@ describe("processbench chains", () => {
     expect(new Set(errors.map((r) => r.meta.category)).size).toBeGreaterThanOrEqual(2);
     // Ids do not give the label away: error chains are not always k1.
     expect(new Set(errors.map((r) => r.id.slice(-2))).size).toBe(2);
-    // Nor does length: the wrong step replaces one, so both chains of a problem are equally long.
+    // Nor does length or reaching the goal: an error chain that reaches the goal is the longer
+    // one of its problem, one cut short the shorter; the error-free chain is the plan or a prefix.
     for (const e of errors) {
       const ok = all.find((r) => r.label < 0 && r.meta.domain === e.meta.domain && r.meta.problem_id === e.meta.problem_id)!;
-      expect(e.steps.length, e.id).toBe(ok.steps.length);
+      const plan = ok.meta.plan_length;
+      expect(ok.steps.length === plan || (ok.steps.length < plan && ok.steps.length >= Math.ceil(plan / 2)), ok.id).toBe(true);
+      if (endsAtGoal(e)) expect(e.steps.length, e.id).toBeGreaterThan(ok.steps.length);
+      else expect(e.steps.length, e.id).toBeLessThan(ok.steps.length);
     }
+  });
+
+  it("over many problems, neither chains' length nor ending at the goal says which has the error", () => {
+    const rows: ProcessBenchRow[] = [];
+    for (const [domain, problem] of CASES) for (const seed of [1, 2, 3, 4, 5, 6]) rows.push(...rowsOf<ProcessBenchRow>(domain, problem, "processbench", 1.0, seed).rows);
+    const share = (rs: ProcessBenchRow[], p: (r: ProcessBenchRow) => boolean) => rs.filter(p).length / rs.length;
+    const errors = rows.filter((r) => r.label >= 0);
+    const correct = rows.filter((r) => r.label < 0);
+    expect(errors.length).toBeGreaterThan(40);
+    // about half of each reaches the goal (binomial noise on ~50 chains: within 0.2)
+    expect(Math.abs(share(errors, endsAtGoal) - share(correct, endsAtGoal))).toBeLessThan(0.2);
+    // within a problem the error chain is the longer one about half of the time
+    const longer = errors.filter((e) => e.steps.length > correct.find((r) => r.id.replace(/k\d$/, "") === e.id.replace(/k\d$/, "") && r.meta.seed === e.meta.seed)!.steps.length);
+    expect(Math.abs(longer.length / errors.length - 0.5)).toBeLessThan(0.2);
   });
 
   it("reward-le-0.25 (threshold 0.5): first errors are non-executable or dead ends", () => {

@@ -74,13 +74,18 @@ export function processBenchLine(row: ProcessBenchRow): string {
 }
 
 /**
- * The first-error chains of one problem: one error-free chain (the optimal plan, L steps) and,
- * when a wrong candidate exists, one chain whose step d (a seeded depth) is replaced by a wrong
- * candidate, its category drawn evenly among those the sampler offered there; after it either
- * an optimal plan from the true state or the rest of the old plan (always the old plan after a
- * dead end), the chain cut to L steps, so both chains of a problem are equally long. The gold
- * `label` is the first step whose replayed reward is under `threshold`. The two chains' ids
- * are in seeded order, so an id says nothing about its label.
+ * The first-error chains of one problem: one error-free chain and, when a wrong candidate
+ * exists, one chain with a wrong step (its category drawn evenly among those the sampler
+ * offered at a seeded depth d). So that neither length nor "ends at the goal" tells them apart
+ * (issue 40), both chains of a problem reach the goal, or neither does, half of the time each:
+ * - to the goal: the optimal plan (L steps), and the wrong step followed by an optimal plan
+ *   from the true state after it to the goal (longer than L: the wrong one is the longer);
+ * - short of it: a correct prefix of c steps (L/2 <= c < L), and the wrong step followed by a
+ *   continuation (optimal from the true state, or the rest of the old plan) cut to m = c - 1 or
+ *   c - 2 steps (the wrong one is the shorter, by as much as a chain to the goal is longer).
+ * Where one of the two cannot be built (no wrong step but dead ends, which never reach the goal;
+ * a plan too short to cut) the other is taken. The gold `label` is the first step whose
+ * replayed reward is under `threshold`; ids are in seeded order.
  */
 export function buildProcessBench(input: ProductInput): ProcessBenchRow[] {
   const { task, ctx, threshold } = input;
@@ -89,7 +94,7 @@ export function buildProcessBench(input: ProductInput): ProcessBenchRow[] {
   const L = input.planOps.length;
   const plan = input.planOps.map((op) => candidateOf(task, op));
   const optimalCost = input.planOps.reduce((a, op) => a + task.opCost[op]!, 0);
-  const chains: { cands: Candidate[]; continuation: "optimal" | "stale" | null }[] = [{ cands: plan, continuation: null }];
+  const lo = Math.max(1, Math.ceil(L / 2));
 
   // Wrong candidates by depth, from the walk's labelled draws.
   const wrongAt = new Map<number, LabeledStep[]>();
@@ -99,18 +104,27 @@ export function buildProcessBench(input: ProductInput): ProcessBenchRow[] {
     if (list) list.push(st);
     else wrongAt.set(st.stateIndex, [st]);
   }
-  const depths = prng.shuffle(Array.from({ length: L }, (_, i) => i)).filter((d) => wrongAt.has(d));
-  if (depths.length > 0) {
-    const d = depths[0]!;
-    const options = wrongAt.get(d)!;
+  const reachable = (st: LabeledStep) => st.category !== "dead-end";
+  const depthOrder = prng.shuffle(Array.from({ length: L }, (_, i) => i));
+  // to the goal: a depth with a wrong step that is not a dead end; short: a depth that leaves room for c and m
+  const goalDepths = depthOrder.filter((d) => (wrongAt.get(d) ?? []).some(reachable));
+  const shortDepths = depthOrder.filter((d) => wrongAt.has(d) && d + 2 <= L - 1);
+  let toGoal = prng.next() < 0.5;
+  if (wrongAt.size > 0 && (toGoal ? goalDepths : shortDepths).length === 0) toGoal = !toGoal;
+  if (!toGoal && L < 2) toGoal = true;
+  const d = wrongAt.size === 0 ? -1 : (toGoal ? goalDepths : shortDepths)[0] ?? -1;
+  // the correct prefix's length, past the wrong step's depth + 1 so that the cut chain fits below it
+  const c = toGoal ? L : Math.max(lo, d + 2) + prng.int(L - Math.max(lo, d + 2));
+  const chains: { cands: Candidate[]; continuation: "optimal" | "stale" | null }[] = [{ cands: plan.slice(0, c), continuation: null }];
+  if (d >= 0) {
+    const options = wrongAt.get(d)!.filter((o) => !toGoal || reachable(o));
     const cats = [...new Set(options.map((o) => o.category))].sort();
     const cat = prng.pick(cats);
     const err = prng.pick(options.filter((o) => o.category === cat));
-    let continuation: "optimal" | "stale" = prng.next() < 0.5 ? "optimal" : "stale";
+    let continuation: "optimal" | "stale" = toGoal || prng.next() < 0.5 ? "optimal" : "stale";
     if (err.category === "dead-end") continuation = "stale";
-    // The wrong step replaces step d and the chain keeps the plan's length L: were it inserted,
-    // the error chain would always be the longer one of its problem, and length alone would
-    // tell it (issue 17).
+    // one or two steps short of c, as a chain to the goal runs one or two past L: length alone says nothing
+    const m = toGoal ? Infinity : Math.max(d + 1, c - 1 - prng.int(2));
     let rest: Candidate[];
     if (continuation === "stale") {
       rest = plan.slice(d + 1);
@@ -121,11 +135,9 @@ export function buildProcessBench(input: ProductInput): ProcessBenchRow[] {
         from = successor(ctx, s, applicableVariant(ctx, s, err.candidate.schema, err.candidate.args));
       }
       // No visited set: after a backtracking step the optimal plan may cross states seen before.
-      rest = optimalWalk(ctx, from, null)
-        .ops.slice(0, L - d - 1)
-        .map((op) => candidateOf(task, op));
+      rest = optimalWalk(ctx, from, null).ops.map((op) => candidateOf(task, op));
     }
-    chains.push({ cands: [...plan.slice(0, d), err.candidate, ...rest], continuation });
+    chains.push({ cands: [...plan.slice(0, d), err.candidate, ...rest].slice(0, m), continuation });
   }
 
   // Seeded id order; rows are emitted in id order.
