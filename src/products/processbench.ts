@@ -25,6 +25,8 @@ export interface ChainReplay {
   valid: boolean;
   /** Cost of the executable steps. */
   cost: number;
+  /** The true state after the chain. */
+  final: Uint32Array;
 }
 
 /**
@@ -43,6 +45,7 @@ export function replayChain(ctx: LabelContext, candidates: readonly Candidate[])
     before: r.steps.map((st) => st.state),
     valid: r.steps.every((st) => st.executed) && isGoal(ctx.task, r.final),
     cost: r.cost,
+    final: r.final,
   };
 }
 

@@ -33,8 +33,7 @@ export interface TrajectorySide {
   length: number;
   /**
    * 0-based index of the first step that is not optimal where it is taken (classifier reward
-   * < 1, judged at the true state), `length` when every step is optimal but the goal is not
-   * reached, -1 for an optimal plan.
+   * < 1, judged at the true state), -1 when every step is (an optimal plan, or a prefix of one).
    */
   first_error: number;
   /** Classifier reward of every step at the true state (a non-executable step changes nothing). */
@@ -43,9 +42,10 @@ export interface TrajectorySide {
 
 /**
  * A trajectory-level pair in TRL's preference layout: `prompt` the problem text (ended by a
- * newline), `chosen` the optimal plan and `rejected` a strictly worse one, each as its steps on
+ * newline), `chosen` the optimal plan (or a correct prefix of it) and `rejected` a strictly
+ * worse one (a perturbed plan to the goal, or cut short of it), each as its steps on
  * consecutive lines; what is known about each side under `chosen_*` / `rejected_*`; `margin` =
- * trajectoryReward(chosen) - trajectoryReward(rejected).
+ * planReward(chosen) - planReward(rejected).
  */
 export interface TrajectoryPairRow extends PreferenceRow {
   level: "trajectory";
@@ -88,6 +88,19 @@ export function trajectoryReward(side: Pick<TrajectorySide, "valid" | "cost">, o
   return Math.round((optimalCost / side.cost) * 1e4) / 1e4;
 }
 
+/**
+ * The reward of a plan or of a plan's beginning: optimal cost / (its cost + h* of the state it
+ * ends in), the share of the best plan through it that an optimal plan saves; 0 when a step is
+ * rejected or it ends in a dead end. A complete plan: `trajectoryReward`; a correct prefix: 1.
+ * Rounded to 4 decimals.
+ */
+export function planReward(optimalCost: number, executed: boolean, cost: number, hEnd: number): number {
+  if (!executed || hEnd === Infinity) return 0;
+  const best = cost + hEnd;
+  if (best <= optimalCost) return 1;
+  return Math.round((optimalCost / best) * 1e4) / 1e4;
+}
+
 const FLOAT_KEYS = new Set(["margin", "chosen_rewards", "rejected_rewards"]);
 
 /** One JSON line of a trajectory pair (`chat`: TRL's conversational layout). */
@@ -127,6 +140,8 @@ export type LengthFit = "as-is" | "cut" | "continued";
 
 interface Perturbed {
   cands: Candidate[];
+  /** Steps of the chosen side: the whole plan, or a correct prefix of it. */
+  chosen: number;
   position: number;
   fit: LengthFit;
 }
@@ -247,31 +262,43 @@ function continueToGoal(input: ProductInput, cands: readonly Candidate[]): Candi
   return [...cands, ...optimalWalk(ctx, s, null).ops.map((op) => candidateOf(task, op))];
 }
 
+/** Does the chain end in a goal state (a rejected step changes nothing)? */
+function endsAtGoal(input: ProductInput, cands: readonly Candidate[]): boolean {
+  return isGoal(input.task, replayChain(input.ctx, cands).final);
+}
+
+/** `planReward` of a chain replayed from the initial state. */
+function chainReward(input: ProductInput, cands: readonly Candidate[], optCost: number): number {
+  const r = replayChain(input.ctx, cands);
+  return planReward(optCost, r.labels.every((l) => l.category !== "non-executable"), r.cost, hstar(input.ctx, r.final));
+}
+
 /**
- * The rejected plan of a perturbation, its length drawn so that length says nothing about
- * which side is preferred: where the perturbed plan (continued to the goal when it misses it)
- * is longer than the optimal plan's L steps and the perturbation lies within the first L - 1,
- * the rejected plan is that longer plan, or cut to L steps, or cut shorter than L (to L minus
- * the excess), one of the three by a seeded draw; otherwise it is brought to L steps exactly,
- * or the next position is tried. A cut plan misses the goal.
+ * The rejected plan of a perturbation and the chosen side's length. So that neither reaching
+ * the goal nor length tells the sides apart (issue 40), both sides reach the goal or neither:
+ * - `toGoal`: the optimal plan, and the perturbed plan continued to the goal by an optimal plan
+ *   from the true state (longer, or as long when a step is rejected or replaced);
+ * - short of it: a correct prefix of c steps (L/2 <= c < L), and the perturbed plan cut to
+ *   c - 1 or c - 2 steps, the perturbation kept, its reward (`planReward`) under 1.
+ * Positions are tried in seeded order; null when none gives such a pair.
  */
-function perturb(kind: Perturbation, input: ProductInput, prng: Prng, optCost: number): Perturbed | null {
+function perturb(kind: Perturbation, input: ProductInput, prng: Prng, optCost: number, toGoal: boolean): Perturbed | null {
   const L = input.planOps.length;
+  const lo = Math.max(1, Math.ceil(L / 2));
   for (const core of cores(kind, input, prng, optCost)) {
     const full = continueToGoal(input, core.cands);
-    let m: number;
-    if (full.length > L && core.keep < L) {
-      const side = prng.int(3);
-      m = side === 0 ? Math.max(core.keep, 2 * L - full.length) : side === 1 ? L : full.length;
-    } else if (core.keep <= L && L <= full.length) {
-      m = L;
-    } else {
-      continue;
-    }
-    const cands = full.slice(0, m);
-    if (!worse(input.task, cands, optCost)) continue;
     const n = core.cands.length;
-    return { cands, position: core.position, fit: m < n ? "cut" : m > n ? "continued" : "as-is" };
+    if (toGoal) {
+      if (!endsAtGoal(input, full) || !worse(input.task, full, optCost)) continue;
+      return { cands: full, chosen: L, position: core.position, fit: full.length > n ? "continued" : "as-is" };
+    }
+    const cMin = Math.max(lo, core.keep + 1);
+    if (cMin > L - 1) continue;
+    const c = cMin + prng.int(L - cMin);
+    const m = Math.max(core.keep, c - 1 - prng.int(2));
+    const cands = full.slice(0, m);
+    if (endsAtGoal(input, cands) || chainReward(input, cands, optCost) >= 1) continue;
+    return { cands, chosen: c, position: core.position, fit: m < n ? "cut" : m > n ? "continued" : "as-is" };
   }
   return null;
 }
@@ -283,8 +310,8 @@ function hasRepeat(xs: readonly number[]): boolean {
 function side(input: ProductInput, cands: Candidate[], prng: Prng): TrajectorySide & { errorCategory: Category | null } {
   const r = replayChain(input.ctx, cands);
   const rewards = r.labels.map((l) => l.reward);
-  let fe = firstBelow(rewards, 1.0);
-  if (fe < 0 && !r.valid) fe = cands.length;
+  // -1: every step optimal where it is taken (the plan, or a correct prefix of it)
+  const fe = firstBelow(rewards, 1.0);
   return {
     steps: cands.map((c, i) => oneLine(input.renderer.step(i + 1, c, prng, r.before[i]))),
     actions: cands.map((c) => c.name),
@@ -310,9 +337,10 @@ function sideColumns(name: "chosen" | "rejected", s: TrajectorySide): Record<str
 }
 
 /**
- * Trajectory pairs of one problem: for each perturbation that applies, the optimal plan
- * (chosen) against the plan perturbed at a seeded position (rejected). Every rejected plan is
- * checked by simulation to be invalid or costlier than the optimum.
+ * Trajectory pairs of one problem: for each perturbation that applies, the optimal plan or a
+ * correct prefix of it (chosen) against the plan perturbed at a seeded position (rejected),
+ * both to the goal or both short of it (`perturb`). Every rejected side is checked by replay to
+ * have a lower `planReward` than the chosen one.
  */
 export function buildTrajectoryPairs(input: ProductInput): TrajectoryPairRow[] {
   const base = `${input.domain}/${input.problem}`;
@@ -322,16 +350,19 @@ export function buildTrajectoryPairs(input: ProductInput): TrajectoryPairRow[] {
   for (const kind of PERTURBATIONS) {
     const id = `${base}/j-${kind}`;
     const prng = new Prng(input.seed, id);
-    const p = perturb(kind, input, prng.fork("perturb"), optCost);
+    // both sides to the goal, or both short of it: a seeded coin, the other case where it cannot be built
+    const toGoal = prng.fork("goal").next() < 0.5;
+    const p = perturb(kind, input, prng.fork("perturb"), optCost, toGoal) ?? perturb(kind, input, prng.fork("perturb-other"), optCost, !toGoal);
     if (p === null) continue;
     const first = prng.next() < 0.5 ? "chosen" : "rejected";
     const prompt = input.renderer.prompt(prng);
-    const { errorCategory: _c, ...chosen } = side(input, plan, prng);
+    const chosenCands = plan.slice(0, p.chosen);
+    const { errorCategory: _c, ...chosen } = side(input, chosenCands, prng);
     const { errorCategory, ...rejected } = side(input, p.cands, prng);
-    if (!(rejected.valid === false || (rejected.cost !== null && rejected.cost > optCost))) {
-      throw new Error(`internal: perturbation ${kind} of ${base} is not worse than the optimal plan`);
-    }
-    const margin = Math.round((trajectoryReward(chosen, optCost) - trajectoryReward(rejected, optCost)) * 1e4) / 1e4;
+    const rewardChosen = chainReward(input, chosenCands, optCost);
+    const rewardRejected = chainReward(input, p.cands, optCost);
+    if (!(rewardRejected < rewardChosen)) throw new Error(`internal: perturbation ${kind} of ${base} is not worse than the chosen side`);
+    const margin = Math.round((rewardChosen - rewardRejected) * 1e4) / 1e4;
     rows.push({
       id,
       level: "trajectory",
