@@ -155,9 +155,11 @@ describe.each(FIXTURES)("chain formats render every step in its judged state: $n
     const seen: Seen = { chains: 0, afterRejected: 0 };
     for (const seed of [1, 2, 3, 4]) {
       for (const r of rows<TrajectoryPairRow>(f, "trajectories", seed)) {
-        // the row's draws: the perturbation's fork, the side shown first, the prompt, then the steps
+        // the row's draws: the goal coin's and the perturbation's forks, the side shown first, the prompt, then the steps
         const prng = new Prng(seed, r.id);
+        prng.fork("goal");
         prng.fork("perturb");
+        prng.fork("perturb-other");
         prng.next();
         renderer.prompt(prng);
         for (const side of ["chosen", "rejected"] as const) {

@@ -351,8 +351,10 @@ export function buildTrajectoryPairs(input: ProductInput): TrajectoryPairRow[] {
     const id = `${base}/j-${kind}`;
     const prng = new Prng(input.seed, id);
     // both sides to the goal, or both short of it: a seeded coin, the other case where it cannot be built
+    // (three forks always, so the draws after them do not depend on which case was built)
     const toGoal = prng.fork("goal").next() < 0.5;
-    const p = perturb(kind, input, prng.fork("perturb"), optCost, toGoal) ?? perturb(kind, input, prng.fork("perturb-other"), optCost, !toGoal);
+    const [tryFirst, tryOther] = [prng.fork("perturb"), prng.fork("perturb-other")];
+    const p = perturb(kind, input, tryFirst, optCost, toGoal) ?? perturb(kind, input, tryOther, optCost, !toGoal);
     if (p === null) continue;
     const first = prng.next() < 0.5 ? "chosen" : "rejected";
     const prompt = input.renderer.prompt(prng);
