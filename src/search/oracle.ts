@@ -324,6 +324,19 @@ class SearchOracle implements Oracle {
   }
 
   /**
+   * Why an h* query stopped: the run's time budget (a shared deadline, spent by the queries
+   * before this one too: "23 ms" alone would read as a tiny query failing), or its own limits.
+   */
+  private limitError(expanded: number, ms: number | null): LimitError {
+    const deadline = this.limits?.deadline;
+    const took = ms === null ? "" : `, ${Math.round(ms)} ms`;
+    if (deadline !== undefined && performance.now() >= deadline) {
+      return new LimitError(`time limit reached while labelling (an h* query stopped after ${expanded} expansions${took})`);
+    }
+    return new LimitError(`h* query hit its limits after ${expanded} expansions${took}`);
+  }
+
+  /**
    * h*(state) by solve's own search (the WebAssembly kernel, from this state): the exact values
    * of the plan's states are cached. Null where the kernel does not run the task.
    */
@@ -332,9 +345,7 @@ class SearchOracle implements Oracle {
     if (this.kernel === null) return null;
     this.kernelRuns++;
     const r = this.kernel.runFrom(state, this.limits ?? {});
-    if (r.status === "limit") {
-      throw new LimitError(`h* query hit its limits after ${r.expanded} expansions (${Math.round(r.searchMs)} ms)`);
-    }
+    if (r.status === "limit") throw this.limitError(r.expanded, r.searchMs);
     const dead = r.status === "unsolvable";
     // What the search learnt stays, by projected state (h* of a state is that of its projection
     // onto the goal-relevant facts): each one's heuristic value, a lower bound of h* for every
@@ -393,9 +404,7 @@ class SearchOracle implements Oracle {
       if (k !== null) return k;
       return this.run(state, bound); // no kernel for this task: the JavaScript search, in full
     }
-    if (r.status === "limit") {
-      throw new LimitError(`h* query hit its limits after ${r.expanded} expansions (${Math.round(r.searchMs)} ms)`);
-    }
+    if (r.status === "limit") throw this.limitError(r.expanded, r.searchMs);
     if (r.status === "unsolvable") {
       if (bound === Infinity) {
         // every state the search reached is reachable from `state`, hence a dead end too
@@ -492,7 +501,7 @@ class SearchOracle implements Oracle {
         return true;
       }
       if (++expanded > maxExp || ((expanded & 255) === 0 && performance.now() > deadline) || depth > 10_000) {
-        throw new LimitError(`h* query hit its limits after ${expanded} expansions`);
+        throw this.limitError(expanded, null);
       }
       // the successors are interned before going deeper: one buffer serves every level
       const ops = this.ops;
