@@ -11,7 +11,7 @@
  *
  *   node dist/bench/chain-probes.js DATASET_DIR [--out FILE]
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseDomain, parseProblem } from "../src/pddl/index.js";
 import { applyOp, findOperator, ground, isApplicable, isGoal, resolveGroundAction } from "../src/task/index.js";
@@ -22,6 +22,10 @@ const dir = process.argv[2];
 const outAt = process.argv.indexOf("--out");
 if (dir === undefined || dir.startsWith("--")) {
   console.error("usage: node dist/bench/chain-probes.js DATASET_DIR [--out FILE]");
+  process.exit(2);
+}
+if (!existsSync(join(dir, "config.json")) || !existsSync(join(dir, "data"))) {
+  console.error(`bench/chain-probes: ${dir}: not a pddl2prm dataset folder (no config.json or data/)`);
   process.exit(2);
 }
 const config = (JSON.parse(readFileSync(join(dir, "config.json"), "utf8")) as { config: Record<string, unknown> }).config;
