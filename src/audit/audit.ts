@@ -5,11 +5,13 @@
  * baseline here reads only such a surface feature; the checks fail when one predicts the
  * label clearly better than chance (DESIGN.md §13, docs/audit.md).
  */
+import { UserError } from "../pddl/errors.js";
 import { hashString } from "../util/prng.js";
 import { repeatsObject, sameObjects, StepTextParser, type Act } from "./actions.js";
 import { accuracy, auc, bestDirection, clusterBootstrapSe, macroF1, macroF1Coded, LogisticRegression, meanShare, pickAccuracy, type Scored } from "./measures.js";
+import { PairProbes, UnitProbes, type ProbeResult } from "./probes.js";
 import { countRows, openDataset, readRowBatches } from "./read.js";
-import { toUnits, unitKind, type ChainUnit, type Side, type Unit } from "./units.js";
+import { toUnits, unitKind, type ChainUnit, type Side, type StepUnit, type Unit } from "./units.js";
 
 /** The documented thresholds of the checks (docs/audit.md). */
 export const AUDIT_THRESHOLDS = {
@@ -21,6 +23,8 @@ export const AUDIT_THRESHOLDS = {
   positionAuc: 0.03,
   /** Position, and an object named twice, on chains and pairs: best-direction score. */
   pairChainRule: 0.55,
+  /** A probe's gain over its prior: one-vs-rest AUC per class (step rows, chains), pick rate (pairs). */
+  probeGain: 0.02,
   /** Step rows naming one object twice: flagged when at least this many share one label ... */
   repeatedObjectRows: 10,
   /** ... at this share or more. */
@@ -37,6 +41,8 @@ export interface AuditOptions {
    * dataset card's audit of a paper-scale corpus; default: every row).
    */
   maxRows?: number;
+  /** Audit only the rows of this domain (the first part of their ids). */
+  domain?: string;
 }
 
 /** One shortcut rule's result. */
@@ -70,6 +76,8 @@ export interface Check {
   /** The documented limit, as text ("<= 0.55", "0.5 +- 0.03", ...). */
   limit: string;
   pass: boolean;
+  /** Probes: the features behind the value (the probe model's heaviest for the class). */
+  features?: string[];
 }
 
 export interface ClassifierResult {
@@ -94,6 +102,12 @@ export interface AuditReport {
    */
   classifiers: { action: ClassifierResult; text: ClassifierResult; gap: number; gap_se: number; loglik_gain: number; loglik_gain_se: number };
   rules: RuleResult[];
+  /**
+   * What each view of a row (candidate words, characters, position, the previous step, the
+   * prompt) adds to a model that sees only the action, per class one against the rest, on the
+   * test problems (src/audit/probes.ts).
+   */
+  probes: ProbeResult[];
   /** The highest-scoring single-row rule (any format). */
   best_rule: RuleResult | null;
   checks: Check[];
@@ -246,6 +260,10 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
     const r = bySplits ? (u.split === "train" ? "train" : u.split === "test" ? "test" : null) : hashString(u.problem) % 3 === 0 ? "test" : "train";
     return r !== null && hashString(u.id) / 4294967296 < rates[r] ? r : null;
   };
+  // The probes are scored on every held-out problem (validation too: more items, smaller
+  // intervals), capped as the classifiers' test set is.
+  const heldOutRate = bySplits ? rate("test", rows.test + rows.validation) : rates.test;
+  const heldOut = (u: Unit): boolean => (bySplits ? u.split !== "train" : hashString(u.problem) % 3 === 0) && hashString(u.id) / 4294967296 < heldOutRate;
   const builtin = info.config["domain_file"] === null && info.config["pairs"] === null && info.config["templates_sha256"] === undefined;
   const parser = new StepTextParser(info.dir, builtin);
   const cls = new Classifiers();
@@ -255,10 +273,22 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
   const pairTests: PairTest[] = [];
   let units = 0;
   let pruned = 0;
+  const unitProbes = kind === "pair" ? null : new UnitProbes<StepUnit | ChainUnit>(kind, info.format === "feedback");
+  const pairProbes = kind === "pair" ? new PairProbes() : null;
+  // the candidates of one state are shown the same prompt and prefix: a difference is written by label
+  const contexts = new Map<string, number>();
+  let contextDiffers = 0;
+  let contextStates = 0;
 
   const sampleRate = options.maxRows !== undefined && total > options.maxRows ? options.maxRows / total : 1;
   const keep = sampleRate < 1 ? (line: string): boolean => inSample(line, sampleRate) : undefined;
+  const domains = new Set<string>();
   for await (const batch of readRowBatches(info, keep)) for (const row of batch) for (const u of toUnits(info.format, row, parser)) {
+    if (options.domain !== undefined) {
+      const d = u.problem.slice(0, u.problem.indexOf("/"));
+      domains.add(d);
+      if (d !== options.domain) continue;
+    }
     units++;
     const r = role(u);
     if (u.kind === "pair") {
@@ -267,7 +297,11 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
         cls.learn(actTokens(u.chosen.acts), u.chosen.words, "chosen");
         cls.learn(actTokens(u.rejected.acts), u.rejected.words, "rejected");
         cls.trained++;
-      } else if (r === "test") pairTests.push({ chosen: u.chosen, rejected: u.rejected, first: u.first, problem: u.problem });
+        pairProbes!.learn(u);
+      } else if (r === "test") {
+        pairTests.push({ chosen: u.chosen, rejected: u.rejected, first: u.first, problem: u.problem });
+      }
+      if (r !== "train" && heldOut(u)) pairProbes!.keep(u);
       pairs.push({ group: u.group, first: u.first, chosen: sideFeatures(u.chosen), rejected: sideFeatures(u.rejected) });
       continue;
     }
@@ -276,7 +310,16 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
     if (r === "train") {
       cls.learn(at, u.words, label);
       cls.trained++;
-    } else if (r === "test") cls.test.push({ action: at, text: u.words, label, problem: u.problem });
+      unitProbes!.learn(u, label);
+    } else if (r === "test") {
+      cls.test.push({ action: at, text: u.words, label, problem: u.problem });
+    }
+    if (r !== "train" && heldOut(u)) unitProbes!.keep(u, label, u.problem);
+    if (u.kind === "step" && u.state !== null && u.context !== null) {
+      const seen = contexts.get(u.state);
+      if (seen === undefined) (contexts.set(u.state, u.context), contextStates++);
+      else if (seen !== u.context) contextDiffers++;
+    }
     if (u.kind === "step") {
       steps.push({ problem: u.problem, executable: u.category !== "non-executable", steps: u.steps, chars: u.chars, position: u.position, repeats: repeatsObject(u.act), same: sameObjects(u.prev, u.act) });
     } else {
@@ -284,6 +327,9 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
     }
   }
 
+  if (options.domain !== undefined && units === 0) {
+    throw new UserError(`${dir}: no rows of domain '${options.domain}' (its domains: ${[...domains].sort().join(", ") || "none"})`);
+  }
   let head: Pick<AuditReport, "majority" | "classifiers">;
   let rules: RuleResult[];
   if (kind === "pair") {
@@ -294,7 +340,11 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
     rules = kind === "step" ? stepRules(steps) : chainRules(chains);
   }
   const testCount = kind === "pair" ? pairTests.length : cls.test.length;
-  const checks = makeChecks(kind, info.format, rules, head.classifiers, options);
+  const probes = kind === "pair" ? pairProbes!.results() : unitProbes!.results();
+  const checks = makeChecks(kind, info.format, rules, head.classifiers, probes, options);
+  if (contextStates > 0) {
+    checks.push({ name: "rows whose prompt or prefix differs from their state's other candidates' (count)", group: "all", value: contextDiffers, limit: "0", pass: contextDiffers === 0 });
+  }
   if (kind === "pair") {
     // a rejected step that no state could allow (a move between cells that are not adjacent) is
     // rejectable without reading the state: a count, not an estimate, so none may pass
@@ -310,6 +360,7 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
     split: { train: cls.trained, test: testCount, source: bySplits ? "splits" : "problem hash" },
     ...head,
     rules,
+    probes,
     best_rule: best,
     checks,
     actions_parsed: parser.asked > 0 ? { asked: parser.asked, failed: parser.failed } : null,
@@ -404,7 +455,7 @@ const CHAIN_FEATURES: [string, (u: ChainUnit) => number][] = [
   ["length: characters", (u) => u.chars],
   ["position", (u) => u.position],
   ["repeated object", (u) => u.acts.filter(repeatsObject).length],
-  ["same objects as previous step", (u) => countSame({ steps: u.steps, chars: u.chars, acts: u.acts, prev: null, words: [] })],
+  ["same objects as previous step", (u) => countSame({ steps: u.steps, chars: u.chars, acts: u.acts, prev: null, words: [], texts: [] })],
 ];
 
 /** Features of one step of a chain, for "can the surface tell the first wrong step from the steps before it?". */
@@ -479,7 +530,7 @@ interface PendingCheck extends Omit<Check, "pass"> {
   also?: boolean;
 }
 
-function makeChecks(kind: Unit["kind"], format: string, rules: RuleResult[], c: AuditReport["classifiers"], o: AuditOptions): Check[] {
+function makeChecks(kind: Unit["kind"], format: string, rules: RuleResult[], c: AuditReport["classifiers"], probes: ProbeResult[], o: AuditOptions): Check[] {
   const T = AUDIT_THRESHOLDS;
   const maxGap = o.maxGap ?? T.maxGap;
   const pending: PendingCheck[] = [];
@@ -526,6 +577,19 @@ function makeChecks(kind: Unit["kind"], format: string, rules: RuleResult[], c: 
       if (lim !== null) pending.push(ruleCheck(r, name, lim));
     }
     if (o.maxRule != null) pending.push(ruleCheck(r, `${name}, --max-rule`, o.maxRule));
+  }
+  for (const p of probes) {
+    if (!p.gated) continue;
+    pending.push({
+      name: `probe: ${p.probe} (${p.measure} gain over ${p.prior_reads})`,
+      group: p.group,
+      value: p.gain,
+      limit: `<= ${T.probeGain}`,
+      excess: p.gain - T.probeGain,
+      distance: p.gain,
+      se: p.se,
+      features: p.top,
+    });
   }
   // Many checks at once: each is held to a Bonferroni z, so that a dataset without any leak
   // fails one by chance at most 5% of the time.

@@ -138,6 +138,96 @@ export function meanShare(values: readonly number[]): Scored {
   return { value: mean, se: Math.sqrt(Math.max(variance, 0.25 / n) / n), n };
 }
 
+/**
+ * The average-precision gain of scores `b` over scores `a` for finding the items of a class
+ * (`positive[i]`), with a cluster-bootstrap standard error (whole `clusters` resampled, `reps`
+ * times, seeded). Average precision, not AUC: a rare class that the action type ranks well but
+ * never makes likely (a class of 1% of rows) has an AUC near 1 either way, while a word that
+ * marks it lifts its precision from a few percent to 1. Tied scores share one threshold.
+ */
+export function apGain(a: ArrayLike<number>, b: ArrayLike<number>, positive: ArrayLike<boolean>, clusters: readonly string[], reps = 200, seed = 1): { prior: number; probe: number; gain: number; se: number; pos: number } {
+  const n = positive.length;
+  let pos = 0;
+  for (let i = 0; i < n; i++) if (positive[i]) pos++;
+  if (pos === 0 || pos === n) return { prior: 0, probe: 0, gain: 0, se: Infinity, pos };
+  // per model: items by descending score, and where each run of tied scores ends
+  const prep = (x: ArrayLike<number>): { order: Int32Array; ends: Uint8Array } => {
+    const order = Int32Array.from({ length: n }, (_, i) => i).sort((i, j) => x[j]! - x[i]! || i - j);
+    const ends = new Uint8Array(n);
+    for (let k = 0; k < n; k++) ends[k] = k === n - 1 || x[order[k]!] !== x[order[k + 1]!] ? 1 : 0;
+    return { order, ends };
+  };
+  const pa = prep(a);
+  const pb = prep(b);
+  const ap = (p: { order: Int32Array; ends: Uint8Array }, w: Float64Array): number => {
+    let tp = 0;
+    let all = 0;
+    let runTp = 0;
+    let sum = 0;
+    let total = 0;
+    for (let k = 0; k < n; k++) {
+      const i = p.order[k]!;
+      const wi = w[i]!;
+      all += wi;
+      if (positive[i]) (tp += wi, runTp += wi, total += wi);
+      if (p.ends[k] && runTp > 0) {
+        sum += (runTp * tp) / all;
+        runTp = 0;
+      }
+    }
+    return total === 0 ? 0 : sum / total;
+  };
+  const ones = new Float64Array(n).fill(1);
+  const prior = ap(pa, ones);
+  const probe = ap(pb, ones);
+  const ids = new Map<string, number>();
+  const cluster = Int32Array.from(clusters, (c) => {
+    let k = ids.get(c);
+    if (k === undefined) ids.set(c, (k = ids.size));
+    return k;
+  });
+  const I = ids.size;
+  let se = Infinity;
+  if (I >= 2) {
+    const prng = new Prng(seed, "audit/ap-bootstrap");
+    const cw = new Float64Array(I);
+    const w = new Float64Array(n);
+    let sum = 0;
+    let sum2 = 0;
+    for (let r = 0; r < reps; r++) {
+      cw.fill(0);
+      for (let k = 0; k < I; k++) cw[prng.int(I)]!++;
+      for (let i = 0; i < n; i++) w[i] = cw[cluster[i]!]!;
+      const d = ap(pb, w) - ap(pa, w);
+      sum += d;
+      sum2 += d * d;
+    }
+    const m = sum / reps;
+    se = Math.sqrt(Math.max(0, sum2 / reps - m * m));
+  }
+  return { prior, probe, gain: probe - prior, se: Math.max(se, 0.25 / Math.sqrt(pos)), pos };
+}
+
+/**
+ * The mean of per-item values with its standard error, cluster-robust over `clusters` (items of
+ * one problem are not independent), floored at 0.5 / sqrt(n).
+ */
+export function clusteredMean(values: readonly number[], clusters: readonly string[]): Scored {
+  const n = values.length;
+  if (n === 0) return { value: 0, se: Infinity, n: 0 };
+  const mean = values.reduce((s, v) => s + v, 0) / n;
+  const sums = new Map<string, number>();
+  values.forEach((v, i) => sums.set(clusters[i]!, (sums.get(clusters[i]!) ?? 0) + v - mean));
+  const I = sums.size;
+  let se = Infinity;
+  if (I >= 2) {
+    let s = 0;
+    for (const d of sums.values()) s += d * d;
+    se = Math.sqrt((I / (I - 1)) * s) / n;
+  }
+  return { value: mean, se: Math.max(se, 0.5 / Math.sqrt(n)), n };
+}
+
 /** The better direction of a rule: a score below 0.5 read the other way round. */
 export function bestDirection(s: Scored): Scored {
   return s.value >= 0.5 ? s : { ...s, value: 1 - s.value };
@@ -272,6 +362,24 @@ export class LogisticRegression {
     const p = new Float64Array(this.classes.length);
     this.probabilities(fs, 0, fs.length, p);
     return p;
+  }
+
+  /**
+   * The `k` tokens (among those `accept` takes) that raise class `label` most against the
+   * others: weight for `label` minus the mean of the class weights (what a failure is blamed on).
+   */
+  topFeatures(label: string, k: number, accept: (token: string) => boolean): { token: string; weight: number }[] {
+    const K = this.classes.length;
+    const c = this.classes.indexOf(label);
+    if (c < 0 || this.weights.length === 0) return [];
+    const out: { token: string; weight: number }[] = [];
+    for (const [token, f] of this.index) {
+      if (!accept(token) || (f + 1) * K > this.weights.length) continue;
+      let mean = 0;
+      for (let j = 0; j < K; j++) mean += this.weights[f * K + j]!;
+      out.push({ token, weight: this.weights[f * K + c]! - mean / K });
+    }
+    return out.sort((a, b) => b.weight - a.weight || (a.token < b.token ? -1 : 1)).slice(0, k);
   }
 
   /** The most probable class (ties: the first learnt), or null before training. */

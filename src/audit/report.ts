@@ -3,6 +3,7 @@ import type { AuditHeadline } from "../dataset/records.js";
 import type { AuditReport, RuleResult } from "./audit.js";
 
 const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : "-");
+const sign = (x: number): string => (Number.isFinite(x) ? (x >= 0 ? "+" : "") + x.toFixed(3) : "-");
 const pad = (s: string, n: number): string => (s.length >= n ? s : s + " ".repeat(n - s.length));
 const lpad = (s: string, n: number): string => (s.length >= n ? s : " ".repeat(n - s.length) + s);
 
@@ -29,10 +30,18 @@ export function formatAuditTable(r: AuditReport): string {
   out.push("");
   out.push(`${pad("single-row rule", 44)}${pad("group", 16)}${pad("measure", 8)}${lpad("n", 8)}${lpad("value", 8)}${lpad("score", 8)}`);
   for (const x of r.rules) out.push(ruleLine(x));
+  if (r.probes.length > 0) {
+    out.push("");
+    out.push(`${pad("probe (what a view adds to the action)", 44)}${pad("class", 16)}${pad("measure", 8)}${lpad("n", 8)}${lpad("prior", 8)}${lpad("probe", 8)}${lpad("gain", 8)}${lpad("se", 7)}`);
+    for (const p of r.probes) {
+      const top = p.gain > 0.01 && p.top.length > 0 ? `  ${p.top.join(" ")}` : "";
+      out.push(`${pad(p.probe + (p.gated ? "" : " (reported)"), 44)}${pad(p.group, 16)}${pad(p.measure, 8)}${lpad(String(p.n), 8)}${lpad(f3(p.prior), 8)}${lpad(f3(p.probe_value), 8)}${lpad(sign(p.gain), 8)}${lpad(f3(p.se), 7)}${top}`);
+    }
+  }
   out.push("");
   const failed = r.checks.filter((c) => !c.pass);
   out.push(`checks: ${r.checks.length - failed.length} of ${r.checks.length} pass`);
-  for (const c of failed) out.push(`  FAIL ${c.name} [${c.group}]: ${f3(c.value)}, limit ${c.limit}`);
+  for (const c of failed) out.push(`  FAIL ${c.name} [${c.group}]: ${f3(c.value)}, limit ${c.limit}${c.features && c.features.length > 0 ? `; features: ${c.features.map((x) => JSON.stringify(x)).join(", ")}` : ""}`);
   // counts are shown when they pass too: a zero is a finding
   for (const c of r.checks) if (c.pass && c.name.endsWith("(count)")) out.push(`  ok   ${c.name} [${c.group}]: ${c.value}, limit ${c.limit}`);
   out.push(r.pass ? "audit: pass" : "audit: FAIL");

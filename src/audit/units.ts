@@ -9,6 +9,7 @@ import { STEP_TAG } from "../dataset/formats.js";
 import type { Split } from "../dataset/row.js";
 import { UserError } from "../pddl/errors.js";
 import { pddlAct, type Act, type StepTextParser } from "./actions.js";
+import { hashString } from "../util/prng.js";
 import { words } from "./measures.js";
 import type { ShardRow } from "./read.js";
 
@@ -33,6 +34,19 @@ export interface StepUnit {
   prev: Act | null;
   /** Words of the candidate step (without its marker). */
   words: string[];
+  /** The candidate step's text (without its marker), as written. */
+  text: string;
+  /** The previous step's text (without its marker), null at the first step. */
+  prevText: string | null;
+  /** The problem statement the row shows (prompt, problem, first user turn), or null. */
+  prompt: string | null;
+  /**
+   * The row's state (its id without `/cK`) and a hash of everything the row shows but its
+   * candidate (prompt and prefix): the candidates of one state must agree on it. Null where a
+   * row has no candidates (feedback turns).
+   */
+  state: string | null;
+  context: number | null;
 }
 
 /** A first-error chain: its label is whether it holds an error. */
@@ -52,6 +66,10 @@ export interface ChainUnit {
   firstError: number;
   /** Characters of each step (without its marker). */
   stepChars: number[];
+  /** Each step's text (without its marker). */
+  texts: string[];
+  /** The problem statement the row shows, or null. */
+  prompt: string | null;
 }
 
 /** One side of a preference pair. */
@@ -62,6 +80,8 @@ export interface Side {
   /** The step before the side's first (step pairs: the prefix's last), or null. */
   prev: Act | null;
   words: string[];
+  /** Each step's text (without its marker). */
+  texts: string[];
 }
 
 /** A preference pair: its label is which side is chosen. */
@@ -129,10 +149,10 @@ function taggedSteps(input: string, n: number): string[] {
 }
 
 /** A chain unit of steps `stepTexts` whose first wrong step is `firstError`. */
-function chain(row: ShardRow, ids: { id: string; domain: string; problem: string; index: number }, stepTexts: string[], actions: unknown, firstError: number): ChainUnit {
+function chain(row: ShardRow, ids: { id: string; domain: string; problem: string; index: number }, stepTexts: string[], actions: unknown, firstError: number, prompt: string | null): ChainUnit {
   const s = side(ids.domain, stepTexts, actions, null);
-  const stepChars = stepTexts.map((t) => body(t).length);
-  return { kind: "chain", id: ids.id, problem: `${ids.domain}/${ids.problem}`, split: row.split, error: firstError >= 0, steps: s.steps, chars: s.chars, position: ids.index, acts: s.acts, words: s.words, firstError, stepChars };
+  const stepChars = s.texts.map((t) => t.length);
+  return { kind: "chain", id: ids.id, problem: `${ids.domain}/${ids.problem}`, split: row.split, error: firstError >= 0, steps: s.steps, chars: s.chars, position: ids.index, acts: s.acts, words: s.words, firstError, stepChars, texts: s.texts, prompt };
 }
 
 /** The chain of a verifier prompt: the `length` lines after "Proposed solution:" (the completion is the target, not read). */
@@ -162,6 +182,9 @@ function feedbackUnits(row: ShardRow): StepUnit[] {
   const actions = Array.isArray(meta["actions"]) ? meta["actions"] : [];
   if (!Array.isArray(messages) || !Array.isArray(categories)) bad(row, format, turnRow ? "no 'prompt', 'completion' and 'meta.categories'" : "no 'messages' and 'meta.categories'");
   const turns = messages.filter((m): m is Record<string, unknown> => m !== null && typeof m === "object" && (m as Record<string, unknown>)["role"] === "assistant");
+  // the problem statement: the first user turn
+  const user = (messages as unknown[]).find((m): m is Record<string, unknown> => m !== null && typeof m === "object" && (m as Record<string, unknown>)["role"] === "user");
+  const prompt = user === undefined ? null : String(user["content"] ?? "");
   if (!turnRow && turns.length !== categories.length) bad(row, format, `${turns.length} assistant turns but ${categories.length} categories`);
   if (turnRow && (turns.length !== Number(meta["turn"]) + 1 || categories[turns.length - 1] !== "optimal")) {
     bad(row, format, `${turns.length} assistant turns up to the completion, but meta.turn ${String(meta["turn"])} of categories ${JSON.stringify(categories)}`);
@@ -177,6 +200,7 @@ function feedbackUnits(row: ShardRow): StepUnit[] {
     attempt = i > 0 && categories[i - 1] === "non-executable" ? attempt + 1 : 0;
     if (i < from) return;
     const b = body(String(m["content"] ?? ""));
+    const prevText = i > 0 ? body(String(turns[i - 1]!["content"] ?? "")) : null;
     out.push({
       kind: "step",
       id: `${dialogueId}/t${i}`,
@@ -189,6 +213,11 @@ function feedbackUnits(row: ShardRow): StepUnit[] {
       act: pddlAct(domain, actions[i]),
       prev: i > 0 ? pddlAct(domain, actions[i - 1]) : null,
       words: words(b),
+      text: b,
+      prevText,
+      prompt,
+      state: null,
+      context: null,
     });
   });
   return out;
@@ -202,7 +231,7 @@ function pruned(parser: StepTextParser, domain: string, problem: string, actions
 function side(domain: string, stepTexts: string[], actions: unknown, prev: Act | null): Side {
   const bodies = stepTexts.map(body);
   const acts = Array.isArray(actions) ? actions.map((a) => pddlAct(domain, a)) : [];
-  return { steps: stepTexts.length, chars: bodies.reduce((a, b) => a + b.length, 0), acts, prev, words: bodies.flatMap(words) };
+  return { steps: stepTexts.length, chars: bodies.reduce((a, b) => a + b.length, 0), acts, prev, words: bodies.flatMap(words), texts: bodies };
 }
 
 /** The units of one row of `format` (one, but a dialogue's turns); `parser` recovers actions from text where rows have none. */
@@ -219,13 +248,17 @@ function toUnit(format: Exclude<Format, "feedback">, row: ShardRow, parser: Step
       const meta = (o["meta"] ?? {}) as Record<string, unknown>;
       if (typeof o["label"] !== "number") bad(row, format, "no 'label'");
       let steps: unknown[];
+      let prompt: string | null;
       if (format === "processbench") {
         if (!Array.isArray(o["steps"])) bad(row, format, "no 'steps'");
         steps = o["steps"];
+        prompt = typeof o["problem"] === "string" ? o["problem"] : null;
       } else {
-        steps = verifierSteps(row, prefText(row, format, "prompt"), meta["length"]);
+        const text = prefText(row, format, "prompt");
+        steps = verifierSteps(row, text, meta["length"]);
+        prompt = text.slice(0, text.indexOf(PROPOSED));
       }
-      return chain(row, ids, steps.map(String), meta["actions"], o["label"]);
+      return chain(row, ids, steps.map(String), meta["actions"], o["label"], prompt);
     }
     case "pairs":
     case "trajectories": {
@@ -267,19 +300,24 @@ function toUnit(format: Exclude<Format, "feedback">, row: ShardRow, parser: Step
       let stepTexts: string[];
       let act: Act | null;
       let prev: Act | null;
+      let prompt: string;
       if (format === "native" || format === "trl") {
         const c = o["completions"];
         if (!Array.isArray(c) || c.length === 0) bad(row, format, "no 'completions'");
         stepTexts = c.map(String);
+        prompt = prefText(row, format, "prompt");
       } else if (format === "paper-prm") {
         const c = o["steps"];
         if (!Array.isArray(c) || c.length === 0) bad(row, format, "no 'steps'");
         stepTexts = c.map((t, i) => `Step ${i + 1}: ${String(t)}`);
+        prompt = str(row, format, "problem");
       } else {
         const input = str(row, format, "input");
         const n = format === "openrlhf" ? (Array.isArray(o["value"]) ? o["value"].length : 0) : input.split(STEP_TAG).length - 1;
         if (n === 0) bad(row, format, "no steps");
         stepTexts = taggedSteps(input, n);
+        const lines = input.split("\n");
+        prompt = lines.slice(0, Math.max(0, lines.length - n)).join("\n");
       }
       const cand = stepTexts[stepTexts.length - 1]!;
       if (format === "native") {
@@ -292,7 +330,11 @@ function toUnit(format: Exclude<Format, "feedback">, row: ShardRow, parser: Step
         prev = stepTexts.length > 1 ? parser.parse(domain, problem, stepTexts[stepTexts.length - 2]!) : null;
       }
       const b = body(cand);
-      return { kind: "step", id, problem: `${domain}/${problem}`, split: row.split, category, steps: stepTexts.length, chars: b.length, position: index, act, prev, words: words(b) };
+      const prevText = stepTexts.length > 1 ? body(stepTexts[stepTexts.length - 2]!) : null;
+      // everything the row shows but its candidate: the same for every candidate of a state
+      const context = hashString(`${prompt}\u0000${stepTexts.slice(0, -1).join("\u0000")}`);
+      const state = id.slice(0, id.lastIndexOf("/"));
+      return { kind: "step", id, problem: `${domain}/${problem}`, split: row.split, category, steps: stepTexts.length, chars: b.length, position: index, act, prev, words: words(b), text: b, prevText, prompt, state, context };
     }
   }
 }
