@@ -1,6 +1,6 @@
 /**
- * bench/chain-probes: does the end of a chain give its label away? On a processbench folder
- * (chains: error vs error-free) or a trajectories folder (pairs: rejected vs chosen plan), each
+ * bench/chain-probes: does the end of a chain give its label away? On a processbench or verifier
+ * folder (chains: error vs error-free) or a trajectories folder (pairs: rejected vs chosen plan), each
  * chain is replayed from its PDDL copy under `pddl/` and three surface probes are scored:
  *   ends at the goal            the replayed final state satisfies the goal
  *   last step names a goal object  the last action names an object of a goal fact
@@ -30,8 +30,8 @@ if (!existsSync(join(dir, "config.json")) || !existsSync(join(dir, "data"))) {
 }
 const config = (JSON.parse(readFileSync(join(dir, "config.json"), "utf8")) as { config: Record<string, unknown> }).config;
 const format = String(config["format"]);
-if (format !== "processbench" && format !== "trajectories") {
-  console.error(`bench/chain-probes: ${dir}: a processbench or trajectories folder, not ${format}`);
+if (format !== "processbench" && format !== "verifier" && format !== "trajectories") {
+  console.error(`bench/chain-probes: ${dir}: a processbench, verifier or trajectories folder, not ${format}`);
   process.exit(2);
 }
 
@@ -81,11 +81,13 @@ const KEYS: (keyof Probed)[] = ["goal", "goalObject", "length"];
 const NAMES: Record<keyof Probed, string> = { goal: "ends at the goal", goalObject: "last step names a goal object", length: "length (steps)" };
 /** Per problem: the scored items (chains: [value, error?]; pairs: [chosen value, rejected value]). */
 const byProblem = new Map<string, [Probed, number | Probed][]>();
+/** Chains (processbench, verifier: error vs error-free) or pairs (trajectories). */
+const chains = format !== "trajectories";
 for (const r of rows) {
   const meta = (r["meta"] ?? {}) as Record<string, unknown>;
-  if (format === "processbench") {
-    const domain = String(meta["domain"]);
-    const problem = String(meta["problem_id"]);
+  if (chains) {
+    const domain = String(meta["domain"] ?? r["domain"]);
+    const problem = String(meta["problem_id"] ?? r["problem"]);
     const p = probe(domain, problem, meta["actions"] as string[]);
     const key = `${domain}/${problem}`;
     byProblem.set(key, [...(byProblem.get(key) ?? []), [p, (r["label"] as number) >= 0 ? 1 : 0]]);
@@ -102,7 +104,7 @@ for (const r of rows) {
 /** Chains: AUC of `k` for error (ties half); pairs: share of pairs where `k` picks the chosen side (ties half). */
 function score(groups: [Probed, number | Probed][][], k: keyof Probed): number {
   const items = groups.flat();
-  if (format === "processbench") {
+  if (chains) {
     const err = items.filter(([, e]) => e === 1).map(([p]) => p[k]);
     const ok = items.filter(([, e]) => e === 0).map(([p]) => p[k]);
     let wins = 0;
@@ -125,7 +127,7 @@ const say = (s: string) => {
   lines.push(s);
   process.stdout.write(s + "\n");
 };
-say(`bench/chain-probes: ${dir} (${format}, ${rows.length} rows, ${groups.length} problems); ${format === "processbench" ? "AUC of the probe for 'has an error'" : "share of pairs the probe picks the chosen side by (higher value)"}, 0.5 = says nothing; 95% bootstrap over problems`);
+say(`bench/chain-probes: ${dir} (${format}, ${rows.length} rows, ${groups.length} problems); ${chains ? "AUC of the probe for 'has an error'" : "share of pairs the probe picks the chosen side by (higher value)"}, 0.5 = says nothing; 95% bootstrap over problems`);
 for (const k of KEYS) {
   const value = score(groups, k);
   const boots: number[] = [];

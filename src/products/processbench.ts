@@ -76,8 +76,14 @@ export function processBenchLine(row: ProcessBenchRow): string {
   return jsonWithFloats(row, FLOAT_KEYS);
 }
 
+/** A first-error chain before it is rendered: its steps and, with a wrong step, what follows it. */
+export interface ChainDraft {
+  cands: Candidate[];
+  continuation: "optimal" | "stale" | null;
+}
+
 /**
- * The first-error chains of one problem: one error-free chain and, when a wrong candidate
+ * The first-error chains of one problem, drawn with `prng` (processbench and verifier rows): one error-free chain and, when a wrong candidate
  * exists, one chain with a wrong step (its category drawn evenly among those the sampler
  * offered at a seeded depth d). So that neither length nor "ends at the goal" tells them apart
  * (issue 40), both chains of a problem reach the goal, or neither does, half of the time each:
@@ -88,15 +94,12 @@ export function processBenchLine(row: ProcessBenchRow): string {
  *   c - 2 steps (the wrong one is the shorter, by as much as a chain to the goal is longer).
  * Where one of the two cannot be built (no wrong step but dead ends, which never reach the goal;
  * a plan too short to cut) the other is taken. The gold `label` is the first step whose
- * replayed reward is under `threshold`; ids are in seeded order.
+ * replayed reward is under `threshold`. The error-free chain comes first.
  */
-export function buildProcessBench(input: ProductInput): ProcessBenchRow[] {
+export function firstErrorChains(input: ProductInput, prng: Prng): ChainDraft[] {
   const { task, ctx, threshold } = input;
-  const base = `${input.domain}/${input.problem}`;
-  const prng = new Prng(input.seed, `${base}/processbench`);
   const L = input.planOps.length;
   const plan = input.planOps.map((op) => candidateOf(task, op));
-  const optimalCost = input.planOps.reduce((a, op) => a + task.opCost[op]!, 0);
   const lo = Math.max(1, Math.ceil(L / 2));
 
   // Wrong candidates by depth, from the walk's labelled draws.
@@ -118,7 +121,7 @@ export function buildProcessBench(input: ProductInput): ProcessBenchRow[] {
   const d = wrongAt.size === 0 ? -1 : (toGoal ? goalDepths : shortDepths)[0] ?? -1;
   // the correct prefix's length, past the wrong step's depth + 1 so that the cut chain fits below it
   const c = toGoal ? L : Math.max(lo, d + 2) + prng.int(L - Math.max(lo, d + 2));
-  const chains: { cands: Candidate[]; continuation: "optimal" | "stale" | null }[] = [{ cands: plan.slice(0, c), continuation: null }];
+  const chains: ChainDraft[] = [{ cands: plan.slice(0, c), continuation: null }];
   if (d >= 0) {
     const options = wrongAt.get(d)!.filter((o) => !toGoal || reachable(o));
     const cats = [...new Set(options.map((o) => o.category))].sort();
@@ -142,6 +145,18 @@ export function buildProcessBench(input: ProductInput): ProcessBenchRow[] {
     }
     chains.push({ cands: [...plan.slice(0, d), err.candidate, ...rest].slice(0, m), continuation });
   }
+  return chains;
+}
+
+/** Processbench rows of one problem: `firstErrorChains`, rendered; ids in seeded order. */
+export function buildProcessBench(input: ProductInput): ProcessBenchRow[] {
+  const { task, ctx } = input;
+  const base = `${input.domain}/${input.problem}`;
+  const prng = new Prng(input.seed, `${base}/processbench`);
+  const L = input.planOps.length;
+  const optimalCost = input.planOps.reduce((a, op) => a + task.opCost[op]!, 0);
+  const threshold = input.threshold;
+  const chains = firstErrorChains(input, prng);
 
   // Seeded id order; rows are emitted in id order.
   const order = prng.shuffle(chains.map((_, i) => i));

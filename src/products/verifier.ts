@@ -1,7 +1,8 @@
 /**
- * Generative-verifier data (`--format verifier`): the input is a problem and a chain of steps
- * (the optimal plan, or the same plan with one step replaced by a wrong one: both chains of a
- * problem have the same length, so length never tells them apart); the target checks the chain
+ * Generative-verifier data (`--format verifier`): the input is a problem and a chain of steps,
+ * one error-free and one with a wrong step per problem, the pair of processbench
+ * (`firstErrorChains`: both reach the goal or neither, the wrong one longer or shorter, so that
+ * neither length nor reaching the goal tells them apart); the target checks the chain
  * step by step from the exact label evidence, up to the first wrong step, then gives the
  * verdict. `--style rrm` writes the target as Agent-RRM's `<think>…</think>`,
  * `<critique>…</critique>`, `<score>…</score>`.
@@ -9,12 +10,13 @@
  * Rows are TRL's prompt-completion layout (strings; with `--chat`, conversational), for
  * supervised fine-tuning of a verifier.
  */
-import { REWARD, type Candidate, type Category, type LabeledStep } from "../label/types.js";
-import { opCandidate } from "../label/classify.js";
+import { REWARD, type Category } from "../label/types.js";
 import { joinList } from "../nl/text.js";
+import { isGoal } from "../task/index.js";
 import { Prng } from "../util/prng.js";
 import { errorDefName, firstBelow, lengthBucket, type ChainMeta, type ProductInput } from "./chains.js";
 import { replaySteps, stepCritique, type ReplayedStep } from "./judge.js";
+import { firstErrorChains } from "./processbench.js";
 import { jsonWithFloats, oneLine, trainerPrompt, type ChatMessage } from "./layout.js";
 
 /** Target layouts: plain verification text, or Agent-RRM's tags. */
@@ -77,6 +79,7 @@ export function processScore(rewards: readonly number[], firstWrong: number): nu
 function target(
   input: ProductInput,
   replay: ReplayedStep[],
+  atGoal: boolean,
   label: number,
   score: number,
   style: VerifierStyle,
@@ -100,52 +103,41 @@ function target(
     label >= 0
       ? `Verdict: step ${label + 1} is the first wrong step.`
       : allOptimal
-        ? `Verdict: all ${replay.length} steps are correct.`
-        : `Verdict: no step is wrong.`;
+        ? `Verdict: all ${replay.length} steps are correct${atGoal ? "" : "; the goal is not reached yet"}.`
+        : `Verdict: no step is wrong${atGoal ? "" : "; the goal is not reached yet"}.`;
   if (style === "plain") return [...lines, verdict].join("\n");
   const critique =
     label >= 0
       ? `Step ${label + 1} is wrong. ${firstCritique}`
       : allOptimal
-        ? `No step is wrong: every step is on an optimal plan and the plan reaches the goal.`
-        : `No step is wrong, though not every step is optimal.`;
+        ? `No step is wrong: every step is on an optimal plan${atGoal ? " and the plan reaches the goal" : ", though the goal is not reached yet"}.`
+        : `No step is wrong, though not every step is optimal${atGoal ? "" : " and the goal is not reached yet"}.`;
   return `<think>\n${[...lines, verdict].join("\n")}\n</think>\n<critique>${critique}</critique>\n<score>${score.toFixed(2)}</score>`;
 }
 
 /**
- * The verifier rows of one problem: the optimal plan and the same plan with step d (a seeded
- * depth among those where the walk drew a wrong candidate) replaced by a wrong candidate, its
- * category drawn evenly among those on offer there. Both or neither: a problem without a wrong
- * candidate gives no rows, so correct and wrong chains have one length distribution. The two
- * ids are in seeded order, so an id says nothing about the label.
+ * The verifier rows of one problem: processbench's two chains (`firstErrorChains`: the optimal
+ * plan or a prefix of it, and a chain with a wrong step at a seeded depth, its category drawn
+ * evenly among those on offer there; both reach the goal or neither). Both or neither: a problem
+ * without a wrong candidate gives no rows. The two ids are in seeded order, so an id says
+ * nothing about the label.
  */
 export function buildVerifier(input: ProductInput, style: VerifierStyle, chat: boolean): VerifierRow[] {
   const { task, ctx, threshold } = input;
   const base = `${input.domain}/${input.problem}`;
   const prng = new Prng(input.seed, `${base}/verifier`);
   const L = input.planOps.length;
-  const plan = input.planOps.map((op) => opCandidate(ctx, op));
-  const wrongAt = new Map<number, LabeledStep[]>();
-  for (const st of input.steps) {
-    if (st.reward >= threshold || (st.branch ?? 0) !== 0) continue;
-    const list = wrongAt.get(st.stateIndex) ?? [];
-    list.push(st);
-    wrongAt.set(st.stateIndex, list);
-  }
-  const depths = prng.shuffle(Array.from({ length: L }, (_, i) => i)).filter((d) => wrongAt.has(d));
-  if (depths.length === 0) return [];
-  const d = depths[0]!;
-  const options = wrongAt.get(d)!;
-  const cat = prng.pick([...new Set(options.map((o) => o.category))].sort());
-  const err = prng.pick(options.filter((o) => o.category === cat)).candidate;
-  const chains: Candidate[][] = [plan, [...plan.slice(0, d), err, ...plan.slice(d + 1)]];
+  // processbench's pair: both chains reach the goal or neither, so that neither says which is wrong
+  const chains = firstErrorChains(input, prng).map((c) => c.cands);
+  if (chains.length < 2) return [];
   const optimalCost = input.planOps.reduce((a, op) => a + task.opCost[op]!, 0);
   const order = prng.shuffle([0, 1]);
   return order.map((c, k) => {
     const chain = chains[c]!;
     const id = `${base}/v${k}`;
     const rowPrng = new Prng(input.seed, id);
-    const replay = replaySteps(ctx, chain.map((candidate) => ({ candidate }))).steps;
+    const replayed = replaySteps(ctx, chain.map((candidate) => ({ candidate })));
+    const replay = replayed.steps;
     const rewards = replay.map((r) => r.label!.reward);
     const label = firstBelow(rewards, threshold);
     const score = processScore(rewards, label);
@@ -153,7 +145,7 @@ export function buildVerifier(input: ProductInput, style: VerifierStyle, chat: b
     // in right and wrong chains alike: the text must not tell which chain has a wrong step
     const steps = chain.map((cand, i) => oneLine(input.renderer.step(i + 1, cand, rowPrng, replay[i]!.state)));
     const prompt = `${input.renderer.prompt(rowPrng)}\n\nProposed solution:\n${steps.join("\n")}\n\n${verifierInstruction(threshold)}`;
-    const completion = target(input, replay, label, score, style, rowPrng);
+    const completion = target(input, replay, isGoal(task, replayed.final), label, score, style, rowPrng);
     return {
       id,
       domain: input.domain,
