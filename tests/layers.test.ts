@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 const SRC = resolve(__dirname, "..", "src");
 
 /** The stages left to right; src/generators feeds in from the side (it needs only pddl). */
-const LAYERS = ["util", "pddl", "task", "search", "label", "nl", "generators", "products", "dataset", "audit", "cli"];
+const LAYERS = ["util", "pddl", "task", "search", "label", "nl", "generators", "products", "reasoning", "dataset", "audit", "cli"];
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));

@@ -234,12 +234,56 @@ function side(domain: string, stepTexts: string[], actions: unknown, prev: Act |
   return { steps: stepTexts.length, chars: bodies.reduce((a, b) => a + b.length, 0), acts, prev, words: bodies.flatMap(words), texts: bodies };
 }
 
-/** The units of one row of `format` (one, but a dialogue's turns); `parser` recovers actions from text where rows have none. */
+/** The units of one row of `format` (one, but a dialogue's turns and a question's options); `parser` recovers actions from text where rows have none. */
 export function toUnits(format: Format, row: ShardRow, parser: StepTextParser): Unit[] {
-  return format === "feedback" ? feedbackUnits(row) : [toUnit(format, row, parser)];
+  return format === "feedback" ? feedbackUnits(row) : format === "acp" ? acpUnits(row) : [toUnit(format, row, parser)];
 }
 
-function toUnit(format: Exclude<Format, "feedback">, row: ShardRow, parser: StepTextParser): Unit {
+/**
+ * The units of a reasoning question (`--format acp`): a yes/no question is one unit labelled by
+ * its answer, its "action" the question's kind; each option of a choice is a unit labelled right
+ * or wrong, at its place among the options (so a right answer that is always longer, or often
+ * first, shows as it would among a state's candidates). Free answers have no label to leak.
+ */
+function acpUnits(row: ShardRow): StepUnit[] {
+  const format = "acp";
+  const { id, domain, problem } = idParts(row, format, "x");
+  const kind = str(row, format, "kind");
+  const form = str(row, format, "form");
+  const question = str(row, format, "question");
+  const answer = str(row, format, "answer");
+  const base = { kind: "step" as const, problem: `${domain}/${problem}`, split: row.split, steps: 1, prev: null, prevText: null };
+  const meta = (row.obj["meta"] ?? {}) as Record<string, unknown>;
+  const items = Array.isArray(meta["items"]) ? meta["items"].map(String) : [];
+  // the "action" of a question: its kind and form, and the item asked about (an action's schema
+  // and objects, a fact's predicate and objects, step numbers), as a step row's action is its
+  // type and objects: the probes then measure what the wording adds beyond the item
+  const actOf = (suffix: string, item: string | undefined): Act => {
+    if (item === undefined) return { type: `${domain}/${kind}:${suffix}`, args: [] };
+    const atoms = [...item.matchAll(/\(([^()]*)\)/g)].map((m) => m[1]!.trim().split(/\s+/));
+    if (atoms.length === 0) return { type: `${domain}/${kind}:${suffix}:steps${item.split("+").length}`, args: item.split("+") };
+    return { type: `${domain}/${kind}:${suffix}:${atoms.map((a) => a[0]).join("&")}`, args: atoms.flatMap((a) => a.slice(1)) };
+  };
+  if (form === "yes-no") {
+    const cut = question.lastIndexOf("\n\n");
+    const text = question.slice(cut + 2);
+    if (answer !== "yes" && answer !== "no") bad(row, format, `a yes/no answer '${answer}'`);
+    return [{ ...base, id, category: answer, chars: text.length, position: 0, act: actOf("yes-no", items[0]), words: words(text), text, prompt: question.slice(0, Math.max(0, cut)), state: null, context: null }];
+  }
+  if (form !== "choice") return [];
+  const choices = row.obj["choices"];
+  if (!Array.isArray(choices) || choices.length === 0) bad(row, format, "a choice without 'choices'");
+  const right = "ABCD".indexOf(answer);
+  if (right < 0 || right >= choices.length) bad(row, format, `a choice answer '${answer}'`);
+  const stem = question.slice(0, question.lastIndexOf("\nA. "));
+  const context = hashString(stem);
+  return choices.map((c, i) => {
+    const text = String(c);
+    return { ...base, id: `${id}/o${i}`, category: i === right ? "right" : "wrong", chars: text.length, position: i, act: actOf("choice", items[i]), words: words(text), text, prompt: stem, state: id, context };
+  });
+}
+
+function toUnit(format: Exclude<Format, "feedback" | "acp">, row: ShardRow, parser: StepTextParser): Unit {
   const o = row.obj;
   switch (format) {
     case "processbench":

@@ -19,6 +19,10 @@ import { buildTrajectoryPairs, trajectoryLine } from "../products/trajectories.j
 import { buildStepPairs, stepPairLine } from "../products/pairs.js";
 import { EVAL_FORMATS, isEvalFormat, type EvalFormat } from "./formats.js";
 import { trainerPrompt } from "../products/layout.js";
+import { acpLine, buildAcp } from "../reasoning/index.js";
+
+/** States one proof of a reasoning question may search (its question is skipped past them). */
+const ACP_PROOF_STATES = 200_000;
 import { feedbackTokens, preferenceTokens, promptCompletionTokens, stepwiseTokens, tokenCounter } from "./length.js";
 
 export { EVAL_FORMATS, isEvalFormat, type EvalFormat };
@@ -95,6 +99,9 @@ export function runEvalJob(
       const rows = buildFeedback(input, { samplesPerState: config.samplesPerState, nonExecutable: config.nonExecutable });
       if (config.style === "dialogue") result.lines = rows.filter((r) => fits(() => feedbackTokens(counter!, r.messages))).map(feedbackLine);
       else result.lines = rows.flatMap(feedbackTurns).filter((r) => fits(() => promptCompletionTokens(counter!, r.prompt, r.completion))).map(feedbackTurnLine);
+    } else if (format === "acp") {
+      const rows = buildAcp({ ...input, maxStates: Math.min(config.maxStates, ACP_PROOF_STATES) });
+      result.lines = rows.filter((r) => fits(() => promptCompletionTokens(counter!, r.prompt, r.completion))).map(acpLine);
     } else {
       const rows = buildVerifier(input, config.style === "rrm" ? "rrm" : "plain", config.chat);
       result.lines = rows.filter((r) => fits(() => promptCompletionTokens(counter!, r.prompt, r.completion))).map(verifierLine);

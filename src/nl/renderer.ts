@@ -63,6 +63,8 @@ export interface Renderer {
   readFactList(text: string): FactReading[] | null;
   /** The facts true in `state`, as a list clause ("block a is clear and my hand is empty"). */
   describeState(state: Uint32Array): string;
+  /** One fact as a clause ("block a is on block b"), or its negation; paraphrase 0 when `prng` is null. */
+  factText(fact: number, positive: boolean, prng: Prng | null): string;
   /** The rules of the domain written from its action schemas (the generic intro), one per paraphrase. */
   rules(): string[];
   /** What the prompt summarised to keep within its budget (known once a prompt was rendered). */
@@ -1371,6 +1373,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null):
     readFact,
     readFactList,
     describeState,
+    factText,
     rules: () => [0, 1, 2].map((v) => genericIntro(null, v)),
     promptSummary: () => ({ ...summary, arithmetic: [...summary.arithmetic] }),
   };
