@@ -7,12 +7,12 @@
  * distractors of a choice are of the same kind as its answer (actions of the walk's candidates,
  * facts of the same predicates), and options are shuffled.
  */
-import { hstar, type LabelContext } from "../label/context.js";
+import { hstar } from "../label/context.js";
 import type { LabeledStep } from "../label/types.js";
 import type { Renderer } from "../nl/index.js";
-import type { GroundTask } from "../task/types.js";
 import { applyOp, hasFact, isApplicable } from "../task/state.js";
 import { Prng } from "../util/prng.js";
+import type { ProductInput } from "../products/chains.js";
 import { trainerPrompt } from "../products/layout.js";
 import { actionReachable, applicableOps, factsReachable, isLandmark, Mutexes, progression, replay, validPlan, type Proof, type SearchBudget } from "./engine.js";
 
@@ -70,19 +70,8 @@ export interface AcpRow {
   };
 }
 
-/** What one problem's questions need. */
-export interface AcpInput {
-  task: GroundTask;
-  ctx: LabelContext;
-  renderer: Renderer;
-  domain: string;
-  problem: string;
-  split: string;
-  seed: number;
-  steps: LabeledStep[];
-  planOps: number[];
-  planStates: Uint32Array[];
-  /** Budget of one proof search. */
+/** What one problem's questions need: a labelled problem, as the products get it, and the budget of one proof search. */
+export interface AcpInput extends Omit<ProductInput, "threshold"> {
   maxStates: number;
 }
 
