@@ -1,0 +1,212 @@
+/**
+ * Grading answers to reasoning questions (`pddl2prm score` on an `--format acp` folder): exact
+ * match for yes/no and choices; free answers against the engine's gold, computed when the rows
+ * were written (every optimal next action, the exact set of applicable actions or of changed
+ * facts, the right options, the first failing step), so no planner runs at scoring time. Free
+ * answers may name actions and facts in PDDL ("(stack a b)", "+(on a b)" / "-(on a b)"), by
+ * option letter or step number, or in the dataset's own words, read back by the problem's
+ * natural-language parser (the PDDL copied under `pddl/`).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createRenderer, loadTemplates, type Renderer } from "../nl/index.js";
+import { parseDomain, parseProblem } from "../pddl/index.js";
+import { UserError } from "../pddl/errors.js";
+import { findOperator, ground } from "../task/index.js";
+import { readJsonlSource } from "../products/score.js";
+import type { AcpForm, AcpGold, AcpKind } from "./questions.js";
+
+/** One gold question as the grader needs it. */
+export interface AcpGoldItem {
+  id: string;
+  domain: string;
+  problem: string;
+  kind: AcpKind;
+  form: AcpForm;
+  gold: AcpGold;
+}
+
+export interface AcpScoreReport {
+  n: number;
+  accuracy: number;
+  by_kind: Record<string, { n: number; accuracy: number }>;
+  by_form: Record<string, { n: number; accuracy: number }>;
+  by_kind_form: Record<string, { n: number; accuracy: number }>;
+  by_domain: Record<string, { n: number; accuracy: number }>;
+}
+
+/** Is `obj` a question row of `--format acp`? */
+export function isAcpRow(obj: Record<string, unknown>): boolean {
+  const meta = obj["meta"];
+  return typeof obj["kind"] === "string" && typeof obj["form"] === "string" && meta !== null && typeof meta === "object" && typeof (meta as Record<string, unknown>)["gold"] === "object";
+}
+
+/** The gold item of a question row. */
+export function acpGoldOf(obj: Record<string, unknown>): AcpGoldItem {
+  const meta = obj["meta"] as Record<string, unknown>;
+  return { id: String(obj["id"]), domain: String(obj["domain"]), problem: String(obj["problem"]), kind: obj["kind"] as AcpKind, form: obj["form"] as AcpForm, gold: meta["gold"] as AcpGold };
+}
+
+const norm = (s: string): string => s.toLowerCase().replace(/\s+/g, " ").trim();
+/** PDDL atoms of a text, normalised ("( on A  b )" -> "(on a b)"), with a leading sign kept. */
+function atoms(text: string): string[] {
+  // a name and its objects, no commas: "(3, 2)" in a sentence is a square, not an atom
+  return [...text.matchAll(/([+-]?)\s*\(\s*([A-Za-z][^\s(),]*(?:\s+[^\s(),]+)*)\s*\)/g)].map((m) => `${m[1]}(${norm(m[2]!)})`);
+}
+
+/**
+ * Reads free answers written in words: each line (or clause) is parsed as an action or a fact of
+ * the question's problem by its renderer (built from the dataset's `pddl/` copy).
+ */
+export class AcpTextReader {
+  private readonly renderers = new Map<string, Renderer | null>();
+  constructor(private readonly dir: string) {}
+
+  private renderer(domain: string, problem: string): Renderer | null {
+    const key = `${domain}/${problem}`;
+    if (this.renderers.has(key)) return this.renderers.get(key)!;
+    if (this.renderers.size >= 16) this.renderers.delete(this.renderers.keys().next().value!);
+    const base = join(this.dir, "pddl", domain);
+    const own = join(base, `${problem}.domain.pddl`);
+    const domainFile = existsSync(own) ? own : join(base, "domain.pddl");
+    const problemFile = join(base, `${problem}.pddl`);
+    let r: Renderer | null = null;
+    if (existsSync(domainFile) && existsSync(problemFile)) {
+      const d = parseDomain(readFileSync(domainFile, "utf8"), domainFile);
+      const task = ground(d, parseProblem(readFileSync(problemFile, "utf8"), problemFile, d));
+      r = createRenderer(task, loadTemplates(domain));
+    }
+    this.renderers.set(key, r);
+    return r;
+  }
+
+  /** The PDDL names of the actions `text` names, one per line (null: no parser for the problem). */
+  actions(domain: string, problem: string, text: string): string[] | null {
+    const r = this.renderer(domain, problem);
+    if (r === null) return null;
+    const out: string[] = [];
+    for (const line of text.split(/\n|;/).map((l) => l.trim().replace(/^[-*\d.)\s]+/, "").replace(/\.$/, "")).filter((l) => l.length > 0)) {
+      const reads = r.readAction(line);
+      if (reads.length !== 1) continue;
+      const ops = findOperator(r.task, reads[0]!.schema, reads[0]!.args);
+      if (ops.length > 0) out.push(norm(r.task.opNames[ops[0]!]!));
+    }
+    return out;
+  }
+
+  /** Facts that a progression answer says become true ("+") and false ("-"), in words. */
+  changes(domain: string, problem: string, text: string): string[] | null {
+    const r = this.renderer(domain, problem);
+    if (r === null) return null;
+    const out: string[] = [];
+    for (const line of text.split("\n")) {
+      const m = /^\s*becomes (true|false):\s*(.*?)\.?\s*$/i.exec(line);
+      if (m === null) continue;
+      for (const clause of m[2]!.split(";").map((c) => c.trim()).filter((c) => c.length > 0)) {
+        const reads = r.readFact(clause).filter((x) => x.pos);
+        if (reads.length === 1) out.push(`${m[1]!.toLowerCase() === "true" ? "+" : "-"}${norm(`(${[reads[0]!.pred, ...reads[0]!.args.map((o) => r.task.objects[o]!)].join(" ")})`)}`);
+      }
+    }
+    return out;
+  }
+}
+
+/** Is `answer` right for `g`? */
+export function gradeAcp(g: AcpGoldItem, answer: string, reader: AcpTextReader | null): boolean {
+  const a = answer.trim();
+  if (g.form === "yes-no") return /^(yes|no)\b/i.exec(a)?.[1]?.toLowerCase() === g.gold.answer;
+  if (g.form === "choice") return /^\W*([A-D])\b/.exec(a)?.[1] === g.gold.answer;
+  const same = (xs: string[], ys: string[]): boolean => xs.length === ys.length && [...xs].sort().every((x, i) => x === [...ys].sort()[i]);
+  if (g.gold.accept !== null) {
+    const accept = g.gold.accept.map(norm);
+    if (/^\d+$/.test(accept[0] ?? "")) return /\d+/.exec(a)?.[0] === accept[0];
+    const named = atoms(a);
+    if (named.length > 0) return named.length === 1 && accept.includes(named[0]!);
+    const read = reader?.actions(g.domain, g.problem, a) ?? [];
+    return read.length === 1 && accept.includes(read[0]!);
+  }
+  const set = (g.gold.set ?? []).map(norm);
+  if (set.length > 0 && /^[a-d]$/.test(set[0]!)) return same([...new Set(a.toUpperCase().match(/\b[A-D]\b/g) ?? [])].map(norm), set);
+  const named = atoms(a);
+  if (named.length > 0 || set.length === 0) return same([...new Set(named)], set);
+  // in words: applicability lists actions, progression says what becomes true and false
+  const read = g.kind === "progression" ? reader?.changes(g.domain, g.problem, a) : reader?.actions(g.domain, g.problem, a);
+  return read !== undefined && read !== null && same([...new Set(read)], set);
+}
+
+/** Grade `answers` (by id) against `gold`; every gold id needs an answer. */
+export function scoreAcp(gold: readonly AcpGoldItem[], answers: ReadonlyMap<string, string>, reader: AcpTextReader | null, predFile: string): AcpScoreReport {
+  const missing = gold.filter((g) => !answers.has(g.id));
+  if (missing.length > 0) throw new UserError(`${predFile}: no answer for ${missing.length} of ${gold.length} questions (first: '${missing[0]!.id}')`);
+  const tally = new Map<string, { n: number; ok: number }>();
+  const add = (k: string, ok: boolean): void => {
+    const t = tally.get(k) ?? { n: 0, ok: 0 };
+    t.n++;
+    if (ok) t.ok++;
+    tally.set(k, t);
+  };
+  for (const g of gold) {
+    const ok = gradeAcp(g, answers.get(g.id)!, reader);
+    for (const k of ["all", `kind:${g.kind}`, `form:${g.form}`, `kf:${g.kind}/${g.form}`, `domain:${g.domain}`]) add(k, ok);
+  }
+  const pick = (prefix: string): Record<string, { n: number; accuracy: number }> =>
+    Object.fromEntries([...tally].filter(([k]) => k.startsWith(prefix)).sort().map(([k, t]) => [k.slice(prefix.length), { n: t.n, accuracy: Math.round((10000 * t.ok) / t.n) / 100 }]));
+  const all = tally.get("all") ?? { n: 0, ok: 0 };
+  return { n: all.n, accuracy: all.n === 0 ? 0 : Math.round((10000 * all.ok) / all.n) / 100, by_kind: pick("kind:"), by_form: pick("form:"), by_kind_form: pick("kf:"), by_domain: pick("domain:") };
+}
+
+/** The terminal rendering of an ACP report. */
+export function formatAcpReport(r: AcpScoreReport): string {
+  const out = [`reasoning questions: ${r.n}, accuracy ${r.accuracy.toFixed(1)}`, ""];
+  const rows = (label: string, m: Record<string, { n: number; accuracy: number }>) => Object.entries(m).map(([k, v]) => `${`${label} ${k}`.padEnd(40)}${String(v.n).padStart(7)}${v.accuracy.toFixed(1).padStart(9)}`);
+  out.push(`${"".padEnd(40)}${"n".padStart(7)}${"accuracy".padStart(9)}`, ...rows("kind", r.by_kind), ...rows("form", r.by_form), ...rows("kind/form", r.by_kind_form), ...rows("domain", r.by_domain));
+  return out.join("\n");
+}
+
+/** The JSON objects of a .jsonl[.gz] file or dataset folder, with where each came from. */
+function objects(path: string, split?: string): { file: string; line: number; obj: Record<string, unknown> }[] {
+  const out: { file: string; line: number; obj: Record<string, unknown> }[] = [];
+  for (const { file, text } of readJsonlSource(path, split)) {
+    text.split("\n").forEach((l, i) => {
+      if (l.trim() === "") return;
+      let obj: unknown;
+      try {
+        obj = JSON.parse(l);
+      } catch {
+        throw new UserError(`${file}:${i + 1}: invalid JSON`);
+      }
+      if (obj === null || typeof obj !== "object" || Array.isArray(obj)) throw new UserError(`${file}:${i + 1}: expected a JSON object`);
+      out.push({ file, line: i + 1, obj: obj as Record<string, unknown> });
+    });
+  }
+  return out;
+}
+
+/** Does the gold source hold reasoning questions (its first row is one)? */
+export function isAcpGold(path: string, split?: string): boolean {
+  const first = objects(path, split)[0];
+  return first !== undefined && isAcpRow(first.obj);
+}
+
+/** `pddl2prm score GOLD PRED` on reasoning questions: PRED holds `{id, answer}` per question. */
+export function scoreAcpFiles(goldPath: string, predPath: string, split?: string): AcpScoreReport & { unmatched: string[] } {
+  const gold: AcpGoldItem[] = [];
+  const ids = new Set<string>();
+  for (const { file, line, obj } of objects(goldPath, split)) {
+    if (!isAcpRow(obj)) throw new UserError(`${file}:${line}: not a reasoning question row (kind, form, meta.gold)`);
+    const g = acpGoldOf(obj);
+    if (ids.has(g.id)) throw new UserError(`${file}:${line}: duplicate gold id '${g.id}'`);
+    ids.add(g.id);
+    gold.push(g);
+  }
+  const answers = new Map<string, string>();
+  for (const { file, line, obj } of objects(predPath)) {
+    const id = obj["id"];
+    if (typeof id !== "string") throw new UserError(`${file}:${line}: no string 'id'`);
+    if (typeof obj["answer"] !== "string") throw new UserError(`${file}:${line}: expected 'answer' (a string) for a reasoning question`);
+    if (answers.has(id)) throw new UserError(`${file}:${line}: duplicate id '${id}'`);
+    answers.set(id, obj["answer"]);
+  }
+  const reader = existsSync(join(goldPath, "pddl")) ? new AcpTextReader(goldPath) : null;
+  return { ...scoreAcp(gold, answers, reader, predPath), unmatched: [...answers.keys()].filter((id) => !ids.has(id)) };
+}
