@@ -22,7 +22,7 @@ import { trainerPrompt } from "../products/layout.js";
 import { acpLine, buildAcp } from "../reasoning/index.js";
 
 /** States one proof of a reasoning question may search (its question is skipped past them). */
-const ACP_PROOF_STATES = 200_000;
+const ACP_PROOF_STATES = 100_000;
 import { feedbackTokens, preferenceTokens, promptCompletionTokens, stepwiseTokens, tokenCounter } from "./length.js";
 
 export { EVAL_FORMATS, isEvalFormat, type EvalFormat };

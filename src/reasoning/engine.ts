@@ -86,6 +86,7 @@ export class Mutexes {
   private readonly groupsOf: number[][];
   constructor(task: GroundTask) {
     this.groupsOf = Array.from({ length: task.numFacts }, () => []);
+    // no time budget: a cut-off search would find other groups on a slower machine (same seed, same bytes)
     computeFactGroups(task).mutexGroups.forEach((g, k) => g.forEach((f) => this.groupsOf[f]!.push(k)));
   }
   /** Do `a` and `b` (distinct) share a mutex group? */
@@ -161,7 +162,7 @@ export function actionReachable(task: GroundTask, state: Uint32Array, op: number
  */
 export function isLandmark(task: GroundTask, state: Uint32Array, fact: number, budget: SearchBudget): Proved | null {
   if (hasFact(state, fact)) return { answer: true, proof: "state", states: 0 };
-  if (task.goalPos.includes(fact)) return { answer: true, proof: "relaxation", states: 0 };
+  if (task.goalPos.includes(fact)) return { answer: true, proof: "state", states: 0 };
   const r = searchReach(task, state, (s) => isGoal(task, s), (s) => hasFact(s, fact), budget);
   return r.answer === null ? null : { answer: !r.answer, proof: "search", states: r.states };
 }

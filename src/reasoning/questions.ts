@@ -10,7 +10,8 @@
 import { hstar } from "../label/context.js";
 import type { LabeledStep } from "../label/types.js";
 import type { Renderer } from "../nl/index.js";
-import { applyOp, hasFact, isApplicable } from "../task/state.js";
+import { LimitError } from "../search/types.js";
+import { applyOp, hasFact, isApplicable, isGoal } from "../task/state.js";
 import { Prng } from "../util/prng.js";
 import type { ProductInput } from "../products/chains.js";
 import { trainerPrompt } from "../products/layout.js";
@@ -76,8 +77,13 @@ export interface AcpInput extends Omit<ProductInput, "threshold"> {
 }
 
 const LETTERS = ["A", "B", "C", "D"];
-/** Wall-clock budget of one question's proofs. */
-const QUESTION_MS = 2_000;
+/**
+ * Wall-clock guard of one question's proofs. The budget that decides is the states each search
+ * may visit (`AcpInput.maxStates`, the same on every machine); the guard only stops a question
+ * that would run far longer, and where it does the output depends on the machine, as with
+ * `--time-limit`.
+ */
+const QUESTION_MS = 10_000;
 
 /** The problem statement: the prompt without its closing instruction (the last paragraph, a planning task). */
 function statement(r: Renderer, prng: Prng): string {
@@ -101,6 +107,7 @@ export function buildAcp(input: AcpInput): AcpRow[] {
   const fact = (f: number, p: Prng): string => renderer.factText(f, true, p);
   const candidatesAt = new Map<number, LabeledStep[]>();
   for (const st of input.steps) if ((st.branch ?? 0) === 0) candidatesAt.set(st.stateIndex, [...(candidatesAt.get(st.stateIndex) ?? []), st]);
+  const isGoalState = (x: Uint32Array): boolean => isGoal(task, x);
   const schemaOf = (op: number): string => String(task.opSchema[op]);
   // items never name an object twice: "(on a a)" is a fact of the ground task that no state
   // reaches, and its text alone would answer for it (the audit's repeated-object rule)
@@ -130,7 +137,14 @@ export function buildAcp(input: AcpInput): AcpRow[] {
       const form = ACP_FORMS[p.int(3)]!;
       budgetOf = { maxStates: input.maxStates, deadline: performance.now() + QUESTION_MS };
       want = start.get(kind)! === (asked.get(kind)! % 2 === 0);
-      const q = ask(kind, form, k, s, here, p);
+      let q: Q | null;
+      try {
+        q = ask(kind, form, k, s, here, p);
+      } catch (e) {
+        // an h* query past the labeller's limits: this question is not asked, the others are
+        if (!(e instanceof LimitError)) throw e;
+        q = null;
+      }
       if (q === null) continue;
       if (form === "yes-no") asked.set(kind, asked.get(kind)! + 1);
       let question = `${context(p)}\n\n${q.text}`;
@@ -231,7 +245,7 @@ export function buildAcp(input: AcpInput): AcpRow[] {
         const proved = new Map<number, { answer: boolean; proof: Proof; states: number }>();
         const yes: number[] = [];
         const no: number[] = [];
-        for (const f of p.shuffle(pool).slice(0, 24)) {
+        for (const f of p.shuffle(pool).slice(0, 12)) {
           const r = factsReachable(task, s, [f], mutex, budget());
           if (r === null) continue;
           proved.set(f, r);
@@ -245,7 +259,7 @@ export function buildAcp(input: AcpInput): AcpRow[] {
         const yes: number[] = [];
         const no: number[] = [];
         const proved = new Map<number, { answer: boolean; proof: Proof; states: number }>();
-        for (const o of p.shuffle(ops).slice(0, 24)) {
+        for (const o of p.shuffle(ops).slice(0, 12)) {
           const r = actionReachable(task, s, o, mutex, budget());
           // a mutex proof holds in every state (the action can never be taken): its text alone would answer it
           if (r === null || r.proof === "mutex") continue;
@@ -320,7 +334,7 @@ export function buildAcp(input: AcpInput): AcpRow[] {
         const goal = new Set(task.goalPos);
         const pool: number[] = [];
         for (let f = 0; f < task.numFacts; f++) if (!hasFact(s, f) && !goal.has(f) && plainFact(f)) pool.push(f);
-        const sample = p.shuffle(pool).slice(0, 12);
+        const sample = p.shuffle(pool).slice(0, 8);
         const proved = new Map<number, { answer: boolean; proof: Proof; states: number }>();
         const yes: number[] = [];
         const no: number[] = [];
@@ -351,14 +365,17 @@ export function buildAcp(input: AcpInput): AcpRow[] {
     return pool.length === 0 ? -1 : p.pick(pool);
   }
 
-  /** An optimal plan from `st` by the labeller's h* (greedy descent), or null. */
+  /** An optimal plan from `st` by the labeller's h* (descent along h* + cost), or null (a dead end, or a cycle of zero-cost steps). */
   function optimalFrom(st: Uint32Array): number[] | null {
     const out: number[] = [];
+    const seen = new Set<string>();
     let cur = st;
     let h = hstar(input.ctx, cur);
     if (!Number.isFinite(h)) return null;
-    while (h > 0 || out.length === 0) {
-      if (h === 0) break;
+    while (h > 0 && !isGoalState(cur)) {
+      const key = cur.join(",");
+      if (seen.has(key)) return null;
+      seen.add(key);
       const next = applicableOps(task, cur).find((o) => task.opCost[o]! + hstar(input.ctx, applyOp(task, cur, o)) === h);
       if (next === undefined) return null;
       out.push(next);
