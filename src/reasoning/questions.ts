@@ -147,12 +147,13 @@ export function buildAcp(input: AcpInput): AcpRow[] {
       }
       if (q === null) continue;
       if (form === "yes-no") asked.set(kind, asked.get(kind)! + 1);
-      let question = `${context(p)}\n\n${q.text}`;
+      const text = q.text.replace(/\s+$/, "");
+      let question = `${context(p)}\n\n${text}`;
       let choices: string[] | null = null;
       if (form === "choice") {
         choices = q.options!;
         question += `\n${choices.map((c, i) => `${LETTERS[i]}. ${c}`).join("\n")}\nAnswer with the letter of the right option.`;
-      } else if (form === "yes-no") question += " Answer yes or no.";
+      } else if (form === "yes-no") question += `${text.includes("\n") ? "\n" : " "}Answer yes or no.`;
       rows.push({
         id: `${id}/${form}`,
         domain: input.domain,
