@@ -9,6 +9,7 @@ import type { AcpRow } from "../src/reasoning/index.js";
 import { applyOp, findOperator, isApplicable, isGoal, resolveGroundAction, validatePlan } from "../src/task/index.js";
 import { hasFact, stateKey, stateToFacts } from "../src/task/state.js";
 import type { GroundTask } from "../src/task/types.js";
+import { check, enumerate } from "../bench/acp-truth.js";
 import { freshContext, rowsOf } from "./pairs-helpers.js";
 
 const CASES: [string, string][] = [
@@ -16,10 +17,13 @@ const CASES: [string, string][] = [
   ["hanoi", "p0001"],
   ["ferry", "p0001"],
   ["rooms", "p0001"],
+  ["rooms", "p0028"],
   ["spanner", "p0001"],
   ["logistics", "p0001"],
   ["elevator", "p0001"],
   ["sokoban", "p0001"],
+  ["blocksworld-3ops", "p0001"],
+  ["visitgrid", "p0001"],
 ];
 
 const opOf = (task: GroundTask, name: string): number => {
@@ -33,11 +37,12 @@ const factOf = (task: GroundTask, name: string): number => {
   return f;
 };
 
-/** Every state reachable from `s` (explicit breadth-first enumeration over all operators), and each state's successors. */
-function space(task: GroundTask, s: Uint32Array, opMask?: (op: number) => boolean): { states: Uint32Array[]; next: number[][]; index: Map<string, number> } {
+/** Every state reachable from `s` (explicit breadth-first enumeration over all operators), each state's successors and its steps from `s`. */
+function space(task: GroundTask, s: Uint32Array, opMask?: (op: number) => boolean): { states: Uint32Array[]; next: number[][]; index: Map<string, number>; depth: number[] } {
   const states = [s];
   const index = new Map([[stateKey(s), 0]]);
   const next: number[][] = [];
+  const depth = [0];
   for (let i = 0; i < states.length; i++) {
     next.push([]);
     for (let op = 0; op < task.numOps; op++) {
@@ -49,15 +54,19 @@ function space(task: GroundTask, s: Uint32Array, opMask?: (op: number) => boolea
       if (j === undefined) {
         index.set(k, (j = states.length));
         states.push(t);
+        depth.push(depth[i]! + 1);
       }
       next[i]!.push(j);
     }
   }
-  return { states, next, index };
+  return { states, next, index, depth };
 }
 
+const distances = new WeakMap<object, Int32Array>();
 /** Goal distances (unit costs) of every state of `sp`, by backward breadth-first search. */
 function goalDistances(task: GroundTask, sp: ReturnType<typeof space>): Int32Array {
+  const known = distances.get(sp);
+  if (known !== undefined) return known;
   const d = new Int32Array(sp.states.length).fill(-1);
   const prev: number[][] = sp.states.map(() => []);
   sp.next.forEach((ns, i) => ns.forEach((j) => prev[j]!.push(i)));
@@ -66,6 +75,7 @@ function goalDistances(task: GroundTask, sp: ReturnType<typeof space>): Int32Arr
     if (isGoal(task, x)) (d[i] = 0), queue.push(i);
   });
   for (let q = 0; q < queue.length; q++) for (const i of prev[queue[q]!]!) if (d[i] < 0) (d[i] = d[queue[q]!]! + 1), queue.push(i);
+  distances.set(sp, d);
   return d;
 }
 
@@ -78,12 +88,16 @@ function truth(task: GroundTask, row: AcpRow, s: Uint32Array, item: string, sp: 
     case "progression":
       return stateToFacts(task, applyOp(task, s, opOf(task, row.meta.action!))).includes(item);
     case "reachability": {
+      // within meta.horizon steps where it is set: a state at most that many steps away
       const f = factOf(task, item);
-      return sp.states.some((x) => hasFact(x, f));
+      const h = row.meta.horizon ?? Infinity;
+      return sp.states.some((x, i) => hasFact(x, f) && sp.depth[i]! <= h);
     }
     case "action-reachability": {
+      // as one of the next meta.horizon steps: applicable after at most horizon - 1 of them
       const op = opOf(task, item);
-      return sp.states.some((x) => isApplicable(task, x, op));
+      const h = row.meta.horizon ?? Infinity;
+      return sp.states.some((x, i) => isApplicable(task, x, op) && sp.depth[i]! <= h - 1);
     }
     case "landmarks": {
       // the goal unreachable once every action that adds the fact is removed
@@ -100,6 +114,7 @@ function truth(task: GroundTask, row: AcpRow, s: Uint32Array, item: string, sp: 
     }
     case "next-action": {
       const d = goalDistances(task, sp);
+      if (!isApplicable(task, s, opOf(task, item))) return false;
       const t = applyOp(task, s, opOf(task, item));
       return d[sp.index.get(stateKey(t))!] === d[0]! - 1;
     }
@@ -112,6 +127,7 @@ describe("--format acp: answers re-derived by brute force", () => {
   const all: AcpRow[] = [];
   it.each(CASES)("%s %s", (domain, problem) => {
     const { task } = freshContext(domain, problem);
+    const spaces = new Map<string, ReturnType<typeof space>>();
     for (const seed of [1, 2]) {
       const rows = rowsOf<AcpRow>(domain, problem, "acp", 1.0, seed).rows;
       expect(rows.length).toBeGreaterThan(0);
@@ -119,7 +135,9 @@ describe("--format acp: answers re-derived by brute force", () => {
         all.push(row);
         let s = task.init;
         for (const a of row.meta.prefix) s = applyOp(task, s, opOf(task, a));
-        const sp = space(task, s);
+        // one enumeration per state (rows at a state share it)
+        const key = stateKey(s);
+        const sp = spaces.get(key) ?? spaces.set(key, space(task, s)).get(key)!;
         const why = `${row.id}: ${row.question.slice(row.question.lastIndexOf("\n\n") + 2)}`;
         if (row.form === "yes-no" && row.kind === "validation") {
           // about the whole plan
@@ -164,9 +182,36 @@ describe("--format acp: answers re-derived by brute force", () => {
     }
   }, 120_000);
 
+  it("bench/acp-check's brute force agrees on every row, and finds every flipped answer wrong", () => {
+    const light = all.filter((r) => r.domain !== "sokoban" && r.domain !== "visitgrid");
+    expect(light.length).toBeGreaterThan(500);
+    const tasks = new Map<string, GroundTask>();
+    for (const row of light) {
+      const key = `${row.domain}/${row.problem}`;
+      const task = tasks.get(key) ?? tasks.set(key, freshContext(row.domain, row.problem).task).get(key)!;
+      let s = task.init;
+      for (const a of row.meta.prefix) s = applyOp(task, s, opOf(task, a));
+      const full = () => enumerate(task, s, 200_000);
+      expect(check(task, row, s, full, 200_000), row.id).toBe(true);
+      const flipped: AcpRow =
+        row.form === "yes-no"
+          ? { ...row, answer: row.answer === "yes" ? "no" : "yes" }
+          : row.form === "choice"
+            ? { ...row, answer: row.answer === "A" ? "B" : "A" }
+            : { ...row, meta: { ...row.meta, gold: { ...row.meta.gold, set: row.meta.gold.set && [...row.meta.gold.set, "+(none)"], accept: row.meta.gold.accept && ["(none)"] } } };
+      expect(check(task, flipped, s, full, 200_000), `${row.id} flipped`).toBe(false);
+    }
+  }, 120_000);
+
   it("every kind in every form; yes/no questions are balanced per kind", () => {
     const kinds = new Set(all.map((r) => `${r.kind}/${r.form}`));
     expect([...kinds].sort()).toEqual(["applicability", "progression", "reachability", "action-reachability", "validation", "justification", "landmarks", "next-action"].flatMap((k) => ["yes-no", "choice", "free"].map((f) => `${k}/${f}`)).sort());
+    // the variants re-checked above are there: within-n-steps reachability, runs of three steps
+    // to remove, next-action options that cannot be taken at all
+    expect(all.filter((r) => r.kind === "reachability" && r.meta.horizon !== null).length).toBeGreaterThan(10);
+    expect(all.filter((r) => r.kind === "action-reachability" && r.meta.horizon !== null).length).toBeGreaterThan(10);
+    expect(all.filter((r) => r.kind === "justification" && r.meta.items.some((x) => x.split("+").length === 3)).length).toBeGreaterThan(0);
+    expect(all.filter((r) => r.kind === "landmarks" && r.meta.proof === "relaxation").length).toBeGreaterThan(10);
     const byKind = new Map<string, { yes: number; n: number }>();
     for (const r of all) if (r.form === "yes-no") {
       const e = byKind.get(r.kind) ?? { yes: 0, n: 0 };

@@ -53,7 +53,7 @@ export function features(format: string, chat: boolean, style?: string): Feature
     case "acp":
       return [
         s("id"), s("domain"), s("problem"), s("split"), s("kind"), s("form"), s("question"), seq("choices", "string"), s("answer"), s("prompt"), s("completion"),
-        struct("meta", [i("state_index"), s("proof"), struct("gold", [s("answer"), seq("accept", "string"), seq("set", "string")]), i("states"), seq("items", "string"), seq("prefix", "string"), s("action"), seq("plan", "string"), i("seed")]),
+        struct("meta", [i("state_index"), s("proof"), struct("gold", [s("answer"), seq("accept", "string"), seq("set", "string")]), i("states"), seq("items", "string"), seq("prefix", "string"), s("action"), seq("plan", "string"), i("horizon"), i("seed")]),
       ];
     default:
       return [

@@ -51,20 +51,27 @@ export function progression(task: GroundTask, state: Uint32Array, op: number): {
 /**
  * Facts the delete relaxation reaches from `state` (every fact a relaxed plan could make true;
  * negative preconditions and conditions taken as satisfiable): a superset of what any plan
- * reaches, so a fact outside it is unreachable.
+ * reaches, so a fact outside it is unreachable. With `without` (a fact false in `state`), what
+ * relaxed plans reach that never make that fact true: a superset of what plans avoiding it reach.
  */
-export function relaxedReachable(task: GroundTask, state: Uint32Array): Uint8Array {
+export function relaxedReachable(task: GroundTask, state: Uint32Array, without = -1): Uint8Array {
   const r = new Uint8Array(task.numFacts);
   for (let f = 0; f < task.numFacts; f++) if (hasFact(state, f)) r[f] = 1;
+  // `without` never becomes true: an operator that adds it is never taken, an effect that adds it never fires
+  // (and it is false in `state`, so what needs it never happens)
+  const adds = (op: number): boolean => {
+    for (let j = task.addStart[op]!; j < task.addStart[op + 1]!; j++) if (task.add[j] === without) return true;
+    return false;
+  };
   for (let changed = true; changed; ) {
     changed = false;
     for (let op = 0; op < task.numOps; op++) {
       let ok = true;
       for (let j = task.preStart[op]!; j < task.preStart[op + 1]! && ok; j++) ok = r[task.pre[j]!] === 1;
-      if (!ok) continue;
+      if (!ok || (without >= 0 && adds(op))) continue;
       for (let j = task.addStart[op]!; j < task.addStart[op + 1]!; j++) if (r[task.add[j]!] === 0) (r[task.add[j]!] = 1), (changed = true);
       for (let e = task.ceStart[op]!; e < task.ceStart[op + 1]!; e++) {
-        if (task.ceIsAdd[e] !== 1 || r[task.ceFact[e]!] === 1) continue;
+        if (task.ceIsAdd[e] !== 1 || r[task.ceFact[e]!] === 1 || task.ceFact[e] === without) continue;
         let c = true;
         for (let j = task.ceCondStart[e]!; j < task.ceCondStart[e + 1]! && c; j++) c = r[task.ceCond[j]!] === 1;
         if (c) (r[task.ceFact[e]!] = 1), (changed = true);
@@ -72,7 +79,7 @@ export function relaxedReachable(task: GroundTask, state: Uint32Array): Uint8Arr
     }
     // derived facts: an axiom whose positive body is reached
     for (let x = 0; x < task.numAxioms; x++) {
-      if (r[task.axHead[x]!] === 1) continue;
+      if (r[task.axHead[x]!] === 1 || task.axHead[x] === without) continue;
       let c = true;
       for (let j = task.axBodyStart[x]!; j < task.axBodyStart[x + 1]! && c; j++) c = r[task.axBody[j]!] === 1;
       if (c) (r[task.axHead[x]!] = 1), (changed = true);
@@ -163,6 +170,9 @@ export function actionReachable(task: GroundTask, state: Uint32Array, op: number
 export function isLandmark(task: GroundTask, state: Uint32Array, fact: number, budget: SearchBudget): Proved | null {
   if (hasFact(state, fact)) return { answer: true, proof: "state", states: 0 };
   if (task.goalPos.includes(fact)) return { answer: true, proof: "state", states: 0 };
+  // every plan is a relaxed plan: if no relaxed plan that leaves the fact false reaches the goal, no plan does
+  const relaxed = relaxedReachable(task, state, fact);
+  if (task.goalPos.some((g) => relaxed[g] === 0)) return { answer: true, proof: "relaxation", states: 0 };
   const r = searchReach(task, state, (s) => isGoal(task, s), (s) => hasFact(s, fact), budget);
   return r.answer === null ? null : { answer: !r.answer, proof: "search", states: r.states };
 }
@@ -181,4 +191,67 @@ export function replay(task: GroundTask, state: Uint32Array, ops: readonly numbe
 export function validPlan(task: GroundTask, state: Uint32Array, ops: readonly number[]): boolean {
   const r = replay(task, state, ops);
   return r.firstFailure < 0 && r.goal;
+}
+
+/** How many steps each fact and operator is from a state (`depthsFrom`). */
+export interface Depths {
+  /** Per fact: the fewest steps to a state where it holds (0: holds now; -1: not within `complete`). */
+  fact: Int32Array;
+  /** Per operator: the fewest steps to a state where it is applicable (-1: not within `complete`). */
+  op: Int32Array;
+  /** Every state at most this many steps away was seen: a depth of -1 means "more than this". */
+  complete: number;
+  states: number;
+}
+
+/**
+ * Breadth-first from `from`, layer by layer, up to `maxDepth` steps or `budget` states: the
+ * fewest steps to every fact and to every operator's applicability, exact up to `complete`
+ * (the layers searched in full; the search stops inside a layer only on the budget).
+ */
+export function depthsFrom(task: GroundTask, from: Uint32Array, maxDepth: number, budget: SearchBudget): Depths | null {
+  const fact = new Int32Array(task.numFacts).fill(-1);
+  const op = new Int32Array(task.numOps).fill(-1);
+  const space = new StateSpace(task);
+  space.intern(from);
+  const depth: number[] = [0];
+  const cur = new Uint32Array(task.words);
+  const next = new Uint32Array(task.words);
+  const ops: number[] = [];
+  const see = (s: Uint32Array, d: number): void => {
+    for (let w = 0; w < task.words; w++) {
+      let bits = s[w]!;
+      while (bits !== 0) {
+        const b = 31 - Math.clz32(bits);
+        bits &= ~(1 << b);
+        const f = w * 32 + b;
+        if (f < task.numFacts && fact[f] < 0) fact[f] = d;
+      }
+    }
+  };
+  see(from, 0);
+  let complete = maxDepth;
+  for (let id = 0; id < space.size; id++) {
+    const d = depth[id]!;
+    if (d >= maxDepth) break;
+    if (space.size > budget.maxStates || ((id & 255) === 255 && performance.now() > budget.deadline)) {
+      // the layer being expanded is complete (its parents were), the next one is not
+      complete = d;
+      break;
+    }
+    space.getInto(id, cur);
+    space.applicable(cur, ops);
+    for (const o of ops) {
+      if (op[o]! < 0) op[o] = d;
+      space.apply(cur, o, next);
+      const known = space.size;
+      if (space.intern(next) < known) continue;
+      depth.push(d + 1);
+      see(next, d + 1);
+    }
+    if (id === space.size - 1) complete = Number.MAX_SAFE_INTEGER; // every reachable state seen
+  }
+  if (complete === 0) return null;
+  // operators: applicable at a state of depth <= complete - 1 is known only for expanded layers
+  return { fact, op, complete, states: space.size };
 }

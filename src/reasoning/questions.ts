@@ -15,7 +15,7 @@ import { applyOp, hasFact, isApplicable, isGoal } from "../task/state.js";
 import { Prng } from "../util/prng.js";
 import type { ProductInput } from "../products/chains.js";
 import { trainerPrompt } from "../products/layout.js";
-import { actionReachable, applicableOps, factsReachable, isLandmark, Mutexes, progression, replay, validPlan, type Proof, type SearchBudget } from "./engine.js";
+import { actionReachable, applicableOps, depthsFrom, factsReachable, isLandmark, Mutexes, progression, replay, validPlan, type Depths, type Proof, type SearchBudget } from "./engine.js";
 
 export const ACP_KINDS = ["applicability", "progression", "reachability", "action-reachability", "validation", "justification", "landmarks", "next-action"] as const;
 export type AcpKind = (typeof ACP_KINDS)[number];
@@ -67,6 +67,11 @@ export interface AcpRow {
     action: string | null;
     /** The plan of a validation or justification question (PDDL, from the current state), else null. */
     plan: string[] | null;
+    /**
+     * Reachability and action reachability within a number of steps (asked where the state has
+     * cut nothing off of the kind: every item could be reached eventually), else null.
+     */
+    horizon: number | null;
     seed: number;
   };
 }
@@ -84,6 +89,10 @@ const LETTERS = ["A", "B", "C", "D"];
  * `--time-limit`.
  */
 const QUESTION_MS = 10_000;
+/** The within-N-steps questions: at most this many steps, and states of their breadth-first search. */
+const HORIZON_STEPS = 6;
+const HORIZON_STATES = 20_000;
+const steps = (n: number): string => (n === 1 ? "one step" : `${n} steps`);
 
 /** The problem statement: the prompt without its closing instruction (the last paragraph, a planning task). */
 function statement(r: Renderer, prng: Prng): string {
@@ -122,69 +131,81 @@ export function buildAcp(input: AcpInput): AcpRow[] {
     return out;
   };
 
-  // yes/no answers alternate per kind from a seeded start, and a kind's odd last one is dropped:
-  // every problem asks as many yes as no of each kind (a coin per question leaves domains at 40/60)
+  // yes/no answers alternate per kind from a seeded start, and a kind's odd last one gets a twin
+  // (the other answer, at its state) or, failing that, is dropped: every problem asks as many
+  // yes as no of each kind (a coin per question leaves domains at 40/60)
   const start = new Map(ACP_KINDS.map((kd) => [kd, new Prng(input.seed, `${base}/acp/${kd}`).next() < 0.5]));
   const asked = new Map<AcpKind, number>(ACP_KINDS.map((kd) => [kd, 0]));
   let want = true;
-  for (let k = 0; k < L; k++) {
+  /** One question of `kind` in `form` at the walk's state `k`, as a row (null: not askable there). */
+  const rowAt = (kind: AcpKind, form: AcpForm, k: number, id: string, p: Prng): AcpRow | null => {
     const s = input.planStates[k]!;
-    const here = candidatesAt.get(k) ?? [];
-    const context = (p: Prng): string => `${statement(renderer, p)}\n\nThe current state: ${renderer.describeState(s)}.`;
+    budgetOf = { maxStates: input.maxStates, deadline: performance.now() + QUESTION_MS };
+    let q: Q | null;
+    try {
+      q = ask(kind, form, k, s, candidatesAt.get(k) ?? [], p);
+    } catch (e) {
+      // an h* query past the labeller's limits: this question is not asked, the others are
+      if (!(e instanceof LimitError)) throw e;
+      q = null;
+    }
+    if (q === null) return null;
+    const text = q.text.replace(/\s+$/, "");
+    let question = `${statement(renderer, p)}\n\nThe current state: ${renderer.describeState(s)}.\n\n${text}`;
+    let choices: string[] | null = null;
+    if (form === "choice") {
+      choices = q.options!;
+      question += `\n${choices.map((c, i) => `${LETTERS[i]}. ${c}`).join("\n")}\nAnswer with the letter of the right option.`;
+    } else if (form === "yes-no") question += `${text.includes("\n") ? "\n" : " "}Answer yes or no.`;
+    return {
+      id,
+      domain: input.domain,
+      problem: input.problem,
+      split: input.split,
+      kind,
+      form,
+      question,
+      choices,
+      answer: q.gold.answer,
+      prompt: trainerPrompt(question),
+      completion: q.gold.answer,
+      meta: {
+        state_index: k,
+        proof: q.proof,
+        gold: q.gold,
+        states: q.states,
+        items: (q.about ?? []).map((x) => keyOf(kind, x)),
+        prefix: input.planOps.slice(0, k).map((o) => task.opNames[o]!),
+        action: q.action === undefined ? null : task.opNames[q.action]!,
+        plan: q.plan === undefined ? null : q.plan.map((o) => task.opNames[o]!),
+        horizon: q.horizon ?? null,
+        seed: input.seed,
+      },
+    };
+  };
+  for (let k = 0; k < L; k++) {
     for (const kind of ACP_KINDS) {
       const id = `${base}/t${String(k).padStart(2, "0")}/${kind}`;
       const p = new Prng(input.seed, id);
       const form = ACP_FORMS[p.int(3)]!;
-      budgetOf = { maxStates: input.maxStates, deadline: performance.now() + QUESTION_MS };
       want = start.get(kind)! === (asked.get(kind)! % 2 === 0);
-      let q: Q | null;
-      try {
-        q = ask(kind, form, k, s, here, p);
-      } catch (e) {
-        // an h* query past the labeller's limits: this question is not asked, the others are
-        if (!(e instanceof LimitError)) throw e;
-        q = null;
-      }
-      if (q === null) continue;
+      const row = rowAt(kind, form, k, `${id}/${form}`, p);
+      if (row === null) continue;
       if (form === "yes-no") asked.set(kind, asked.get(kind)! + 1);
-      const text = q.text.replace(/\s+$/, "");
-      let question = `${context(p)}\n\n${text}`;
-      let choices: string[] | null = null;
-      if (form === "choice") {
-        choices = q.options!;
-        question += `\n${choices.map((c, i) => `${LETTERS[i]}. ${c}`).join("\n")}\nAnswer with the letter of the right option.`;
-      } else if (form === "yes-no") question += `${text.includes("\n") ? "\n" : " "}Answer yes or no.`;
-      rows.push({
-        id: `${id}/${form}`,
-        domain: input.domain,
-        problem: input.problem,
-        split: input.split,
-        kind,
-        form,
-        question,
-        choices,
-        answer: q.gold.answer,
-        prompt: trainerPrompt(question),
-        completion: q.gold.answer,
-        meta: {
-          state_index: k,
-          proof: q.proof,
-          gold: q.gold,
-          states: q.states,
-          items: (q.about ?? []).map((x) => keyOf(kind, x)),
-          prefix: input.planOps.slice(0, k).map((o) => task.opNames[o]!),
-          action: q.action === undefined ? null : task.opNames[q.action]!,
-          plan: q.plan === undefined ? null : q.plan.map((o) => task.opNames[o]!),
-          seed: input.seed,
-        },
-      });
+      rows.push(row);
     }
   }
   for (const kind of ACP_KINDS) {
     if (asked.get(kind)! % 2 === 0) continue;
     let at = -1;
     rows.forEach((r, i) => (r.kind === kind && r.form === "yes-no" ? (at = i) : 0));
-    rows.splice(at, 1);
+    const last = rows[at]!;
+    // the twin: the other answer at the same state (a kind this problem rarely offers, such as
+    // justification in rooms, would otherwise never be asked as yes/no)
+    want = last.answer !== "yes";
+    const twin = rowAt(kind, "yes-no", last.meta.state_index, `${last.id}-2`, new Prng(input.seed, `${last.id}-2`));
+    if (twin !== null && twin.answer === (want ? "yes" : "no")) rows.splice(at + 1, 0, twin);
+    else rows.splice(at, 1);
   }
   return rows;
 
@@ -252,7 +273,16 @@ export function buildAcp(input: AcpInput): AcpRow[] {
           proved.set(f, r);
           (r.answer ? yes : no).push(f);
         }
-        return provedQuestion(form, p, yes, no, (f) => proved.get(f)!, (f) => fact(f, p), (f) => `From the current state, can it become true that ${fact(f, p)}?`, "Which of these can still become true, from the current state?", "List the options that can still become true from the current state, one letter per line.", (f) => task.factNames[f]!, false, predicateOf, want);
+        const q = provedQuestion(form, p, yes, no, (f) => proved.get(f)!, (f) => fact(f, p), (f) => `From the current state, can it become true that ${fact(f, p)}?`, "Which of these can still become true, from the current state?", "List the options that can still become true from the current state, one letter per line.", (f) => task.factNames[f]!, false, predicateOf, want);
+        if (q !== null) return q;
+        // nothing cut off here (every step can be undone, say): within how many steps, which the state decides
+        const d = depthsFrom(task, s, HORIZON_STEPS, { maxStates: Math.min(input.maxStates, HORIZON_STATES), deadline: budgetOf.deadline });
+        if (d === null) return null;
+        return withinSteps(form, p, pool, (f, n) => d.fact[f]! > 0 && d.fact[f]! <= n, 1, d, predicateOf, (f) => fact(f, p), (f) => task.factNames[f]!, (n) => ({
+          yesNo: (f) => `From the current state, can it become true within ${steps(n)} that ${fact(f, p)}?`,
+          choice: `Which of these can become true within ${steps(n)}, from the current state?`,
+          free: `List the options that can become true within ${steps(n)} from the current state, one letter per line.`,
+        }));
       }
       case "action-reachability": {
         const ops: number[] = [];
@@ -267,7 +297,16 @@ export function buildAcp(input: AcpInput): AcpRow[] {
           proved.set(o, r);
           (r.answer ? yes : no).push(o);
         }
-        return provedQuestion(form, p, yes, no, (o) => proved.get(o)!, (o) => act(o, p), (o) => `From the current state, can I ever ${act(o, p)}?`, "Which of these actions can I still take at some point, from the current state?", "List the options I can still take at some point from the current state, one letter per line.", (o) => task.opNames[o]!, false, schemaOf, want);
+        const q = provedQuestion(form, p, yes, no, (o) => proved.get(o)!, (o) => act(o, p), (o) => `From the current state, can I ever ${act(o, p)}?`, "Which of these actions can I still take at some point, from the current state?", "List the options I can still take at some point from the current state, one letter per line.", (o) => task.opNames[o]!, false, schemaOf, want);
+        if (q !== null) return q;
+        const d = depthsFrom(task, s, HORIZON_STEPS, { maxStates: Math.min(input.maxStates, HORIZON_STATES), deadline: budgetOf.deadline });
+        if (d === null) return null;
+        // taken as one of the next n steps: applicable after at most n - 1 of them
+        return withinSteps(form, p, ops, (o, n) => d.op[o]! > 0 && d.op[o]! <= n - 1, 2, d, schemaOf, (o) => act(o, p), (o) => task.opNames[o]!, (n) => ({
+          yesNo: (o) => `From the current state, can I ${act(o, p)} as one of the next ${n} steps?`,
+          choice: `Which of these actions can I take as one of the next ${n} steps, from the current state?`,
+          free: `List the options I can take as one of the next ${n} steps from the current state, one letter per line.`,
+        }));
       }
       case "validation": {
         const rest = input.planOps.slice(k);
@@ -301,18 +340,38 @@ export function buildAcp(input: AcpInput): AcpRow[] {
         const m = p.int(L - k);
         const at = input.planStates[k + m]!;
         const detours = (candidatesAt.get(k + m) ?? []).filter((c) => c.candidate.op >= 0 && isApplicable(task, at, c.candidate.op) && c.category !== "optimal" && c.category !== "dead-end");
-        if (detours.length === 0) return null;
-        const d = p.pick(detours).candidate.op;
-        const tail = optimalFrom(applyOp(task, at, d));
-        if (tail === null) return null;
-        const ops = [...input.planOps.slice(k, k + m), d, ...tail];
-        const without = (cut: number[]): number[] => ops.filter((_, i) => !cut.includes(i));
-        const removable = (cut: number[]): boolean => validPlan(task, s, without(cut));
-        const cuts: number[][] = [...ops.map((_, i) => [i]), ...ops.slice(1).map((_, i) => [i, i + 1])];
+        const tail = detours.length === 0 ? null : ((d: number) => ((t) => t && [d, ...t])(optimalFrom(applyOp(task, at, d))))(p.pick(detours).candidate.op);
+        const runs = (ops: number[]): number[][] => [1, 2, 3].flatMap((n) => ops.slice(n - 1).map((_, i) => Array.from({ length: n }, (__, j) => i + j)));
+        const removableIn = (ops: number[], cut: number[]): boolean => validPlan(task, s, ops.filter((_, i) => !cut.includes(i)));
+        let ops = tail === null ? null : [...input.planOps.slice(k, k + m), ...tail];
+        if (ops === null || !runs(ops).some((c) => removableIn(ops!, c))) {
+          // no detour that leaves something to remove (a step off the plan that cannot be undone,
+          // as in rooms): a loop of one to three steps after which the walk's own plan still works,
+          // at the drawn place or, failing that, at up to seven others
+          // then (where every step uses something up, as rooms' doors) a loop after which an
+          // optimal plan from where it leads also works without it
+          const places = [m, ...p.shuffle(Array.from({ length: L - k }, (_, i) => i).filter((i) => i !== m)).slice(0, 7)];
+          ops = null;
+          for (const replan of [false, true]) {
+            for (const mm of places) {
+              const found = loopAt(input.planStates[k + mm]!, input.planOps.slice(k + mm), replan, p);
+              if (found !== null) {
+                ops = [...input.planOps.slice(k, k + mm), ...found.loop, ...found.rest];
+                break;
+              }
+              if (performance.now() > budgetOf.deadline) return null;
+            }
+            if (ops !== null) break;
+          }
+          if (ops === null) return null;
+        }
+        const plan = ops;
+        const removable = (cut: number[]): boolean => removableIn(plan, cut);
+        const cuts = runs(plan);
         const yes = cuts.filter(removable);
         const no = cuts.filter((c) => !removable(c));
-        const say = (c: number[]): string => (c.length === 1 ? `step ${c[0]! + 1}` : `steps ${c[0]! + 1} and ${c[1]! + 1}`);
-        const planText = ops.map((o, i) => `${i + 1}. ${act(o, p)}`).join("\n");
+        const say = (c: number[]): string => (c.length === 1 ? `step ${c[0]! + 1}` : c.length === 2 ? `steps ${c[0]! + 1} and ${c[1]! + 1}` : `steps ${c[0]! + 1} to ${c[c.length - 1]! + 1}`);
+        const planText = plan.map((o, i) => `${i + 1}. ${act(o, p)}`).join("\n");
         const lead = `Starting from the current state, this plan reaches the goal:\n${planText}\n`;
         const q = provedQuestion(
           form,
@@ -329,23 +388,32 @@ export function buildAcp(input: AcpInput): AcpRow[] {
           (c) => String(c.length),
           want,
         );
-        return q && { ...q, plan: ops };
+        return q && { ...q, plan };
       }
       case "landmarks": {
+        // a landmark is made true on every plan, so on the walk's own plan from here: facts that
+        // plan makes true are proved one by one (relaxation or search); the others are not
+        // landmarks, the plan itself the proof
         const goal = new Set(task.goalPos);
-        const pool: number[] = [];
-        for (let f = 0; f < task.numFacts; f++) if (!hasFact(s, f) && !goal.has(f) && plainFact(f)) pool.push(f);
-        const sample = p.shuffle(pool).slice(0, 8);
+        const onPlan = new Uint8Array(task.numFacts);
+        for (let i = k + 1; i <= L; i++) for (let f = 0; f < task.numFacts; f++) if (hasFact(input.planStates[i]!, f)) onPlan[f] = 1;
+        const made: number[] = [];
+        const off: number[] = [];
+        for (let f = 0; f < task.numFacts; f++) if (!hasFact(s, f) && !goal.has(f) && plainFact(f)) (onPlan[f] === 1 ? made : off).push(f);
         const proved = new Map<number, { answer: boolean; proof: Proof; states: number }>();
         const yes: number[] = [];
         const no: number[] = [];
-        for (const f of sample) {
+        for (const f of p.shuffle(made).slice(0, 8)) {
           const r = isLandmark(task, s, f, budget());
           if (r === null) continue;
           proved.set(f, r);
           (r.answer ? yes : no).push(f);
         }
-        return provedQuestion(form, p, yes, no, (f) => proved.get(f)!, (f) => fact(f, p), (f) => `Must every plan from the current state make it true, at some point, that ${fact(f, p)}?`, "Which of these must every plan from the current state make true at some point?", "List the options every plan from the current state must make true at some point, one letter per line.", (f) => task.factNames[f]!, false, predicateOf, want);
+        for (const f of p.shuffle(off).slice(0, 12)) {
+          proved.set(f, { answer: false, proof: "replay", states: 0 });
+          no.push(f);
+        }
+        return provedQuestion(form, p, yes, no, (f) => proved.get(f)!, (f) => fact(f, p), (f) => `Must every plan from the current state make it true, at some point, that ${fact(f, p)}?`, "Which of these must every plan from the current state make true at some point?", "List the options every plan from the current state must make true at some point, one letter per line.", (f) => task.factNames[f]!, false, predicateOf, want, true);
       }
       case "next-action": {
         const h = hstar(input.ctx, s);
@@ -355,9 +423,85 @@ export function buildAcp(input: AcpInput): AcpRow[] {
           return { text: "Which action should I take next, to reach the goal at the lowest cost?", gold: { answer: act(optimal[0]!, p), accept: optimal.map((o) => task.opNames[o]!).sort(), set: null }, proof: "hstar", states: 0 };
         }
         const opt = new Set(optimal);
-        return yesNoOrChoice(form, p, optimal, app.filter((o) => !opt.has(o)), (o) => act(o, p), (o) => `Is it optimal to ${act(o, p)} next (on a lowest-cost plan to the goal)?`, "Which of these actions should I take next, to reach the goal at the lowest cost?", "hstar", schemaOf, want);
+        const worse = app.filter((o) => !opt.has(o));
+        const text = "Which of these actions should I take next, to reach the goal at the lowest cost?";
+        if (form === "choice") {
+          // an optimal step against steps of its schema: the others that can be taken here first,
+          // then ones that cannot (a wrong choice either way, which the state tells)
+          const sh = p.pick([...new Set(optimal.map(schemaOf))].sort());
+          const near = p.shuffle(worse.filter((o) => schemaOf(o) === sh));
+          const app1 = new Set(app);
+          const idle: number[] = [];
+          for (let o = 0; o < task.numOps; o++) if (!app1.has(o) && schemaOf(o) === sh && plainOp(o)) idle.push(o);
+          const wrong = [...near, ...p.shuffle(idle)].slice(0, 3);
+          return choice(p, [p.pick(optimal.filter((o) => schemaOf(o) === sh)), ...wrong], (o) => act(o, p), text, "hstar");
+        }
+        return yesNoOrChoice(form, p, optimal, worse, (o) => act(o, p), (o) => `Is it optimal to ${act(o, p)} next (on a lowest-cost plan to the goal)?`, text, "hstar", schemaOf, want);
       }
     }
+  }
+
+  /**
+   * A question about items reached within n steps (drawn with their shape, among the n for which
+   * both answers are on offer): reachability and action reachability where nothing is cut off.
+   * `within(x, n)` reads the breadth-first depths `d`, exact up to `d.complete` steps.
+   */
+  function withinSteps<T>(
+    form: AcpForm,
+    p: Prng,
+    items: T[],
+    within: (x: T, n: number) => boolean,
+    minN: number,
+    d: Depths,
+    shape: (x: T) => string,
+    say: (x: T) => string,
+    key: (x: T) => string,
+    texts: (n: number) => { yesNo: (x: T) => string; choice: string; free: string },
+  ): Q | null {
+    const need = form === "choice" ? 3 : form === "free" ? 2 : 1;
+    const maxN = Math.min(HORIZON_STEPS, d.complete);
+    const byShape = new Map<string, T[]>();
+    for (const x of items) byShape.set(shape(x), [...(byShape.get(shape(x)) ?? []), x]);
+    const fits = new Map<string, number[]>();
+    for (const sh of [...byShape.keys()].sort()) {
+      const xs = byShape.get(sh)!;
+      for (let n = minN; n <= maxN; n++) {
+        const y = xs.filter((x) => within(x, n)).length;
+        if (y >= 1 && xs.length - y >= need) fits.set(sh, [...(fits.get(sh) ?? []), n]);
+      }
+    }
+    if (fits.size === 0) return null;
+    const sh = p.pick([...fits.keys()]);
+    const n = p.pick(fits.get(sh)!);
+    const xs = byShape.get(sh)!;
+    const t = texts(n);
+    const q = provedQuestion(form, p, xs.filter((x) => within(x, n)), xs.filter((x) => !within(x, n)), (x) => ({ answer: within(x, n), proof: "search", states: 0 }), say, t.yesNo, t.choice, t.free, key, false, undefined, want);
+    return q && { ...q, states: d.states, horizon: n };
+  }
+
+  /**
+   * A sequence of one to three steps from `st` (a loop) followed by a plan that works with the
+   * loop and without it: `rest` itself, or with `replan` an optimal plan from where the loop
+   * leads. Drawn among the shortest loops; null if there is none.
+   */
+  function loopAt(st: Uint32Array, rest: number[], replan: boolean, p: Prng): { loop: number[]; rest: number[] } | null {
+    for (let n = 1; n <= 3; n++) {
+      const found: { loop: number[]; rest: number[] }[] = [];
+      let tried = 0;
+      const grow = (x: Uint32Array, seq: number[]): void => {
+        if (tried >= (replan ? 200 : 5000)) return;
+        if (seq.length === n) {
+          tried++;
+          const then = replan ? optimalFrom(x) : rest;
+          if (then !== null && validPlan(task, x, then) && validPlan(task, st, then)) found.push({ loop: seq, rest: then });
+          return;
+        }
+        for (const o of applicableOps(task, x)) grow(applyOp(task, x, o), [...seq, o]);
+      };
+      grow(st, []);
+      if (found.length > 0) return p.pick(found);
+    }
+    return null;
   }
 
   /** An operator not applicable in `st`, from the walk's candidates at any state (-1: none). */
@@ -398,6 +542,7 @@ interface Q {
   /** The action of a progression question, the plan of a validation or justification question. */
   action?: number;
   plan?: number[];
+  horizon?: number;
 }
 
 /** A choice of four: the right item first in `items`, then three distractors; shuffled. */
@@ -411,16 +556,18 @@ function choice<T>(p: Prng, items: T[], say: (x: T) => string, text: string, pro
 /**
  * Yes/no (only where both answers exist; `want` picks which) or a choice (one right, three
  * wrong), over items of one `shape` (an action's schema, a fact's predicate) on both sides, so
- * that the schema or predicate asked about says nothing.
+ * that the schema or predicate asked about says nothing. With `mixed`, a choice where no shape
+ * offers enough items is over items of any shape (problems too small for four of one kind).
  */
-function yesNoOrChoice<T>(form: AcpForm, p: Prng, yes: T[], no: T[], say: (x: T) => string, yesNo: (x: T) => string, choiceText: string, proof: Proof, shape: ((x: T) => string) | undefined, want: boolean): Q | null {
+function yesNoOrChoice<T>(form: AcpForm, p: Prng, yes: T[], no: T[], say: (x: T) => string, yesNo: (x: T) => string, choiceText: string, proof: Proof, shape: ((x: T) => string) | undefined, want: boolean, mixed = false): Q | null {
   if (shape !== undefined) {
     const need = form === "choice" ? 3 : 1;
     const shapes = [...new Set(yes.map(shape))].filter((sh) => new Set(no.filter((x) => shape(x) === sh)).size >= need).sort();
-    if (shapes.length === 0) return null;
-    const sh = p.pick(shapes);
-    yes = yes.filter((x) => shape(x) === sh);
-    no = no.filter((x) => shape(x) === sh);
+    if (shapes.length > 0) {
+      const sh = p.pick(shapes);
+      yes = yes.filter((x) => shape(x) === sh);
+      no = no.filter((x) => shape(x) === sh);
+    } else if (form === "yes-no" || !mixed) return null;
   }
   if (form === "yes-no") {
     if (yes.length === 0 || no.length === 0) return null;
@@ -454,6 +601,7 @@ function provedQuestion<T>(
   numbered: boolean,
   shape: ((x: T) => string) | undefined,
   want: boolean,
+  mixed = false,
 ): Q | null {
   const finish = (q: Q | null, about: T[]): Q | null => {
     if (q === null) return null;
@@ -468,10 +616,11 @@ function provedQuestion<T>(
     }
     if (shape !== undefined) {
       const shapes = [...new Set(yes.map(shape))].filter((sh) => no.filter((x) => shape(x) === sh).length >= 2).sort();
-      if (shapes.length === 0) return null;
-      const sh = p.pick(shapes);
-      yes = yes.filter((x) => shape(x) === sh);
-      no = no.filter((x) => shape(x) === sh);
+      if (shapes.length > 0) {
+        const sh = p.pick(shapes);
+        yes = yes.filter((x) => shape(x) === sh);
+        no = no.filter((x) => shape(x) === sh);
+      } else if (!mixed) return null;
     }
     if (yes.length === 0 || no.length < 2) return null;
     const nYes = 1 + p.int(Math.min(2, yes.length));
@@ -480,7 +629,7 @@ function provedQuestion<T>(
     const right = items.flatMap((x, i) => (yes.includes(x) ? [LETTERS[i]!] : []));
     return finish({ text: `${freeText}\n${items.map((x, i) => `${LETTERS[i]}. ${say(x)}`).join("\n")}`, gold: { answer: right.join("\n"), accept: null, set: right }, proof: "state", states: 0, about: items }, items);
   }
-  const q = yesNoOrChoice(form, p, yes, no, say, yesNo, choiceText, "state", shape, want);
+  const q = yesNoOrChoice(form, p, yes, no, say, yesNo, choiceText, "state", shape, want, mixed);
   return finish(q, (q?.about ?? []) as T[]);
 }
 
