@@ -53,9 +53,15 @@ for (const dir of args) {
   const tasks = new Map<string, GroundTask>();
   const spaces = new Map<string, Space | null>();
   for (const name of readdirSync(join(dir, "data")).sort()) {
-    for (const line of readFileSync(join(dir, "data", name), "utf8").split("\n")) {
+    for (const [at, line] of readFileSync(join(dir, "data", name), "utf8").split("\n").entries()) {
       if (line === "") continue;
-      const row = JSON.parse(line) as AcpRow;
+      let row: AcpRow;
+      try {
+        row = JSON.parse(line) as AcpRow;
+      } catch {
+        console.error(`bench/acp-check: ${dir}/data/${name}:${at + 1}: not a JSON line`);
+        process.exit(2);
+      }
       if (row.kind === undefined || row.meta?.gold === undefined) {
         console.error(`bench/acp-check: ${dir}/data/${name}: not an acp row (${row.id ?? "no id"})`);
         process.exit(2);
