@@ -33,6 +33,7 @@ export type { GroundTask, ValidationResult } from "./task/index.js";
 
 export { astar, solve, createHeuristic, createOracle, formatPlan } from "./search/index.js";
 export type { Heuristic, HStarOracle, SearchResult, SearchLimits } from "./search/index.js";
+export type { WorkCounts } from "./search/index.js";
 
 export { classify, labelProblem, labelProblemAll, sampleCandidates, createLabelContext, ProblemSkipped, REWARD } from "./label/index.js";
 export type { Category, Candidate, Evidence, LabeledStep } from "./label/index.js";

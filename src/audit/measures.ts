@@ -9,6 +9,13 @@
  */
 import { Prng } from "../util/prng.js";
 
+/**
+ * The audit's work in this thread, in deterministic units (as `src/search/work.ts` counts the
+ * searches'): classifier examples and weight updates trained, bootstrap items scored. The card's
+ * audit runs after every generate, so its cost is part of the main job (tests/work-counters).
+ */
+export const auditWork = { examples: 0, weightUpdates: 0, bootstrapItems: 0 };
+
 /** A measured score with its standard error (0.5 = no information, for every score here). */
 export interface Scored {
   value: number;
@@ -150,55 +157,61 @@ export function apGain(a: ArrayLike<number>, b: ArrayLike<number>, positive: Arr
   let pos = 0;
   for (let i = 0; i < n; i++) if (positive[i]) pos++;
   if (pos === 0 || pos === n) return { prior: 0, probe: 0, gain: 0, se: Infinity, pos };
-  // per model: items by descending score, and where each run of tied scores ends
-  const prep = (x: ArrayLike<number>): { order: Int32Array; ends: Uint8Array } => {
-    const order = Int32Array.from({ length: n }, (_, i) => i).sort((i, j) => x[j]! - x[i]! || i - j);
-    const ends = new Uint8Array(n);
-    for (let k = 0; k < n; k++) ends[k] = k === n - 1 || x[order[k]!] !== x[order[k + 1]!] ? 1 : 0;
-    return { order, ends };
-  };
-  const pa = prep(a);
-  const pb = prep(b);
-  const ap = (p: { order: Int32Array; ends: Uint8Array }, w: Float64Array): number => {
-    let tp = 0;
-    let all = 0;
-    let runTp = 0;
-    let sum = 0;
-    let total = 0;
-    for (let k = 0; k < n; k++) {
-      const i = p.order[k]!;
-      const wi = w[i]!;
-      all += wi;
-      if (positive[i]) (tp += wi, runTp += wi, total += wi);
-      if (p.ends[k] && runTp > 0) {
-        sum += (runTp * tp) / all;
-        runTp = 0;
-      }
-    }
-    return total === 0 ? 0 : sum / total;
-  };
-  const ones = new Float64Array(n).fill(1);
-  const prior = ap(pa, ones);
-  const probe = ap(pb, ones);
   const ids = new Map<string, number>();
   const cluster = Int32Array.from(clusters, (c) => {
     let k = ids.get(c);
     if (k === undefined) ids.set(c, (k = ids.size));
     return k;
   });
+  // per model: items by descending score, where each run of tied scores ends, and each ranked
+  // item's class and cluster (the bootstrap reads them in rank order, not by item)
+  const prep = (x: ArrayLike<number>): { pos: Uint8Array; ends: Uint8Array; cl: Int32Array } => {
+    const order = Int32Array.from({ length: n }, (_, i) => i).sort((i, j) => x[j]! - x[i]! || i - j);
+    const ends = new Uint8Array(n);
+    const pos = new Uint8Array(n);
+    const cl = new Int32Array(n);
+    for (let k = 0; k < n; k++) {
+      ends[k] = k === n - 1 || x[order[k]!] !== x[order[k + 1]!] ? 1 : 0;
+      pos[k] = positive[order[k]!] ? 1 : 0;
+      cl[k] = cluster[order[k]!]!;
+    }
+    return { pos, ends, cl };
+  };
+  const pa = prep(a);
+  const pb = prep(b);
+  // average precision with item weights: `cw` per cluster (null: every item 1)
+  const ap = (p: { pos: Uint8Array; ends: Uint8Array; cl: Int32Array }, cw: Float64Array | null): number => {
+    let tp = 0;
+    let all = 0;
+    let runTp = 0;
+    let sum = 0;
+    let total = 0;
+    const { pos: ps, ends, cl } = p;
+    for (let k = 0; k < n; k++) {
+      const wi = cw === null ? 1 : cw[cl[k]!]!;
+      all += wi;
+      if (ps[k]) (tp += wi, runTp += wi, total += wi);
+      if (ends[k] && runTp > 0) {
+        sum += (runTp * tp) / all;
+        runTp = 0;
+      }
+    }
+    return total === 0 ? 0 : sum / total;
+  };
+  const prior = ap(pa, null);
+  const probe = ap(pb, null);
   const I = ids.size;
   let se = Infinity;
   if (I >= 2) {
     const prng = new Prng(seed, "audit/ap-bootstrap");
     const cw = new Float64Array(I);
-    const w = new Float64Array(n);
     let sum = 0;
     let sum2 = 0;
+    auditWork.bootstrapItems += reps * 2 * n;
     for (let r = 0; r < reps; r++) {
       cw.fill(0);
       for (let k = 0; k < I; k++) cw[prng.int(I)]!++;
-      for (let i = 0; i < n; i++) w[i] = cw[cluster[i]!]!;
-      const d = ap(pb, w) - ap(pa, w);
+      const d = ap(pb, cw) - ap(pa, cw);
       sum += d;
       sum2 += d * d;
     }
@@ -246,7 +259,15 @@ export function words(text: string): string[] {
  */
 export class LogisticRegression {
   private readonly classes: string[] = [];
-  private readonly index = new Map<string, number>();
+  /**
+   * Token ids of the vocabulary (shared by the models of one audit, so a unit's tokens are
+   * interned once for all of them) to this model's features, numbered in order of first
+   * occurrence in its own examples: the numbering, and so the arithmetic, of a model with a
+   * vocabulary of its own.
+   */
+  private local = new Int32Array(1024).fill(-1);
+  /** Per feature, its token id. */
+  private globalOf: number[] = [];
   /** The examples' features, one after another (example i: `features[starts[i] .. starts[i + 1])`), and their labels. */
   private features = new Int32Array(1024);
   private starts: number[] = [0];
@@ -256,17 +277,33 @@ export class LogisticRegression {
   /** Weight of feature f for class k at f * K + k (one flat array: the training loop is the audit's hot path). */
   private weights = new Float64Array(0);
   private bias = new Float64Array(0);
+  /** Scratch for `classProbabilitiesOf`: per feature, the last query that had it. */
+  private queryStamp = new Int32Array(0);
+  private query = 0;
+
+  constructor(readonly vocabulary: Vocabulary = new Vocabulary()) {}
 
   /** Keep one training example (features are deduplicated, in order of first occurrence). */
   add(tokens: readonly string[], label: string): void {
+    this.addIds(this.vocabulary.ids(tokens), label);
+  }
+
+  /** `add` for tokens already interned in this model's vocabulary. */
+  addIds(ids: ArrayLike<number>, label: string): void {
     let y = this.classes.indexOf(label);
     if (y < 0) y = this.classes.push(label) - 1;
     const ex = this.labels.length;
     let at = this.starts[ex]!;
-    for (const t of tokens) {
-      let f = this.index.get(t);
-      if (f === undefined) {
-        this.index.set(t, (f = this.index.size));
+    for (let j = 0; j < ids.length; j++) {
+      const g = ids[j]!;
+      if (g >= this.local.length) {
+        const grown = new Int32Array(Math.max(this.local.length * 2, g + 1)).fill(-1);
+        grown.set(this.local);
+        this.local = grown;
+      }
+      let f = this.local[g]!;
+      if (f < 0) {
+        f = this.local[g] = this.globalOf.push(g) - 1;
         if (f >= this.lastSeen.length) {
           const grown = new Int32Array(this.lastSeen.length * 2).fill(-1);
           grown.set(this.lastSeen);
@@ -289,7 +326,7 @@ export class LogisticRegression {
   /** Fit on the examples kept so far. */
   train(seed: number, epochs = 4, rate = 0.5, l2 = 1e-5): void {
     const K = this.classes.length;
-    const F = this.index.size;
+    const F = this.globalOf.length;
     const w = (this.weights = new Float64Array(F * K));
     const bias = (this.bias = new Float64Array(K));
     const g2 = new Float64Array(F * K).fill(1e-8);
@@ -300,6 +337,8 @@ export class LogisticRegression {
     const g = new Float64Array(K);
     const feats = this.features;
     const starts = this.starts;
+    auditWork.examples += epochs * this.labels.length;
+    auditWork.weightUpdates += epochs * starts[this.labels.length]! * K;
     for (let e = 0; e < epochs; e++) {
       prng.shuffle(order);
       for (const i of order) {
@@ -354,12 +393,26 @@ export class LogisticRegression {
 
   /** Probability of every class, in the order of `labelsLearnt` (unknown tokens are ignored). */
   classProbabilities(tokens: readonly string[]): Float64Array {
+    return this.classProbabilitiesOf(this.vocabulary.known(tokens));
+  }
+
+  /** `classProbabilities` of interned tokens (-1: a token the vocabulary never saw). */
+  classProbabilitiesOf(ids: ArrayLike<number>): Float64Array {
+    const K = this.classes.length;
+    const trained = K === 0 ? 0 : this.weights.length / K;
+    if (this.queryStamp.length < trained) this.queryStamp = new Int32Array(trained);
+    const q = ++this.query;
     const fs: number[] = [];
-    for (const t of new Set(tokens)) {
-      const f = this.index.get(t);
-      if (f !== undefined && f * this.classes.length < this.weights.length) fs.push(f);
+    // distinct features in order of first occurrence (as a Set of the tokens would give them)
+    for (let j = 0; j < ids.length; j++) {
+      const g = ids[j]!;
+      if (g < 0 || g >= this.local.length) continue;
+      const f = this.local[g]!;
+      if (f < 0 || f >= trained || this.queryStamp[f] === q) continue;
+      this.queryStamp[f] = q;
+      fs.push(f);
     }
-    const p = new Float64Array(this.classes.length);
+    const p = new Float64Array(K);
     this.probabilities(fs, 0, fs.length, p);
     return p;
   }
@@ -373,7 +426,8 @@ export class LogisticRegression {
     const c = this.classes.indexOf(label);
     if (c < 0 || this.weights.length === 0) return [];
     const out: { token: string; weight: number }[] = [];
-    for (const [token, f] of this.index) {
+    for (let f = 0; f < this.globalOf.length; f++) {
+      const token = this.vocabulary.token(this.globalOf[f]!);
       if (!accept(token) || (f + 1) * K > this.weights.length) continue;
       let mean = 0;
       for (let j = 0; j < K; j++) mean += this.weights[f * K + j]!;
@@ -476,10 +530,41 @@ export function clusterBootstrapSe(groups: readonly string[], stat: (items: numb
   for (let r = 0; r < reps; r++) {
     const items: number[] = [];
     for (let k = 0; k < clusters.length; k++) items.push(...clusters[prng.int(clusters.length)]!);
+    auditWork.bootstrapItems += items.length;
     const v = stat(items);
     sum += v;
     sum2 += v * v;
   }
   const mean = sum / reps;
   return Math.sqrt(Math.max(0, sum2 / reps - mean * mean));
+}
+
+/** Tokens as small integer ids, shared by the models of one audit. */
+export class Vocabulary {
+  private readonly index = new Map<string, number>();
+  private readonly tokens: string[] = [];
+
+  /** The id of `token`, interned if new. */
+  id(token: string): number {
+    let f = this.index.get(token);
+    if (f === undefined) this.index.set(token, (f = this.tokens.push(token) - 1));
+    return f;
+  }
+
+  ids(tokens: readonly string[]): Int32Array {
+    const out = new Int32Array(tokens.length);
+    for (let i = 0; i < tokens.length; i++) out[i] = this.id(tokens[i]!);
+    return out;
+  }
+
+  /** Ids of tokens without interning (-1: never seen), for scoring. */
+  known(tokens: readonly string[]): Int32Array {
+    const out = new Int32Array(tokens.length);
+    for (let i = 0; i < tokens.length; i++) out[i] = this.index.get(tokens[i]!) ?? -1;
+    return out;
+  }
+
+  token(id: number): string {
+    return this.tokens[id]!;
+  }
 }

@@ -8,7 +8,7 @@
  * and the probe's heaviest features are named.
  */
 import type { Act } from "./actions.js";
-import { apGain, clusteredMean, LogisticRegression, words } from "./measures.js";
+import { apGain, clusteredMean, LogisticRegression, Vocabulary, words } from "./measures.js";
 import type { ChainUnit, PairUnit, Side, StepUnit } from "./units.js";
 
 /** One probe's result for one class (or pair group). */
@@ -35,29 +35,56 @@ export interface ProbeResult {
   top: string[];
 }
 
-type Tokens = (string | readonly string[])[];
+/** Token ids of one view, appended to `out` in the order the view lists its tokens. */
+type View<U> = (u: U, t: Interner, out: number[]) => void;
 
 /** One view: the tokens it adds, and whether its gain is gated. */
 interface Spec<U> {
   name: string;
   gated: boolean;
   /** The prior's name and tokens (the action, or the action and the previous action). */
-  prior: { name: string; tokens: (u: U) => Tokens };
-  extra: (u: U) => Tokens;
+  prior: { name: string; tokens: View<U> };
+  extra: View<U>;
   /** Token prefixes of the view's own features (for `top`). */
   own: string[];
 }
 
-/** Most test units a probe keeps (sampled before: `runAudit` caps the classifiers' test set). */
 const ACTION = "the action (type and objects)";
 const ACTION_PREV = "the action and the previous action";
 
-const flat = (t: Tokens): string[] => {
-  const out: string[] = [];
-  for (const x of t) if (typeof x === "string") out.push(x);
-  else for (const y of x) out.push(y);
-  return out;
-};
+/**
+ * Interns a unit's tokens once for every model of an audit: words under a tag are looked up by
+ * the word (no tagged string built per row), a prompt's words once per distinct prompt.
+ */
+class Interner {
+  private readonly byTag = new Map<string, Map<string, number>>();
+  private readonly prompts = new Map<string, Int32Array>();
+  constructor(readonly vocabulary: Vocabulary) {}
+  plain(tokens: readonly string[], out: number[]): void {
+    for (const t of tokens) out.push(this.vocabulary.id(t));
+  }
+  tagged(tag: string, ws: readonly string[], out: number[]): void {
+    let m = this.byTag.get(tag);
+    if (m === undefined) this.byTag.set(tag, (m = new Map()));
+    for (const w of ws) {
+      let id = m.get(w);
+      if (id === undefined) m.set(w, (id = this.vocabulary.id(tag + w)));
+      out.push(id);
+    }
+  }
+  /** A prompt's distinct words (a problem's rows share their prompt). */
+  prompt(text: string | null, out: number[]): void {
+    if (text === null) return;
+    let t = this.prompts.get(text);
+    if (t === undefined) {
+      if (this.prompts.size > 4096) this.prompts.clear();
+      const ids: number[] = [];
+      this.tagged("q:", [...new Set(words(text))], ids);
+      this.prompts.set(text, (t = Int32Array.from(ids)));
+    }
+    for (let i = 0; i < t.length; i++) out.push(t[i]!);
+  }
+}
 
 /** The action's tokens: its type, and each object at its place. */
 export function actTokens(a: Act | null, withObjects = true): string[] {
@@ -75,6 +102,14 @@ function prevTokens(prev: Act | null, a: Act | null): string[] {
   return [`pv:${prev.type}`, `pp:${prev.type}>${a?.type ?? "?"}`, `po:${shared}`, ...(same ? [`ps:${prev.type}>${a?.type ?? "?"}`] : []), ...prev.args.map((o, i) => `pa:${prev.type}:${i}:${o}`)];
 }
 
+/** Letters, digits and white space: not punctuation (`\p{L}\p{N}\s`), ASCII without a regular expression. */
+const WORDISH = /[\p{L}\p{N}\s]/u;
+function wordish(ch: string): boolean {
+  const c = ch.charCodeAt(0);
+  if (c < 128) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 32 || (c >= 9 && c <= 13);
+  return WORDISH.test(ch);
+}
+
 /**
  * The surface of a step's characters, beyond its words: its length against its action type
  * (bins about 18% wide), the punctuation it uses, its last character, runs of spaces, the case
@@ -82,8 +117,12 @@ function prevTokens(prev: Act | null, a: Act | null): string[] {
  */
 export function charTokens(text: string, type: string, tag = ""): string[] {
   const out = [`${tag}L:${type}:${text.length === 0 ? 0 : Math.round(Math.log(text.length) * 6)}`];
-  const seen = new Set<string>();
-  for (const ch of text) if (!/[\p{L}\p{N}\s]/u.test(ch) && !seen.has(ch)) (seen.add(ch), out.push(`${tag}p:${ch}`));
+  let seen: Set<string> | null = null;
+  for (const ch of text) {
+    if (wordish(ch) || seen?.has(ch)) continue;
+    (seen ??= new Set()).add(ch);
+    out.push(`${tag}p:${ch}`);
+  }
   out.push(`${tag}e:${text.length === 0 ? "" : text[text.length - 1]}`);
   if (/\s\s/.test(text)) out.push(`${tag}s2`);
   if (/^\s|\s$/.test(text)) out.push(`${tag}sx`);
@@ -92,95 +131,121 @@ export function charTokens(text: string, type: string, tag = ""): string[] {
   return out;
 }
 
-/** Words of a prompt, once per distinct prompt (a problem's rows share theirs). */
-class PromptWords {
-  private readonly cache = new Map<string, string[]>();
-  get(text: string | null): readonly string[] {
-    if (text === null) return [];
-    let t = this.cache.get(text);
-    if (t === undefined) {
-      if (this.cache.size > 4096) this.cache.clear();
-      t = [...new Set(words(text))].map((w) => `q:${w}`);
-      this.cache.set(text, t);
-    }
-    return t;
-  }
-}
-
-const prefixed = (tag: string, ws: readonly string[]): string[] => ws.map((w) => `${tag}${w}`);
-
-function stepSpecs(prompts: PromptWords, feedback: boolean): Spec<StepUnit>[] {
-  const action = { name: ACTION, tokens: (u: StepUnit): Tokens => actTokens(u.act) };
-  const actionPrev = { name: ACTION_PREV, tokens: (u: StepUnit): Tokens => [...actTokens(u.act), ...prevTokens(u.prev, u.act)] };
+function stepSpecs(feedback: boolean): Spec<StepUnit>[] {
+  const action = { name: ACTION, tokens: (u: StepUnit, t: Interner, out: number[]): void => t.plain(actTokens(u.act), out) };
+  const actionPrev = {
+    name: ACTION_PREV,
+    tokens: (u: StepUnit, t: Interner, out: number[]): void => (t.plain(actTokens(u.act), out), t.plain(prevTokens(u.prev, u.act), out)),
+  };
   const specs: Spec<StepUnit>[] = [
-    { name: "candidate words", gated: true, prior: action, extra: (u) => prefixed("w:", u.words), own: ["w:"] },
-    { name: "candidate characters", gated: true, prior: action, extra: (u) => charTokens(u.text, u.act?.type ?? "?"), own: ["L:", "p:", "e:", "s2", "sx", "c:"] },
+    { name: "candidate words", gated: true, prior: action, extra: (u, t, out) => t.tagged("w:", u.words, out), own: ["w:"] },
+    { name: "candidate characters", gated: true, prior: action, extra: (u, t, out) => t.plain(charTokens(u.text, u.act?.type ?? "?"), out), own: ["L:", "p:", "e:", "s2", "sx", "c:"] },
     // a dialogue's attempt is its history (a retry follows a rejected step): the attempt rule checks it
-    { name: "candidate position", gated: !feedback, prior: action, extra: (u) => [`pos:${Math.min(u.position, 20)}`], own: ["pos:"] },
+    { name: "candidate position", gated: !feedback, prior: action, extra: (u, t, out) => t.plain([`pos:${Math.min(u.position, 20)}`], out), own: ["pos:"] },
     // the step before says a lot that is true (an undo is backtracking): reported, the bar a model must beat
-    { name: "previous step: action", gated: false, prior: action, extra: (u) => prevTokens(u.prev, u.act), own: ["pv:", "pp:", "po:", "ps:", "pa:"] },
+    { name: "previous step: action", gated: false, prior: action, extra: (u, t, out) => t.plain(prevTokens(u.prev, u.act), out), own: ["pv:", "pp:", "po:", "ps:", "pa:"] },
     {
       name: "previous step: text",
       gated: true,
       prior: actionPrev,
-      extra: (u) => (u.prevText === null ? [] : [...prefixed("pw:", words(u.prevText)), ...charTokens(u.prevText, u.prev?.type ?? "?", "pc")]),
+      extra: (u, t, out) => {
+        if (u.prevText === null) return;
+        t.tagged("pw:", words(u.prevText), out);
+        t.plain(charTokens(u.prevText, u.prev?.type ?? "?", "pc"), out);
+      },
       own: ["pw:", "pc"],
     },
-    { name: "prompt", gated: true, prior: action, extra: (u) => [prompts.get(u.prompt)], own: ["q:"] },
+    { name: "prompt", gated: true, prior: action, extra: (u, t, out) => t.prompt(u.prompt, out), own: ["q:"] },
   ];
   return specs;
 }
 
-function chainSpecs(prompts: PromptWords): Spec<ChainUnit>[] {
-  const action = { name: "the chain's action types", tokens: (u: ChainUnit): Tokens => [...new Set(u.acts.map((a) => `a:${a?.type ?? "?"}`))] };
+function chainSpecs(): Spec<ChainUnit>[] {
+  const action = { name: "the chain's action types", tokens: (u: ChainUnit, t: Interner, out: number[]): void => t.plain([...new Set(u.acts.map((a) => `a:${a?.type ?? "?"}`))], out) };
   return [
-    { name: "chain words", gated: true, prior: action, extra: (u) => prefixed("w:", [...new Set(u.words)]), own: ["w:"] },
-    { name: "chain characters", gated: true, prior: action, extra: (u) => [...new Set(u.texts.flatMap((t, i) => charTokens(t, u.acts[i]?.type ?? "?")))], own: ["L:", "p:", "e:", "s2", "sx", "c:"] },
-    { name: "prompt", gated: true, prior: action, extra: (u) => [prompts.get(u.prompt)], own: ["q:"] },
+    { name: "chain words", gated: true, prior: action, extra: (u, t, out) => t.tagged("w:", [...new Set(u.words)], out), own: ["w:"] },
+    { name: "chain characters", gated: true, prior: action, extra: (u, t, out) => t.plain([...new Set(u.texts.flatMap((x, i) => charTokens(x, u.acts[i]?.type ?? "?")))], out), own: ["L:", "p:", "e:", "s2", "sx", "c:"] },
+    { name: "prompt", gated: true, prior: action, extra: (u, t, out) => t.prompt(u.prompt, out), own: ["q:"] },
   ];
 }
 
 function sideSpecs(): Spec<Side>[] {
-  const action = { name: "the side's actions", tokens: (s: Side): Tokens => (s.acts.length === 1 ? actTokens(s.acts[0]!) : [...new Set(s.acts.map((a) => `a:${a?.type ?? "?"}`))]) };
+  const action = {
+    name: "the side's actions",
+    tokens: (s: Side, t: Interner, out: number[]): void => t.plain(s.acts.length === 1 ? actTokens(s.acts[0]!) : [...new Set(s.acts.map((a) => `a:${a?.type ?? "?"}`))], out),
+  };
   return [
-    { name: "side words", gated: true, prior: action, extra: (s) => prefixed("w:", [...new Set(s.words)]), own: ["w:"] },
-    { name: "side characters", gated: true, prior: action, extra: (s) => [...new Set(s.texts.flatMap((t, i) => charTokens(t, s.acts[i]?.type ?? "?")))], own: ["L:", "p:", "e:", "s2", "sx", "c:"] },
+    { name: "side words", gated: true, prior: action, extra: (s, t, out) => t.tagged("w:", [...new Set(s.words)], out), own: ["w:"] },
+    { name: "side characters", gated: true, prior: action, extra: (s, t, out) => t.plain([...new Set(s.texts.flatMap((x, i) => charTokens(x, s.acts[i]?.type ?? "?")))], out), own: ["L:", "p:", "e:", "s2", "sx", "c:"] },
   ];
+}
+
+/** A unit's token ids: per prior (in `Models.priorNames` order), and per probe its view's own. */
+interface UnitIds {
+  priors: Int32Array[];
+  extras: Int32Array[];
 }
 
 /** Models per prior and per probe, fed while the rows stream, scored at the end. */
 class Models<U> {
-  readonly priors = new Map<string, LogisticRegression>();
+  readonly vocabulary = new Vocabulary();
+  private readonly interner = new Interner(this.vocabulary);
+  readonly priorNames: string[] = [];
+  readonly priorModels: LogisticRegression[] = [];
+  /** Per spec, the index of its prior. */
+  private readonly priorOf: number[];
   readonly probes: LogisticRegression[];
+  private readonly scratch: number[] = [];
   constructor(readonly specs: Spec<U>[]) {
-    for (const s of specs) if (!this.priors.has(s.prior.name)) this.priors.set(s.prior.name, new LogisticRegression());
-    this.probes = specs.map(() => new LogisticRegression());
+    for (const s of specs) {
+      if (!this.priorNames.includes(s.prior.name)) {
+        this.priorNames.push(s.prior.name);
+        this.priorModels.push(new LogisticRegression(this.vocabulary));
+      }
+    }
+    this.priorOf = specs.map((s) => this.priorNames.indexOf(s.prior.name));
+    this.probes = specs.map(() => new LogisticRegression(this.vocabulary));
+  }
+  /** The unit's tokens, interned once for every model (a test unit is kept as these alone). */
+  ids(u: U): UnitIds {
+    const out = this.scratch;
+    const view = (f: View<U>): Int32Array => {
+      out.length = 0;
+      f(u, this.interner, out);
+      return Int32Array.from(out);
+    };
+    return {
+      priors: this.priorNames.map((_, p) => view(this.specs[this.priorOf.indexOf(p)]!.prior.tokens)),
+      extras: this.specs.map((s) => view(s.extra)),
+    };
+  }
+  private joined(x: UnitIds, i: number): Int32Array {
+    const a = x.priors[this.priorOf[i]!]!;
+    const b = x.extras[i]!;
+    const out = new Int32Array(a.length + b.length);
+    out.set(a);
+    out.set(b, a.length);
+    return out;
   }
   learn(u: U, label: string): void {
-    const seen = new Map<string, string[]>();
-    for (const [name, m] of this.priors) {
-      const spec = this.specs.find((s) => s.prior.name === name)!;
-      const t = flat(spec.prior.tokens(u));
-      seen.set(name, t);
-      m.add(t, label);
-    }
-    this.specs.forEach((s, i) => this.probes[i]!.add([...seen.get(s.prior.name)!, ...flat(s.extra(u))], label));
+    const x = this.ids(u);
+    this.priorModels.forEach((m, p) => m.addIds(x.priors[p]!, label));
+    this.probes.forEach((m, i) => m.addIds(this.joined(x, i), label));
   }
   train(): void {
-    for (const m of this.priors.values()) m.train(1);
+    for (const m of this.priorModels) m.train(1);
     for (const m of this.probes) m.train(1);
   }
-  /** Each prior's and probe's class probabilities for `u`. */
-  score(u: U): { priors: Map<string, Float64Array>; probes: Float64Array[] } {
-    const priors = new Map<string, Float64Array>();
-    const toks = new Map<string, string[]>();
-    for (const [name, m] of this.priors) {
-      const spec = this.specs.find((s) => s.prior.name === name)!;
-      const t = flat(spec.prior.tokens(u));
-      toks.set(name, t);
-      priors.set(name, m.classProbabilities(t));
-    }
-    return { priors, probes: this.specs.map((s, i) => this.probes[i]!.classProbabilities([...toks.get(s.prior.name)!, ...flat(s.extra(u))])) };
+  /** Spec i's prior model. */
+  prior(i: number): LogisticRegression {
+    return this.priorModels[this.priorOf[i]!]!;
+  }
+  /** Each prior's (in `priorNames` order) and probe's class probabilities for a unit. */
+  score(x: UnitIds): { priors: Float64Array[]; probes: Float64Array[] } {
+    return {
+      priors: this.priorModels.map((m, p) => m.classProbabilitiesOf(x.priors[p]!)),
+      probes: this.probes.map((m, i) => m.classProbabilitiesOf(this.joined(x, i))),
+    };
   }
   top(i: number, label: string): string[] {
     const own = this.specs[i]!.own;
@@ -191,16 +256,15 @@ class Models<U> {
 /** Probes over single units (step rows, dialogue turns, chains): one-vs-rest AUC gains per class. */
 export class UnitProbes<U extends StepUnit | ChainUnit> {
   private readonly models: Models<U>;
-  private readonly test: { u: U; label: string; problem: string }[] = [];
+  private readonly test: { x: UnitIds; label: string; problem: string }[] = [];
   constructor(kind: "step" | "chain", feedback = false) {
-    const prompts = new PromptWords();
-    this.models = new Models<U>((kind === "step" ? stepSpecs(prompts, feedback) : chainSpecs(prompts)) as unknown as Spec<U>[]);
+    this.models = new Models<U>((kind === "step" ? stepSpecs(feedback) : chainSpecs()) as unknown as Spec<U>[]);
   }
   learn(u: U, label: string): void {
     this.models.learn(u, label);
   }
   keep(u: U, label: string, problem: string): void {
-    this.test.push({ u, label, problem });
+    this.test.push({ x: this.models.ids(u), label, problem });
   }
   /** Results per probe and class (chains: the class "error" only; classes with no test item are skipped). */
   results(): ProbeResult[] {
@@ -208,21 +272,21 @@ export class UnitProbes<U extends StepUnit | ChainUnit> {
     m.train();
     const n = this.test.length;
     const specs = m.specs;
-    const anyPrior = m.priors.values().next().value as LogisticRegression | undefined;
-    if (anyPrior === undefined || n === 0) return [];
+    if (m.priorModels.length === 0 || n === 0) return [];
     const labels = [...new Set(this.test.map((t) => t.label))].sort();
     const classes = labels.includes("error") ? ["error"] : labels;
-    const scored = this.test.map((t) => m.score(t.u));
+    const scored = this.test.map((t) => m.score(t.x));
     const clusters = this.test.map((t) => t.problem);
     const out: ProbeResult[] = [];
     specs.forEach((s, i) => {
-      const prior = m.priors.get(s.prior.name)!;
+      const prior = m.prior(i);
+      const p = m.priorNames.indexOf(s.prior.name);
       const probe = m.probes[i]!;
       for (const c of classes) {
         const kp = prior.labelsLearnt.indexOf(c);
         const kq = probe.labelsLearnt.indexOf(c);
         if (kp < 0 || kq < 0) continue;
-        const a = scored.map((x) => x.priors.get(s.prior.name)![kp]!);
+        const a = scored.map((x) => x.priors[p]![kp]!);
         const b = scored.map((x) => x.probes[i]![kq]!);
         const g = apGain(a, b, this.test.map((t) => t.label === c), clusters);
         if (g.pos === 0 || g.pos === this.test.length) continue;
@@ -236,13 +300,13 @@ export class UnitProbes<U extends StepUnit | ChainUnit> {
 /** Probes over preference pairs: each model scores both sides; the gain is in picking the chosen one (chosen minus rejected). */
 export class PairProbes {
   private readonly models = new Models<Side>(sideSpecs());
-  private readonly test: { chosen: Side; rejected: Side; group: string; problem: string }[] = [];
+  private readonly test: { chosen: UnitIds; rejected: UnitIds; group: string; problem: string }[] = [];
   learn(u: PairUnit): void {
     this.models.learn(u.chosen, "chosen");
     this.models.learn(u.rejected, "rejected");
   }
   keep(u: PairUnit): void {
-    this.test.push({ chosen: u.chosen, rejected: u.rejected, group: u.group, problem: u.problem });
+    this.test.push({ chosen: this.models.ids(u.chosen), rejected: this.models.ids(u.rejected), group: u.group, problem: u.problem });
   }
   results(): ProbeResult[] {
     const m = this.models;
@@ -260,7 +324,7 @@ export class PairProbes {
         return d > 0 ? 1 : d === 0 ? 0.5 : 0;
       };
       return {
-        priors: new Map([...m.priors].map(([name, model]) => [name, pick(model, c.priors.get(name)!, r.priors.get(name)!)])),
+        priors: m.priorModels.map((model, p) => pick(model, c.priors[p]!, r.priors[p]!)),
         probes: m.specs.map((_, i) => pick(m.probes[i]!, c.probes[i]!, r.probes[i]!)),
       };
     });
@@ -270,8 +334,9 @@ export class PairProbes {
       for (const g of groups) {
         const idx = this.test.map((t, j) => (g === "all" || t.group === g ? j : -1)).filter((j) => j >= 0);
         if (idx.length === 0) continue;
-        const prior = idx.reduce((a, j) => a + picks[j]!.priors.get(s.prior.name)!, 0) / idx.length;
-        const d = clusteredMean(idx.map((j) => picks[j]!.probes[i]! - picks[j]!.priors.get(s.prior.name)!), idx.map((j) => this.test[j]!.problem));
+        const p = m.priorNames.indexOf(s.prior.name);
+        const prior = idx.reduce((a, j) => a + picks[j]!.priors[p]!, 0) / idx.length;
+        const d = clusteredMean(idx.map((j) => picks[j]!.probes[i]! - picks[j]!.priors[p]!), idx.map((j) => this.test[j]!.problem));
         out.push({ probe: s.name, group: g, measure: "pick", prior_reads: s.prior.name, n: idx.length, prior, probe_value: prior + d.value, gain: d.value, se: d.se, gated: s.gated, top: m.top(i, "chosen") });
       }
     });
