@@ -11,6 +11,7 @@ import { CATEGORIES, type NativeRow, type Split } from "./row.js";
 import type { ShardInfo } from "./shard.js";
 import type { VerifierStyle } from "../products/verifier.js";
 import type { FeedbackStyle } from "../products/feedback.js";
+import type { WorkCounts } from "../search/work.js";
 
 /** One problem to label: everything a worker needs, as plain data (it crosses threads). */
 export interface ProblemJob extends ProblemSource {
@@ -76,6 +77,8 @@ export interface JobResult {
   text?: TextSummary;
   /** Milliseconds per stage. */
   ms: { grounding: number; labelling: number; translation: number };
+  /** The search work the job did (deterministic counts; absent where it never ran). */
+  work?: WorkCounts;
   /** The problem's PDDL where the job came without it (read from its file here): for the run's copy of it. */
   problemText?: string;
 }

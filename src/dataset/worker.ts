@@ -3,6 +3,7 @@ import { PddlError, UserError } from "../pddl/errors.js";
 import { runJob, type JobConfig, type ProblemJob } from "./job.js";
 import type { EncodedJobResult } from "./records.js";
 import { encodeLines } from "./shard.js";
+import { workSince, workSnapshot } from "../search/work.js";
 
 /** What crosses the thread boundary back: a result, or a user error to re-raise in the main thread. */
 export type WorkerReply =
@@ -23,8 +24,9 @@ export interface JobInput {
  */
 export function runJobSafe(input: JobInput): WorkerReply {
   try {
+    const before = workSnapshot();
     const { lines, ...rest } = runJob(input.job, input.config);
-    return { ok: true, result: { ...rest, bytes: encodeLines(lines, input.spare ?? null), lineCount: lines.length } };
+    return { ok: true, result: { ...rest, work: workSince(before), bytes: encodeLines(lines, input.spare ?? null), lineCount: lines.length } };
   } catch (e) {
     if (e instanceof PddlError) return { ok: false, kind: "pddl", message: e.message, file: e.file, line: e.line, column: e.column };
     if (e instanceof UserError) return { ok: false, kind: "user", message: e.message };

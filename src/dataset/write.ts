@@ -25,6 +25,7 @@ import { ParquetShardWriter } from "./parquet.js";
 import { features } from "./features.js";
 import { PddlCopies } from "./pddl-copies.js";
 import { ProblemRecordList } from "./problem-records.js";
+import { addWork, emptyWork, type WorkCounts } from "../search/work.js";
 
 export interface WriteOptions extends GenerateOptions {
   /** Output folder. */
@@ -67,6 +68,8 @@ export interface DatasetSummary {
   counts: CategoryCounts;
   byDomain: Record<string, CategoryCounts>;
   ms: StageTimes;
+  /** The workers' search work, summed (deterministic for a given job and worker count 1: tests/work-counters). */
+  work: WorkCounts;
   wallMs: number;
   /** True when all ranks are complete and manifest.json, README.md and stats.csv were written. */
   merged: boolean;
@@ -156,6 +159,7 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
     counts: emptyCounts(),
     byDomain: {},
     ms: { grounding: 0, labelling: 0, translation: 0, writing: 0, finishing: 0, merging: 0 },
+    work: emptyWork(),
     wallMs: 0,
     merged: false,
   };
@@ -387,6 +391,7 @@ async function runRank(
       summary.ms.grounding += r.ms.grounding;
       summary.ms.labelling += r.ms.labelling;
       summary.ms.translation += r.ms.translation;
+      if (r.work !== undefined) addWork(summary.work, r.work);
       summary.rows += r.lineCount;
       if (r.skipped !== null) summary.skipped++;
       if (r.cut !== undefined) summary.partial++;

@@ -4,6 +4,7 @@ import type { KernelHeuristicSpec } from "./heuristics.js";
 import { loadRelaxedTask, putArray, type KernelExports } from "./lmcut-kernel.js";
 import { searchDeadline, type SearchLimits, type SearchResult } from "./types.js";
 import { instantiate, wasmModule } from "./wasm-module.js";
+import { countSearch } from "./work.js";
 
 /**
  * A* in WebAssembly (`src/search/wasm/search.as.ts`, with the LM-Cut kernel in the same
@@ -167,6 +168,7 @@ export class SearchKernel {
     const h0 = x.stat(3);
     const planLen = x.stat(5);
     const status = STATUS[code]!;
+    countSearch(x.stat(0), x.stat(1), x.stat(2));
     return {
       status,
       cost: status === "solved" ? x.stat(4) : null,

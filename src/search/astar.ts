@@ -4,6 +4,7 @@ import { LimitError, searchDeadline, type Heuristic, type SearchLimits, type Sea
 import { OpenList } from "./queue.js";
 import { StateSpace } from "./space.js";
 import { sortByKey } from "../util/sort.js";
+import { countSearch } from "./work.js";
 
 /** Extra knobs of the A* core (used by the oracle and the labeller's avoidance search). */
 export interface AStarOptions {
@@ -117,7 +118,7 @@ export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarO
   let lastF = -1;
   let untilJump = 0;
   let reopened = 0;
-  const result = (status: SearchResult["status"], initialH: number | null): AStarRun => ({
+  const result = (status: SearchResult["status"], initialH: number | null): AStarRun => (countSearch(expanded, generated, evaluated), {
     status,
     cost: null,
     plan: [],
@@ -197,6 +198,7 @@ export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarO
       }
       pathIds.reverse();
       plan.reverse();
+      countSearch(expanded, generated, evaluated);
       return {
         status: "solved",
         cost: gid + endH,

@@ -1,6 +1,7 @@
 import type { GroundTask } from "../task/types.js";
 import type { SearchLimits, SearchResult } from "./types.js";
 import { StateSpace } from "./space.js";
+import { countSearch } from "./work.js";
 
 /** Knobs of `breadthFirst` (the same meaning as in `AStarOptions`). */
 export interface BreadthFirstOptions {
@@ -32,6 +33,7 @@ export function breadthFirst(task: GroundTask, options: BreadthFirstOptions = {}
   let parent = new Int32Array(1024).fill(-1);
   let parentOp = new Int32Array(1024).fill(-1);
   const result = (status: SearchResult["status"], goalId: number, expanded: number, generated: number): SearchResult => {
+    countSearch(expanded, generated, 0);
     const plan: number[] = [];
     for (let id = goalId; id > 0; id = parent[id]!) plan.push(parentOp[id]!);
     plan.reverse();

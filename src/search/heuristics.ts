@@ -4,6 +4,7 @@ import { AdaptiveQueue } from "./queue.js";
 import { fdrTaskOf, type FdrTask } from "../task/fdr.js";
 import { buildRelaxedTaskFromFdr, FdrStateMap, relaxedTaskOf, type RelaxedTask } from "./relaxed.js";
 import { LmCutKernel } from "./lmcut-kernel.js";
+import { work } from "./work.js";
 
 /**
  * Which implementation evaluates h^max and LM-Cut; all give the same values. "wasm" runs the
@@ -354,6 +355,7 @@ abstract class RelaxationHeuristic implements Heuristic {
   }
 
   evaluate(state: Uint32Array): number {
+    work.heuristicCalls++;
     const k = this.kernel.get();
     return k !== null ? this.evaluateKernel(k, state) : this.evaluateJs(state);
   }
@@ -549,6 +551,7 @@ export class FdrLmCutHeuristic implements Heuristic {
   }
 
   evaluate(state: Uint32Array): number {
+    work.heuristicCalls++;
     if (this.map.map(state, this.buf)) return this.lm.evaluate(this.buf);
     this.plain ??= new LmCutHeuristic(this.task, relaxedTaskOf(this.task), "wasm");
     return this.plain.evaluate(state);

@@ -16,4 +16,5 @@ export { buildRelaxedTask, relaxedTaskOf, buildRelaxedTaskFromFdr, causalFactRan
 export { createOracle, costAvoiding, type Oracle, type OracleOptions, type DeadEndKind } from "./oracle.js";
 export { solve, formatPlan, type SolveOptions } from "./solve.js";
 export { StateSpace } from "./space.js";
+export { work, workSnapshot, workSince, addWork, emptyWork, type WorkCounts } from "./work.js";
 export { TransitionGraph, TransitionGraphCache, sameTransitions, transitionHash, type TransitionGraphCaps } from "./transition-graph.js";

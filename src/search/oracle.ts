@@ -8,6 +8,7 @@ import { AdaptiveLmCutHeuristic, HMaxHeuristic } from "./heuristics.js";
 import { StateSpace } from "./space.js";
 import { TransitionGraph, type GoalDistances } from "./transition-graph.js";
 import { LimitError, searchDeadline, type Heuristic, type HStarOracle, type SearchLimits } from "./types.js";
+import { work } from "./work.js";
 
 /** Options of `createOracle`. */
 export interface OracleOptions {
@@ -495,6 +496,7 @@ class SearchOracle implements Oracle {
     let seen = new Map<number, number>();
     const cost = this.task.opCost;
     const dfs = (u: number, budget: number, depth: number): boolean => {
+      work.oracleNodes++;
       const state = this.cache.getInto(u, this.cur);
       if (this.cache.isGoal(state)) {
         this.exact[u] = 0;

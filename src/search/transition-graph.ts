@@ -2,6 +2,7 @@ import type { GroundTask } from "../task/types.js";
 import { IntMinQueue } from "./queue.js";
 import { StateSpace } from "./space.js";
 import { LimitError } from "./types.js";
+import { work } from "./work.js";
 
 /**
  * The explicit transition system reachable from one or more initial states: states interned in
@@ -44,6 +45,7 @@ export class TransitionGraph {
     const next = new Uint32Array(this.task.words);
     const ops: number[] = [];
     for (let id = this.expanded; id < space.size; id++) {
+      work.graphStates++;
       // the build honours the time limit: a LimitError skips the problem instead of hanging
       if ((id & 1023) === 1023 && deadline !== Infinity && performance.now() > deadline) {
         throw new LimitError(`explicit h* oracle: time limit reached after exploring ${space.size} states`);
