@@ -25,6 +25,7 @@ import { availableParallelism } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { checkBenchFlags } from "./args.js";
+import { PAPER } from "./paper-corpus.js";
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import { writeDataset } from "../src/dataset/write.js";
@@ -32,21 +33,6 @@ import { CATEGORIES } from "../src/dataset/row.js";
 import type { ProblemSetReply } from "../src/dataset/problem-worker.js";
 import { packageRoot } from "../src/util/paths.js";
 import { tuneJitForLabelling } from "../src/util/v8-flags.js";
-
-/** The paper's corpus: problems per domain (and the mean optimal plan length it reports). */
-const PAPER: Record<string, { problems: number; mopl: number; rows: number }> = {
-  "blocksworld-3ops": { problems: 952, mopl: 5.29, rows: 51_990 },
-  blocksworld: { problems: 1796, mopl: 9.58, rows: 125_402 },
-  ferry: { problems: 858, mopl: 9.12, rows: 65_269 },
-  hanoi: { problems: 1660, mopl: 3.84, rows: 65_745 },
-  logistics: { problems: 669, mopl: 8.7, rows: 70_238 },
-  elevator: { problems: 2089, mopl: 10.53, rows: 207_549 },
-  npuzzle: { problems: 598, mopl: 9.05, rows: 42_027 },
-  rooms: { problems: 916, mopl: 6.59, rows: 37_947 },
-  sokoban: { problems: 437, mopl: 14.25, rows: 58_475 },
-  spanner: { problems: 3563, mopl: 7.87, rows: 198_942 },
-  visitgrid: { problems: 1176, mopl: 5.86, rows: 61_390 },
-};
 
 const USAGE = `usage: npm run bench:corpus -- [--scale 1] [--workers W] [--out out/corpus] [--problems out/corpus-problems]
                                [--fresh] [--gzip] [--seed 1] [--json]
