@@ -119,7 +119,8 @@ interface ModeCost {
 /** Transition systems whose mode costs are kept: those seen again within this many new systems (`RecentMap`). */
 const RECENT_SYSTEMS = 4096;
 const modeCosts = new RecentMap<number, ModeCost>(RECENT_SYSTEMS);
-const FIRST_WITHOUT_GRAPH = 2; // ... and the first of them is not timed (warm-up)
+/** ... and the first of them is not timed (warm-up). Exported for tests/work-counters: below it, no choice depends on time. */
+export const FIRST_WITHOUT_GRAPH = 2;
 const GRAPH_TRIALS = 3;
 const FIRST_PERIOD = 16;
 const MAX_PERIOD = 1024;
