@@ -4,11 +4,8 @@
  * included (a parse of a large file cannot check a clock itself). Either bound reached is one
  * line and exit 1, never an out-of-memory crash of the process.
  */
-import { realpathSync } from "node:fs";
-import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { intFlag, secondsFlag } from "./common.js";
+import { commandStart, intFlag, MAIN_SCRIPT, runsAsProgram, secondsFlag } from "./common.js";
 
 const IN_WORKER = "PDDL2PRM_BOUNDED";
 /** Time a command past its limit gets to report the limit itself before it is stopped. */
@@ -30,21 +27,23 @@ export const MAX_MEMORY_HELP = `heap limit in MB; over it, exit 1 with one line 
  */
 export async function runBounded(command: string, flags: { timeLimit?: string; maxMemory?: string; json?: boolean }, onLimit?: (ms: number) => void): Promise<boolean> {
   // (bounded only as the pddl2prm program: run in-process by a test or a library, it runs as called)
-  const main = fileURLToPath(new URL("./main.js", import.meta.url));
-  if (process.env[IN_WORKER] === "1" || realPath(process.argv[1] ?? "") !== main) return false;
-  const t0 = performance.now();
+  if (process.env[IN_WORKER] === "1" || !runsAsProgram()) return false;
+  const t0 = commandStart();
   const seconds = secondsFlag("--time-limit", flags.timeLimit);
   const memoryMb = intFlag("--max-memory", flags.maxMemory, 64) ?? DEFAULT_MAX_MEMORY_MB;
-  const worker = new Worker(main, {
+  const worker = new Worker(MAIN_SCRIPT, {
     argv: process.argv.slice(2),
     env: { ...process.env, [IN_WORKER]: "1" },
+    // the worker's limits count from this process's start, not its own (`commandStart`)
+    workerData: { pddl2prmTimeOrigin: performance.timeOrigin },
     resourceLimits: { maxOldGenerationSizeMb: memoryMb },
   });
   let reason: string | null = null;
+  // counted from the process's start: loading modules and starting the worker are inside it
   const timer = seconds === undefined ? null : setTimeout(() => {
     reason = `${command}: the time limit of ${seconds} s is reached (parsing included)`;
     void worker.terminate();
-  }, seconds * 1000 + GRACE_MS);
+  }, Math.max(0, t0 + seconds * 1000 + GRACE_MS - performance.now()));
   const code = await new Promise<number>((resolve) => {
     worker.on("error", (e: NodeJS.ErrnoException) => {
       if (e.code === "ERR_WORKER_OUT_OF_MEMORY") reason ??= `${command}: needs more than ${memoryMb} MB of memory (--max-memory ${memoryMb})`;
@@ -59,13 +58,4 @@ export async function runBounded(command: string, flags: { timeLimit?: string; m
     process.exitCode = 1;
   } else process.exitCode = code;
   return true;
-}
-
-/** `path` with links resolved (npx runs the program through node_modules/.bin), or as given. */
-function realPath(path: string): string {
-  try {
-    return realpathSync(resolve(path));
-  } catch {
-    return resolve(path);
-  }
 }

@@ -1,4 +1,7 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isMainThread, workerData } from "node:worker_threads";
 import type { Command } from "commander";
 import { PddlError, UserError } from "../pddl/errors.js";
 import type { GroundOptions } from "../task/index.js";
@@ -13,6 +16,35 @@ export class UsageError extends Error {
     super(message);
     this.name = "UsageError";
   }
+}
+
+/** The CLI's entry script. */
+export const MAIN_SCRIPT = fileURLToPath(new URL("./main.js", import.meta.url));
+
+/** `path` with links resolved (npx runs the program through node_modules/.bin), or as given. */
+function realPath(path: string): string {
+  try {
+    return realpathSync(resolve(path));
+  } catch {
+    return resolve(path);
+  }
+}
+
+/** True when this process runs the pddl2prm program (not a test or a library calling a command). */
+export function runsAsProgram(): boolean {
+  return realPath(process.argv[1] ?? "") === MAIN_SCRIPT;
+}
+
+/**
+ * `performance.now()` at the command's start, where its time limit starts. As the pddl2prm
+ * program: the process's start (the clock's origin, 0), so that node's start-up and the loading
+ * of modules count too (both take seconds on a busy machine); in a bounded worker (bounded.ts),
+ * its parent's start; a command called in-process (a test) starts now.
+ */
+export function commandStart(): number {
+  const parent = isMainThread ? undefined : (workerData as { pddl2prmTimeOrigin?: unknown } | null)?.pddl2prmTimeOrigin;
+  if (typeof parent === "number") return parent - performance.timeOrigin;
+  return isMainThread && runsAsProgram() ? 0 : performance.now();
 }
 
 /** Read a user file, turning a missing or unreadable file into a clear UserError. */

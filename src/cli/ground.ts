@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import { parseDomainFile, parseProblemFile } from "../pddl/index.js";
 import { ground } from "../task/index.js";
 import { MAX_MEMORY_HELP, runBounded } from "./bounded.js";
-import { action, groundCapOptions, groundLimits, printJson, secondsFlag, type GroundCapFlags } from "./common.js";
+import { action, commandStart, groundCapOptions, groundLimits, printJson, secondsFlag, type GroundCapFlags } from "./common.js";
 
 export function register(program: Command): void {
   const cmd = program
@@ -20,7 +20,7 @@ export function register(program: Command): void {
   groundCapOptions(cmd).action(
     action(async (domainPath: string, problemPath: string, opts: GroundCapFlags & { json?: boolean; timeLimit?: string; maxMemory?: string }) => {
       if (await runBounded("ground", opts)) return;
-      const start = performance.now();
+      const start = commandStart();
       const timeLimit = secondsFlag("--time-limit", opts.timeLimit);
       // parsing counts against the time limit (it is not interrupted: it is linear in the input)
       const limits = groundLimits(opts, timeLimit !== undefined ? start + timeLimit * 1000 : undefined);

@@ -10,7 +10,7 @@ import { readTemplatesFile } from "../nl/index.js";
 import { LimitError } from "../search/types.js";
 import { planSteps, type Judgement } from "../products/judge.js";
 import { JudgeSession } from "../products/judge-session.js";
-import { action, groundCapOptions, groundLimits, intFlag, printJson, readUserFileOrStdin, UsageError, type GroundCapFlags } from "./common.js";
+import { action, commandStart, groundCapOptions, groundLimits, intFlag, printJson, readUserFileOrStdin, UsageError, type GroundCapFlags } from "./common.js";
 
 interface JudgeFlags extends GroundCapFlags {
   json?: boolean;
@@ -68,7 +68,7 @@ export function register(program: Command): void {
     .option("--jsonl", "read {domain, problem, steps} requests from stdin, one JSON per line; write one result per line (DOMAIN and PROBLEM, if given, are the defaults)")
     .option("--templates <file>", "nl.json for step text of a domain that is not built-in (default: text from PDDL names)")
     .option("--max-states <n>", "state cap of the h* oracle's explicit mode and of label searches (as in `label`)")
-    .option("--time-ms <n>", `time limit per plan in milliseconds, held inside every search (default: none for one plan; ${JSONL_DEFAULT_TIME_MS} per request with --jsonl, so one plan cannot hold up the stream)`)
+    .option("--time-ms <n>", `wall-clock limit per plan in milliseconds, counted from the command's start (with --jsonl, from the request's line), parsing, grounding and every search included (default: none for one plan; ${JSONL_DEFAULT_TIME_MS} per request with --jsonl, so one plan cannot hold up the stream)`)
     .option("--seed <s>", "seed of the critiques' wording", "0")
     .option("--cache <n>", "--jsonl: ground tasks kept warm with their h* caches", "64")
     .addHelpText(
@@ -106,7 +106,9 @@ export function register(program: Command): void {
       const steps = planSteps(readUserFileOrStdin(plan, "the plan"));
       let j: Judgement;
       try {
-        j = session.judge({ steps });
+        // one plan: the limit counts from the command's start (node's start-up, loading the
+        // modules, parsing, grounding: seconds on a busy machine); a --jsonl request's from its line
+        j = session.judge({ steps }, timeMs, timeMs !== undefined ? commandStart() + timeMs : Infinity);
       } catch (e) {
         if (e instanceof LimitError) throw new UserError(`limit reached: ${e.message}`);
         throw e;

@@ -13,7 +13,7 @@ import {
 } from "../task/index.js";
 import { classify, createLabelContext } from "../label/index.js";
 import { candidateFor } from "../products/judge.js";
-import { action, groundCapOptions, groundLimits, intFlag, printJson, readUserFileOrStdin, type GroundCapFlags } from "./common.js";
+import { action, commandStart, groundCapOptions, groundLimits, intFlag, printJson, readUserFileOrStdin, type GroundCapFlags } from "./common.js";
 
 interface LabelOpts extends GroundCapFlags {
   prefix?: string;
@@ -32,17 +32,17 @@ export function register(program: Command): void {
     .requiredOption("--action <action>", 'the candidate ground action, e.g. "(pick-up a)"')
     .option("--prefix <planfile>", "plan file of the steps taken so far ('-' reads stdin); default: none (initial state)")
     .option("--max-states <n>", "state cap of the h* oracle's explicit mode and of label searches")
-    .option("--time-ms <n>", "time limit in milliseconds (parsing and grounding included)")
+    .option("--time-ms <n>", "wall-clock limit in milliseconds from the command's start (parsing and grounding included)")
     .option("--json", "print one JSON object");
   groundCapOptions(cmd).action(
     action((domainPath: string, problemPath: string, opts: LabelOpts) => {
-      const start = performance.now();
       const maxStates = intFlag("--max-states", opts.maxStates, 1);
-      let timeMs = intFlag("--time-ms", opts.timeMs, 1);
+      const timeMs = intFlag("--time-ms", opts.timeMs, 1);
+      // one deadline from the command's start: start-up, parsing, grounding and labelling
+      const deadline = timeMs !== undefined ? commandStart() + timeMs : undefined;
       const d = parseDomainFile(domainPath);
       const p = parseProblemFile(problemPath, d);
-      const task = ground(d, p, groundLimits(opts, timeMs !== undefined ? start + timeMs : undefined));
-      if (timeMs !== undefined) timeMs = Math.max(1, Math.round(start + timeMs - performance.now()));
+      const task = ground(d, p, groundLimits(opts, deadline));
 
       // Replay the prefix, checking every step.
       let prefix: string[] = [];
@@ -77,14 +77,16 @@ export function register(program: Command): void {
 
       const r = resolveGroundAction(task, opts.action);
       if ("error" in r) throw new UserError(`--action: ${r.error}`);
-      const ctx = createLabelContext(task, {
-        ...(maxStates !== undefined ? { oracleMaxStates: maxStates } : {}),
-        limits: { ...(maxStates !== undefined ? { maxStates } : {}), ...(timeMs !== undefined ? { timeMs } : {}) },
-      });
-      const candidate = candidateFor(ctx, r.schema, r.args);
       const state = visited[visited.length - 1]!;
       let l;
+      let candidate;
       try {
+        // (the oracle's explicit build runs under the deadline too)
+        const ctx = createLabelContext(task, {
+          ...(maxStates !== undefined ? { oracleMaxStates: maxStates } : {}),
+          limits: { ...(maxStates !== undefined ? { maxStates } : {}), ...(deadline !== undefined ? { deadline } : {}) },
+        });
+        candidate = candidateFor(ctx, r.schema, r.args);
         l = classify(ctx, state, visited, candidate);
       } catch (e) {
         if (e instanceof LimitError) throw new UserError(`limit reached: ${e.message}`);

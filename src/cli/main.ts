@@ -57,6 +57,13 @@ export async function buildProgram(only?: string): Promise<Command> {
 }
 
 async function main(): Promise<void> {
+  // a reader that closes early (`pddl2prm judge --help | head`) is not an error of ours
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (e: NodeJS.ErrnoException) => {
+      if (e.code !== "EPIPE") throw e;
+      process.exit(process.exitCode ?? 0);
+    });
+  }
   const program = await buildProgram(process.argv[2]);
   try {
     await program.parseAsync(process.argv);

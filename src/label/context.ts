@@ -21,8 +21,17 @@ export interface LabelContextOptions {
    * which is faster there). Given, it is the only cap.
    */
   oracleMaxStates?: number;
-  /** Per-query limits for the oracle; `timeMs` is also a deadline for the whole context. */
+  /**
+   * Per-query limits for the oracle; `timeMs` (from now) and `deadline` (absolute) are also
+   * deadlines for the whole context.
+   */
   limits?: LabelLimits;
+  /**
+   * A deadline (`performance.now()` ms) for building the oracle only: a context that outlives
+   * its first use (judge's, reused by later plans) keeps none, but its build counts against the
+   * time of the call that makes it.
+   */
+  setupDeadline?: number;
 }
 
 /** Time spent in h* queries versus everything else (for bench/label). */
@@ -174,10 +183,10 @@ export function createLabelContext(task: GroundTask, options: LabelContextOption
   const oracleLimits: SearchLimits = {};
   if (limits.maxExpansions !== undefined) oracleLimits.maxExpansions = limits.maxExpansions;
   if (limits.timeMs !== undefined) oracleLimits.timeMs = limits.timeMs;
-  const deadline = limits.timeMs !== undefined && limits.timeMs > 0 ? start + limits.timeMs : Infinity;
-  // the context's budget holds inside every search too, not only between queries: a query
-  // started near the end must not run a whole `timeMs` past it
-  if (deadline !== Infinity) oracleLimits.deadline = deadline;
+  const deadline = Math.min(limits.timeMs !== undefined && limits.timeMs > 0 ? start + limits.timeMs : Infinity, limits.deadline ?? Infinity);
+  // while the oracle is built, the build's deadline (the oracle keeps `oracleLimits`: see below)
+  const buildDeadline = Math.min(deadline, options.setupDeadline ?? Infinity);
+  if (buildDeadline !== Infinity) oracleLimits.deadline = buildDeadline;
   let oracle = options.oracle;
   let skipped = false;
   let mode: { cost: ModeCost; graph: 0 | 1; setupMs: number } | undefined;
@@ -190,7 +199,7 @@ export function createLabelContext(task: GroundTask, options: LabelContextOption
     mode = { cost, graph: 0, setupMs: 0 };
     if (wantGraph(cost)) {
       const t0 = performance.now();
-      const graph = sharedGraphs.graphFor(task, deadline);
+      const graph = sharedGraphs.graphFor(task, buildDeadline);
       if (sharedGraphs.lastBuiltNew) mode.setupMs = performance.now() - t0;
       if (graph !== null) {
         oracle = createOracle(task, { graph, limits: oracleLimits });
@@ -221,6 +230,10 @@ export function createLabelContext(task: GroundTask, options: LabelContextOption
       byShape.set(shape, rec);
     }
   }
+  // then the context's budget, which holds inside every search too, not only between queries:
+  // a query started near the end must not run a whole `timeMs` past it
+  if (deadline !== Infinity) oracleLimits.deadline = deadline;
+  else delete oracleLimits.deadline;
   const ctx: LabelContext = {
     task,
     oracle,

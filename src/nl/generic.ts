@@ -11,6 +11,7 @@ import { twinBase } from "./twins.js";
 import { hintsKey, type TaskHints } from "./hints.js";
 import { pluralOf, splitName } from "./lexicon.js";
 import { compile, paramNames, words, type Compiled } from "./text.js";
+import { checkTime } from "../search/types.js";
 import type { ActionTemplate, NlTemplates, PredicateTemplate, TypeTemplate } from "./templates.js";
 
 /** Generic true/false text of a predicate; exported for tests. */
@@ -220,8 +221,10 @@ const genericCache = new WeakMap<Domain, Map<string, NlTemplates>>();
  * Generic templates for `domain`, derived from its names and, with `hints`, from what a problem
  * proves about its predicates (functional arguments, numeric orders: see hints.ts). `intro` is
  * left empty: the renderer writes the rules of a generic domain from its action schemas.
+ * Past `deadline` (`performance.now()` ms) it throws LimitError between predicates: the first
+ * ones load the English lexicon (about 0.7 s) and no clock can be read inside that.
  */
-export function genericTemplates(domain: Domain, hints: TaskHints = new Map()): NlTemplates {
+export function genericTemplates(domain: Domain, hints: TaskHints = new Map(), deadline = Infinity): NlTemplates {
   let byHints = genericCache.get(domain);
   if (byHints === undefined) genericCache.set(domain, (byHints = new Map()));
   const key = hintsKey(hints);
@@ -229,7 +232,12 @@ export function genericTemplates(domain: Domain, hints: TaskHints = new Map()): 
   if (hit !== undefined) return hit;
   const phrases = new Map<string, PredicatePhrase>();
   const flips = verticalFlips(domain);
-  for (const p of domain.predicates) phrases.set(p.name, predicatePhrase(p, hints.get(p.name), flips.has(p.name)));
+  const what = "while writing the step texts";
+  checkTime(deadline, what);
+  for (const p of domain.predicates) {
+    phrases.set(p.name, predicatePhrase(p, hints.get(p.name), flips.has(p.name)));
+    checkTime(deadline, what);
+  }
   // Two predicates that read alike ("in" and "in-city": "x is in y"): the one with more words in
   // its name keeps them ("x is in city y"); if that is not enough, it gets the plain reading.
   for (let round = 0; round < 2; round++) {
@@ -262,12 +270,12 @@ export function genericTemplates(domain: Domain, hints: TaskHints = new Map()): 
  * `templates` with every predicate, action and type of `domain` that it leaves out filled in
  * generically (a partial nl.json still renders everything).
  */
-export function completeTemplates(templates: NlTemplates | null, domain: Domain, hints: () => TaskHints = () => new Map()): NlTemplates {
-  if (templates === null) return genericTemplates(domain, hints());
+export function completeTemplates(templates: NlTemplates | null, domain: Domain, hints: () => TaskHints = () => new Map(), deadline = Infinity): NlTemplates {
+  if (templates === null) return genericTemplates(domain, hints(), deadline);
   // A complete nl.json needs nothing generic (and so never loads the English lexicon).
   const complete = domain.predicates.every((p) => templates.predicates.has(p.name)) && domain.actions.every((a) => templates.actions.has(a.name));
   if (complete) return templates;
-  const gen = genericTemplates(domain, hints());
+  const gen = genericTemplates(domain, hints(), deadline);
   const predicates = new Map(gen.predicates);
   for (const [k, v] of templates.predicates) predicates.set(k, v);
   const actions = new Map(gen.actions);

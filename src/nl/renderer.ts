@@ -499,12 +499,16 @@ function initFacts(
   return { fluentInit, staticGroups, alwaysTrue };
 }
 
-/** Create the renderer of `task`; `templates = null` uses generic text from PDDL names. */
-export function createRenderer(task: GroundTask, templates: NlTemplates | null): Renderer {
+/**
+ * Create the renderer of `task`; `templates = null` uses generic text from PDDL names. Past
+ * `deadline` (`performance.now()` ms) making generic texts throws LimitError.
+ */
+export function createRenderer(task: GroundTask, templates: NlTemplates | null, deadline = Infinity): Renderer {
   const summary: PromptSummary = { rulesOmitted: 0, fixedOmitted: 0, costOmitted: 0, arithmetic: [] };
   const domain = task.domain;
   const problem = task.problem;
-  const tpl = completeTemplates(templates, domain, () => taskHints(task));
+  // (a deadline, as judge's: the generic texts load the English lexicon, a second and more)
+  const tpl = completeTemplates(templates, domain, () => taskHints(task), deadline);
   const nObj = task.objects.length;
 
   // ---- types and object phrases

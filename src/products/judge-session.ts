@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import type { Domain, Problem } from "../pddl/ast.js";
 import { parseDomain, parseProblem, PddlError, printDomain, UserError } from "../pddl/index.js";
-import { LimitError } from "../search/types.js";
+import { checkTime, LimitError } from "../search/types.js";
 import { BUILTIN_DOMAINS, builtinDomainFile, builtinProblemsDir } from "../generators/index.js";
 import { loadTemplates, loadTemplatesFile, type NlTemplates } from "../nl/index.js";
 import { createJudgeTask, judgeSteps, type JudgeOptions, type JudgeTask, type JudgeTaskOptions, type Judgement } from "./judge.js";
@@ -99,16 +99,22 @@ export class JudgeSession {
     this.options = options;
   }
 
-  /** Judge one request. Throws UserError/PddlError for a bad request, LimitError at a limit. */
-  judge(request: JudgeRequest, timeMs = this.options.timeMs): Judgement {
+  /**
+   * Judge one request. Throws UserError/PddlError for a bad request, LimitError at a limit.
+   * The limit is `timeMs` from this call or the absolute `deadline` (`performance.now()` ms: the
+   * CLI's counts from the command's start), whichever comes first; it covers parsing, grounding
+   * and the preparation of a problem not yet warm, not only the judgement.
+   */
+  judge(request: JudgeRequest, timeMs = this.options.timeMs, deadline = Infinity): Judgement {
+    const end = Math.min(deadline, timeMs !== undefined && timeMs > 0 ? performance.now() + timeMs : Infinity);
     const domainSpec = request.domain ?? this.options.domain;
     const problemSpec = request.problem ?? this.options.problem;
     if (domainSpec === undefined) throw new UserError("the request names no domain");
     if (problemSpec === undefined) throw new UserError("the request names no problem");
-    const jt = this.task(domainSpec, problemSpec);
+    const jt = this.task(domainSpec, problemSpec, end);
     return judgeSteps(jt, request.steps, {
       seed: request.seed ?? this.options.seed ?? 0,
-      ...(timeMs !== undefined ? { timeMs } : {}),
+      ...(end !== Infinity ? { deadline: end } : {}),
     });
   }
 
@@ -140,7 +146,7 @@ export class JudgeSession {
     }
   }
 
-  private domainEntry(spec: string): { text: string; entry: DomainEntry } {
+  private domainEntry(spec: string, deadline: number): { text: string; entry: DomainEntry } {
     let text: string;
     let file: string;
     if (isText(spec)) {
@@ -159,6 +165,8 @@ export class JudgeSession {
         builtin !== null ? loadTemplates(builtin) : this.options.templatesFile !== undefined ? loadTemplatesFile(this.options.templatesFile, domain) : null;
       entry = { domain, templates, builtin };
       this.domains.set(text, entry);
+      // (kept even when late: the next request need not parse it again)
+      checkTime(deadline, "while reading the domain");
     }
     return { text, entry };
   }
@@ -172,8 +180,8 @@ export class JudgeSession {
     return { text: readSpecFile(spec, "problem"), file: spec };
   }
 
-  private task(domainSpec: string, problemSpec: string): JudgeTask {
-    const { text: dText, entry } = this.domainEntry(domainSpec);
+  private task(domainSpec: string, problemSpec: string, deadline: number): JudgeTask {
+    const { text: dText, entry } = this.domainEntry(domainSpec, deadline);
     const p = this.problemText(problemSpec, entry.builtin);
     const key = `${dText}\0${p.text}`;
     let jt = this.tasks.get(key);
@@ -184,10 +192,12 @@ export class JudgeSession {
       return jt;
     }
     const problem = parseProblem(p.text, p.file, entry.domain);
+    checkTime(deadline, "while reading the problem");
     jt = createJudgeTask(entry.domain, problem, {
       templates: entry.templates,
       ...(this.options.maxStates !== undefined ? { maxStates: this.options.maxStates } : {}),
       ...(this.options.groundCaps !== undefined ? { groundCaps: this.options.groundCaps } : {}),
+      ...(deadline !== Infinity ? { deadline } : {}),
     });
     if (this.tasks.size >= (this.options.cacheSize ?? 64)) this.tasks.delete(this.tasks.keys().next().value!);
     this.tasks.set(key, jt);
@@ -212,12 +222,16 @@ export function judgePlan(
   steps: readonly string[],
   options: JudgeOptions & JudgeTaskOptions = {},
 ): Judgement {
+  // the time limit counts from this call: parsing, grounding and preparing are inside it
+  const deadline = Math.min(options.deadline ?? Infinity, options.timeMs !== undefined && options.timeMs > 0 ? performance.now() + options.timeMs : Infinity);
   if (typeof domain === "string" && typeof problem === "string" && options.templates === undefined && options.maxStates === undefined) {
-    return defaultSession.judge({ domain, problem, steps: [...steps], ...(options.seed !== undefined ? { seed: options.seed } : {}) }, options.timeMs);
+    return defaultSession.judge({ domain, problem, steps: [...steps], ...(options.seed !== undefined ? { seed: options.seed } : {}) }, undefined, deadline);
   }
   const d = typeof domain === "string" ? parseDomain(domain) : domain;
   const p = typeof problem === "string" ? parseProblem(problem, "<problem>", d) : problem;
   const builtin = builtinNameOf(d);
   const templates = options.templates !== undefined ? options.templates : builtin !== null ? loadTemplates(builtin) : null;
-  return judgeSteps(createJudgeTask(d, p, { ...options, templates }), steps, options);
+  checkTime(deadline, "while reading the problem");
+  const at = deadline !== Infinity ? { deadline } : {};
+  return judgeSteps(createJudgeTask(d, p, { ...options, templates, ...at }), steps, { ...(options.seed !== undefined ? { seed: options.seed } : {}), ...at });
 }

@@ -15,13 +15,14 @@
  *   is a detour or worse).
  */
 import type { Domain, Problem } from "../pddl/ast.js";
-import { findOperator, ground, isGoal, resolveGroundAction, type GroundOptions } from "../task/index.js";
+import { findOperator, ground, GroundingLimit, isGoal, resolveGroundAction, type GroundOptions } from "../task/index.js";
 import type { GroundTask } from "../task/types.js";
 import { classify, type Label } from "../label/classify.js";
 import { applicableVariant, createLabelContext, hstar, successor, type LabelContext, type LabelLimits } from "../label/context.js";
 import { groundingName } from "../label/sample.js";
 import type { Candidate, Category, Evidence, LabeledStep } from "../label/types.js";
 import { createRenderer, secondPerson, type NlTemplates, type Renderer } from "../nl/index.js";
+import { checkTime, LimitError } from "../search/types.js";
 import { Prng } from "../util/prng.js";
 
 /** The five categories of DESIGN.md §6, plus a step that names no action of the domain. */
@@ -195,31 +196,53 @@ export interface JudgeTaskOptions {
   limits?: Omit<LabelLimits, "timeMs">;
   /** Grounding caps (`--max-ops`, `--max-facts`); over one, a GroundingLimit (a UserError). */
   groundCaps?: Pick<GroundOptions, "maxOps" | "maxFacts">;
+  /**
+   * Stop with LimitError once `performance.now()` passes this while preparing (grounding, the
+   * oracle's build, the renderer): the first plan's time limit covers the work made for it.
+   * The task keeps no deadline.
+   */
+  deadline?: number;
 }
 
 /** Ground a problem and build what judging its plans needs; reuse it across plans (warm h*). */
 export function createJudgeTask(domain: Domain, problem: Problem, options: JudgeTaskOptions = {}): JudgeTask {
-  const task = ground(domain, problem, options.groundCaps ?? {});
+  const deadline = options.deadline ?? Infinity;
+  let task: GroundTask;
+  try {
+    task = ground(domain, problem, { ...(options.groundCaps ?? {}), ...(deadline !== Infinity ? { deadline } : {}) });
+  } catch (e) {
+    // out of time is a limit like any other of the judgement (not bad input)
+    if (e instanceof GroundingLimit && e.limit === "time") throw new LimitError(`time limit reached while grounding (${e.message})`);
+    throw e;
+  }
   const ms = options.maxStates;
   const ctx = createLabelContext(task, {
     ...(ms !== undefined ? { oracleMaxStates: ms } : {}),
     limits: { ...(options.limits ?? {}), ...(ms !== undefined ? { maxStates: ms } : {}) },
+    ...(deadline !== Infinity ? { setupDeadline: deadline } : {}),
   });
-  return { task, ctx, renderer: createRenderer(task, options.templates ?? null) };
+  const renderer = createRenderer(task, options.templates ?? null, deadline);
+  checkTime(deadline, "while preparing the problem");
+  return { task, ctx, renderer };
 }
 
 /** Options of one judgement. */
 export interface JudgeOptions {
   /** Seeds the paraphrase of each critique (default 0). */
   seed?: number;
-  /** Time limit of this judgement in ms; a judgement over it throws LimitError. */
+  /** Time limit of this judgement in ms (from the call); a judgement over it throws LimitError. */
   timeMs?: number;
+  /**
+   * An absolute deadline (`performance.now()` ms), as a caller that started the clock earlier
+   * (the command's start, parsing and grounding) gives it; the earlier of it and `timeMs` holds.
+   */
+  deadline?: number;
 }
 
 /** Judge `steps` (PDDL actions or step text) on a prepared task. Throws LimitError at a limit. */
 export function judgeSteps(jt: JudgeTask, steps: readonly string[], options: JudgeOptions = {}): Judgement {
   // the task's caches are shared; only the deadline is this judgement's own
-  const deadline = options.timeMs !== undefined && options.timeMs > 0 ? performance.now() + options.timeMs : Infinity;
+  const deadline = Math.min(options.timeMs !== undefined && options.timeMs > 0 ? performance.now() + options.timeMs : Infinity, options.deadline ?? Infinity);
   const ctx: LabelContext = deadline !== Infinity ? { ...jt.ctx, deadline } : jt.ctx;
   // the limit holds inside every search of the judgement, not per query
   const limits = jt.ctx.oracleLimits as { deadline?: number } | undefined;

@@ -1,6 +1,6 @@
 import type { GroundTask } from "../task/types.js";
 import type { SuccessorGenerator } from "../task/index.js";
-import { LimitError, searchDeadline, type Heuristic, type SearchLimits, type SearchResult } from "./types.js";
+import { DeadlineClock, LimitError, searchDeadline, type Heuristic, type SearchLimits, type SearchResult } from "./types.js";
 import { OpenList } from "./queue.js";
 import { StateSpace } from "./space.js";
 import { sortByKey } from "../util/sort.js";
@@ -56,7 +56,6 @@ export interface AStarRun extends SearchResult {
 }
 
 const DEAD = -2;
-const TIME_CHECK_EVERY = 16;
 
 /**
  * A* with reopening, tie-breaking on (f, h, FIFO) like Fast Downward's `astar`, goal test at
@@ -68,7 +67,8 @@ export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarO
   const t0 = performance.now();
   const limits = options.limits ?? {};
   const maxExp = limits.maxExpansions ?? Infinity;
-  const deadline = searchDeadline(limits, t0);
+  // units of work for the clock: expansions and heuristic evaluations (the dear part)
+  const clock = new DeadlineClock(searchDeadline(limits, t0));
   const bound = options.bound ?? Infinity;
   const forbidden = options.forbidden;
   const exact = options.exact;
@@ -178,9 +178,7 @@ export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarO
     const hid = hv[id]!;
     if (f !== gid + hid) continue; // stale entry from before a cheaper path was found
     if (expanded >= maxExp) return result("limit", hv[startId] === DEAD ? null : hv[startId]!);
-    if ((expanded & (TIME_CHECK_EVERY - 1)) === 0 && expanded > 0 && performance.now() > deadline) {
-      return result("limit", hv[startId]!);
-    }
+    if (clock.passed()) return result("limit", hv[startId]!);
     closed[id] = 1;
     if (f > lastF) {
       lastF = f;
@@ -235,6 +233,7 @@ export function astarRun(task: GroundTask, heuristic: Heuristic, options: AStarO
         const h = evalState(sid, next);
         hv[sid] = h;
         closed[sid] = 0;
+        if (clock.passed()) return result("limit", hv[startId]!);
         if (h === DEAD) continue;
         g[sid] = ng;
         parent[sid] = id;

@@ -7,7 +7,7 @@ import { applyOp, StateRegistry } from "../task/index.js";
 import { AdaptiveLmCutHeuristic, HMaxHeuristic } from "./heuristics.js";
 import { StateSpace } from "./space.js";
 import { TransitionGraph, type GoalDistances } from "./transition-graph.js";
-import { LimitError, searchDeadline, type Heuristic, type HStarOracle, type SearchLimits } from "./types.js";
+import { DeadlineClock, LimitError, searchDeadline, type Heuristic, type HStarOracle, type SearchLimits } from "./types.js";
 import { work } from "./work.js";
 
 /** Options of `createOracle`. */
@@ -485,7 +485,8 @@ class SearchOracle implements Oracle {
    * queries near the same states prune at once. LM-Cut runs at most once per state.
    */
   private deepen(root: number, bound: number): number {
-    const deadline = searchDeadline(this.limits, performance.now());
+    // units of work for the clock: expansions and successors' lower bounds (LM-Cut, the dear part)
+    const clock = new DeadlineClock(searchDeadline(this.limits, performance.now()));
     const maxExp = this.limits?.maxExpansions ?? Infinity;
     let expanded = 0;
     // The budget each state was entered with in this pass. A state met again with no more
@@ -502,7 +503,7 @@ class SearchOracle implements Oracle {
         this.exact[u] = 0;
         return true;
       }
-      if (++expanded > maxExp || ((expanded & 255) === 0 && performance.now() > deadline) || depth > 10_000) {
+      if (++expanded > maxExp || clock.passed() || depth > 10_000) {
         throw this.limitError(expanded, null);
       }
       // the successors are interned before going deeper: one buffer serves every level
@@ -537,6 +538,7 @@ class SearchOracle implements Oracle {
         const v = ids[i]!;
         const c = ids[i + 1]!;
         const l = this.lowerOfId(v);
+        if (clock.passed()) throw this.limitError(expanded, null);
         if (c + l <= budget && !((seen.get(v) ?? -1) >= budget - c) && dfs(v, budget - c, depth + 1)) {
           this.exact[u] = budget;
           return true;

@@ -497,6 +497,47 @@ export function stat(i: i32): i32 {
   }
 }
 
+// ---- the deadline's clock, read as DeadlineClock in src/search/types.ts reads it (a fixed count
+// of expansions left 100-200 ms between reads with LM-Cut on IPC tasks, more on a busy machine)
+const CLOCK_READ_MS: f64 = 4;
+const MAX_STRIDE: i32 = 1024;
+let clockDeadline: f64 = Infinity;
+let clockLeft: i32 = 1;
+let clockStride: i32 = 1;
+let clockLast: f64 = 0;
+
+function clockStart(deadline: f64): void {
+  clockDeadline = deadline;
+  clockStride = 1;
+  // no deadline: no reads (the countdown restarts at its top when it runs out)
+  clockLeft = deadline == Infinity ? i32.MAX_VALUE : 1;
+  clockLast = deadline == Infinity ? 0 : now();
+}
+
+/** One unit of work done (an expansion or an evaluation): true once the deadline has passed. */
+@inline function clockPassed(): bool {
+  return --clockLeft <= 0 && clockRead();
+}
+
+function clockRead(): bool {
+  if (clockDeadline == Infinity) {
+    clockLeft = i32.MAX_VALUE;
+    return false;
+  }
+  const t = now();
+  if (t >= clockDeadline) {
+    clockLeft = 1;
+    return true;
+  }
+  const dt = t - clockLast;
+  clockLast = t;
+  // cheap units: double the stride; dear ones: cut it to fit the interval at once
+  if (dt < CLOCK_READ_MS / 2) clockStride = min(clockStride * 2, MAX_STRIDE);
+  else clockStride = max(1, <i32>Math.floor(<f64>clockStride * CLOCK_READ_MS / dt));
+  clockLeft = clockStride;
+  return false;
+}
+
 /** Empties the registry, the open list and the counters of the last search. */
 function resetSearch(): void {
   if (cap == 0) growStates(1024);
@@ -520,11 +561,13 @@ function resetSearch(): void {
  * A* from the state in `startBuffer()` (projected here), tie-breaking on (f, h, FIFO), goal
  * test at expansion, reopening; states with f > `bound` are never queued (UNSOLVABLE then means
  * no plan of cost <= bound). Stops with LIMIT after `maxExpanded` expansions or once
- * `now() > deadline` (checked every 16 expansions). Returns SOLVED, UNSOLVABLE, LIMIT or
+ * `now() > deadline` (read as `DeadlineClock` in types.ts reads it: every `stride` expansions and
+ * evaluations, the stride adapted to about 4 ms between reads). Returns SOLVED, UNSOLVABLE, LIMIT or
  * INTERNAL (an empty or zero-cost cut: a bug).
  */
 export function search(maxExpanded: f64, deadline: f64, bound: i32): i32 {
   resetSearch();
+  clockStart(deadline);
   const start = nxt;
   if (factMask != 0) {
     for (let w = 0; w < words; w++) {
@@ -555,7 +598,7 @@ export function search(maxExpanded: f64, deadline: f64, bound: i32): i32 {
     const hid = ld(hv, id);
     if (f != gid + hid) continue; // stale entry from before a cheaper path was found
     if (<f64>expanded >= maxExpanded) return LIMIT;
-    if ((expanded & 15) == 0 && expanded > 0 && now() > deadline) return LIMIT;
+    if (clockPassed()) return LIMIT;
     store<u8>(closed + <usize>id, 1);
     if (f > lastF) {
       lastF = f;
@@ -590,6 +633,7 @@ export function search(maxExpanded: f64, deadline: f64, bound: i32): i32 {
         if (h == -10) return INTERNAL;
         st(hv, sid, h);
         store<u8>(closed + <usize>sid, 0);
+        if (clockPassed()) return LIMIT;
         if (h == DEAD) continue;
         st(gv, sid, ng);
         st(parent, sid, id);
