@@ -1,6 +1,6 @@
 import { createOracle, TransitionGraphCache, transitionHash, type Oracle } from "../search/index.js";
 import { LimitError, type SearchLimits } from "../search/types.js";
-import { StateRegistry, SuccessorGenerator, applyOp, findOperator, isApplicable } from "../task/index.js";
+import { StateRegistry, successorGeneratorOf, type SuccessorGenerator, applyOp, findOperator, isApplicable } from "../task/index.js";
 import type { GroundTask } from "../task/types.js";
 import type { DeadEndProof } from "./types.js";
 import { hashString } from "../util/prng.js";
@@ -237,7 +237,7 @@ export function createLabelContext(task: GroundTask, options: LabelContextOption
   const ctx: LabelContext = {
     task,
     oracle,
-    successors: new SuccessorGenerator(task),
+    successors: successorGeneratorOf(task),
     registry: new StateRegistry(task.words),
     maxStates,
     deadline,

@@ -1,5 +1,5 @@
 import type { GroundTask } from "../task/types.js";
-import { SuccessorGenerator } from "../task/index.js";
+import { successorGeneratorOf } from "../task/index.js";
 import { astar } from "./astar.js";
 import { SearchKernel, searchKernelRuns, type SearchKernelOptions } from "./astar-kernel.js";
 import { createHeuristic, type HeuristicName } from "./heuristics.js";
@@ -51,7 +51,7 @@ function solveSetup(task: GroundTask, options: SolveOptions): { h: ReturnType<ty
   const fdr = fdrTaskOf(task);
   const order = "unsupported" in fdr ? successorOrder(task) : fdrSuccessorOrder(task, fdr);
   // built before the search, like the heuristic (Fast Downward's search time excludes both)
-  const successorGenerator = new SuccessorGenerator(task);
+  const successorGenerator = successorGeneratorOf(task);
   const options2: SearchKernelOptions = { successorOrder: order, successorGenerator };
   if (options.pruneIrrelevant !== false) {
     const rel = goalRelevance(task);

@@ -4,8 +4,8 @@
  */
 import type { GroundTask } from "../task/types.js";
 import { StateRegistry } from "../task/index.js";
-import { SuccessorGenerator } from "../task/index.js";
-import { applyOp, isGoal } from "../task/index.js";
+import { successorGeneratorOf, type SuccessorGenerator } from "../task/index.js";
+import { isGoal } from "../task/index.js";
 
 /** States of one task: interning, successor generation and goal test. */
 export class StateSpace {
@@ -17,7 +17,7 @@ export class StateSpace {
   constructor(task: GroundTask, succ?: SuccessorGenerator, capacity = 1024) {
     this.task = task;
     this.registry = new StateRegistry(task.words, capacity);
-    this.succ = succ ?? new SuccessorGenerator(task);
+    this.succ = succ ?? successorGeneratorOf(task);
   }
 
   /** The shared successor generator (reuse it for further spaces of the same task). */
@@ -54,9 +54,14 @@ export class StateSpace {
     this.succ.applicable(state, out);
   }
 
+  /** `applicable` into a typed array with room for `task.numOps` ids; returns their number. */
+  applicableInto(state: Uint32Array, out: Int32Array): number {
+    return this.succ.applicableInto(state, out);
+  }
+
   /** Successor of `state` by `op` written into `out`. */
   apply(state: Uint32Array, op: number, out: Uint32Array): Uint32Array {
-    return applyOp(this.task, state, op, out);
+    return this.succ.apply(state, op, out);
   }
 
   /**
@@ -64,7 +69,7 @@ export class StateSpace {
    * goal-relevance projection of plain optimal search).
    */
   applyProjected(state: Uint32Array, op: number, out: Uint32Array, factMask: Uint32Array | undefined): Uint32Array {
-    applyOp(this.task, state, op, out);
+    this.succ.apply(state, op, out);
     if (factMask !== undefined) for (let w = 0; w < out.length; w++) out[w]! &= factMask[w]!;
     return out;
   }

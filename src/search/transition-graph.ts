@@ -43,7 +43,7 @@ export class TransitionGraph {
     space.intern(init);
     const cur = new Uint32Array(this.task.words);
     const next = new Uint32Array(this.task.words);
-    const ops: number[] = [];
+    const ops = new Int32Array(Math.max(1, this.task.numOps));
     for (let id = this.expanded; id < space.size; id++) {
       work.graphStates++;
       // the build honours the time limit: a LimitError skips the problem instead of hanging
@@ -53,17 +53,22 @@ export class TransitionGraph {
       space.getInto(id, cur);
       if (id + 1 >= this.edgeStart.length) this.edgeStart = grow(this.edgeStart, id + 2);
       this.edgeStart[id] = this.m;
-      space.applicable(cur, ops);
-      if (this.m + ops.length > this.dst.length) {
-        this.dst = grow(this.dst, this.m + ops.length);
-        this.eop = grow(this.eop, this.m + ops.length);
+      const k = space.applicableInto(cur, ops);
+      if (this.m + k > this.dst.length) {
+        this.dst = grow(this.dst, this.m + k);
+        this.eop = grow(this.eop, this.m + k);
       }
-      for (let i = 0; i < ops.length; i++) {
-        space.apply(cur, ops[i]!, next);
-        this.dst[this.m] = space.intern(next);
-        this.eop[this.m] = ops[i]!;
-        this.m++;
+      const dst = this.dst;
+      const eop = this.eop;
+      let m = this.m;
+      for (let i = 0; i < k; i++) {
+        const op = ops[i]!;
+        space.apply(cur, op, next);
+        dst[m] = space.intern(next);
+        eop[m] = op;
+        m++;
       }
+      this.m = m;
       this.expanded = id + 1;
       if (space.size > maxStates || this.m > maxEdges) return false;
     }
@@ -97,24 +102,28 @@ export class TransitionGraph {
     const start = new Int32Array(n + 1);
     for (let e = 0; e < m; e++) start[dst[e]! + 1]!++;
     for (let v = 0; v < n; v++) start[v + 1]! += start[v]!;
-    const fill = start.slice(0, n);
-    const src = new Int32Array(m);
-    const cost = new Int32Array(m);
     const opCost = this.task.opCost;
     let maxCost = 0;
     let minCost = Infinity;
+    for (let e = 0; e < m; e++) {
+      const c = opCost[eop[e]!]!;
+      if (c > maxCost) maxCost = c;
+      if (c < minCost) minCost = c;
+    }
+    // breadth-first order is distance order only when every transition costs 1
+    const unit = m === 0 || (minCost === 1 && maxCost === 1);
+    const fill = start.slice(0, n);
+    const src = new Int32Array(m);
+    // edge costs only for Dijkstra: breadth-first search never reads them
+    const cost = new Int32Array(unit ? 0 : m);
     for (let u = 0; u < n; u++) {
       for (let e = edgeStart[u]!, end = edgeStart[u + 1]!; e < end; e++) {
         const k = fill[dst[e]!]!++;
         src[k] = u;
-        const c = opCost[eop[e]!]!;
-        cost[k] = c;
-        if (c > maxCost) maxCost = c;
-        if (c < minCost) minCost = c;
+        if (!unit) cost[k] = opCost[eop[e]!]!;
       }
     }
-    // breadth-first order is distance order only when every transition costs 1
-    return (this.rev = { n, start, src, cost, unit: m === 0 || (minCost === 1 && maxCost === 1), maxCost });
+    return (this.rev = { n, start, src, cost, unit, maxCost });
   }
 
   /**

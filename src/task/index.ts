@@ -5,7 +5,7 @@ export {
   hasFact, setFact, emptyState, isApplicable, applyOp, evaluateAxioms, isGoal, stateToFacts, stateKey,
 } from "./state.js";
 export { StateRegistry, hashState } from "./registry.js";
-export { SuccessorGenerator } from "./successor.js";
+export { SuccessorGenerator, successorGeneratorOf } from "./successor.js";
 export { explainAction, explainGoal, findOperator, parseGroundAction, resolveGroundAction } from "./explain.js";
 export { parsePlan, validatePlan, type ValidationResult } from "./validate.js";
 export { computeFactGroups, type FactGroups, type FactGroupOptions } from "./invariants.js";

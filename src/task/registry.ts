@@ -1,7 +1,7 @@
 /**
  * State registry: interns packed states to dense integer ids. States live in one growing
- * Uint32Array arena; an open-addressing hash table (linear probing, power-of-two size) maps
- * hashes to ids. Hashing is murmur3-style over the words: fast and deterministic.
+ * Uint32Array arena; an open-addressing hash table (linear probing, power-of-two size) of
+ * (id, hash) pairs maps hashes to ids. Hashing is murmur3-style over the words: fast and deterministic.
  */
 
 /** Deterministic 32-bit hash of a packed state (murmur3 mixing). */
@@ -27,7 +27,7 @@ export function hashState(a: Uint32Array, off = 0, words = a.length): number {
 export class StateRegistry {
   readonly words: number;
   private arena: Uint32Array;
-  private hashes: Uint32Array;
+  /** (id, hash) per slot, id -1 when empty; `mask + 1` slots (a power of two). */
   private table: Int32Array;
   private mask: number;
   private count = 0;
@@ -36,10 +36,9 @@ export class StateRegistry {
     this.words = Math.max(1, words);
     const cap = Math.max(16, initialCapacity);
     this.arena = new Uint32Array(cap * this.words);
-    this.hashes = new Uint32Array(cap);
     let t = 32;
     while (t < cap * 2) t *= 2;
-    this.table = new Int32Array(t).fill(-1);
+    this.table = new Int32Array(2 * t).fill(-1);
     this.mask = t - 1;
   }
 
@@ -52,53 +51,44 @@ export class StateRegistry {
   intern(state: Uint32Array): number {
     const w = this.words;
     const h = hashState(state, 0, w);
+    const at = this.find(state, h);
     const table = this.table;
-    const arena = this.arena;
-    let slot = h & this.mask;
-    for (;;) {
-      const id = table[slot]!;
-      if (id < 0) break;
-      if (this.hashes[id] === h) {
-        const base = id * w;
-        let eq = true;
-        for (let i = 0; i < w; i++)
-          if (arena[base + i] !== state[i]) {
-            eq = false;
-            break;
-          }
-        if (eq) return id;
-      }
-      slot = (slot + 1) & this.mask;
-    }
+    if (table[at]! >= 0) return table[at]!;
     const id = this.count;
     if ((id + 1) * w > this.arena.length) this.growArena();
-    this.arena.set(w === state.length ? state : state.subarray(0, w), id * w);
-    this.hashes[id] = h;
-    this.table[slot] = id;
+    // word by word: TypedArray.set costs more than the copy for a few words
+    const arena = this.arena;
+    for (let i = 0, base = id * w; i < w; i++) arena[base + i] = state[i]!;
+    table[at] = id;
+    table[at + 1] = h;
     this.count++;
-    if (this.count * 2 > this.table.length) this.rehash();
+    if (this.count * 2 > this.mask + 1) this.rehash();
     return id;
   }
 
   /** Id of `state`, or -1 if it was never interned. */
   lookup(state: Uint32Array): number {
+    return this.table[this.find(state, hashState(state, 0, this.words))]!;
+  }
+
+  /**
+   * Table index of `state` (hash `h`): its entry, or the empty entry where it would go. Entries
+   * are (id, hash) pairs side by side, so a probe reads one cache line before the arena.
+   */
+  private find(state: Uint32Array, h: number): number {
     const w = this.words;
-    const h = hashState(state, 0, w);
-    let slot = h & this.mask;
-    for (;;) {
-      const id = this.table[slot]!;
-      if (id < 0) return -1;
-      if (this.hashes[id] === h) {
-        const base = id * w;
-        let eq = true;
-        for (let i = 0; i < w; i++)
-          if (this.arena[base + i] !== state[i]) {
-            eq = false;
-            break;
-          }
-        if (eq) return id;
+    const table = this.table;
+    const arena = this.arena;
+    const mask = this.mask;
+    const hi = h | 0;
+    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
+      const id = table[2 * slot]!;
+      if (id < 0) return 2 * slot;
+      if (table[2 * slot + 1] === hi) {
+        let i = 0;
+        for (let base = id * w; i < w; i++) if (arena[base + i] !== state[i]) break;
+        if (i === w) return 2 * slot;
       }
-      slot = (slot + 1) & this.mask;
     }
   }
 
@@ -156,7 +146,7 @@ export class StateRegistry {
 
   /** Hash of state `id` (as computed at interning). */
   hashOf(id: number): number {
-    return this.hashes[id]!;
+    return hashState(this.arena, id * this.words, this.words);
   }
 
   private growArena(): void {
@@ -165,38 +155,38 @@ export class StateRegistry {
     const a = new Uint32Array(cap * this.words);
     a.set(this.arena);
     this.arena = a;
-    const hs = new Uint32Array(cap);
-    hs.set(this.hashes);
-    this.hashes = hs;
   }
 
   /**
    * Drop spare capacity, for a registry that is done growing and kept for long (a transition
-   * graph shared by a run's problems): the arena and hashes shrink to the states held, the table
+   * graph shared by a run's problems): the arena shrinks to the states held, the table
    * to the least power of two that keeps it at most half full. Interning again grows them.
    */
   compact(): void {
     const cap = Math.max(16, this.count);
-    if (this.hashes.length > cap) {
-      this.arena = this.arena.slice(0, cap * this.words);
-      this.hashes = this.hashes.slice(0, cap);
-    }
+    if (this.arena.length > cap * this.words) this.arena = this.arena.slice(0, cap * this.words);
     let t = 32;
     while (t < this.count * 2) t *= 2;
-    if (t < this.table.length) this.rebuildTable(t);
+    if (t < this.mask + 1) this.rebuildTable(t);
   }
 
   private rehash(): void {
-    this.rebuildTable(this.table.length * 2);
+    this.rebuildTable((this.mask + 1) * 2);
   }
 
   private rebuildTable(size: number): void {
-    const t = new Int32Array(size).fill(-1);
-    const mask = t.length - 1;
-    for (let id = 0; id < this.count; id++) {
-      let slot = this.hashes[id]! & mask;
-      while (t[slot]! >= 0) slot = (slot + 1) & mask;
-      t[slot] = id;
+    // the hashes come from the old table's entries: no per-state array of them is kept
+    const old = this.table;
+    const t = new Int32Array(2 * size).fill(-1);
+    const mask = size - 1;
+    for (let k = 0; k < old.length; k += 2) {
+      const id = old[k]!;
+      if (id < 0) continue;
+      const h = old[k + 1]!;
+      let slot = h & mask;
+      while (t[2 * slot]! >= 0) slot = (slot + 1) & mask;
+      t[2 * slot] = id;
+      t[2 * slot + 1] = h;
     }
     this.table = t;
     this.mask = mask;
