@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FORMATS } from "../src/dataset/formats.js";
 import { PLANTS, plantInto } from "./audit-plants.js";
+import { auditHeadline, CARD_AUDIT_ROWS, runAudit } from "../src/audit/index.js";
 import { cliRunner } from "./cli-run.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "pddl2prm-audit-mutations-"));
@@ -54,6 +55,25 @@ describe("audit mutation suite (--domain all --count 40)", () => {
       expect(named.some((x) => plant.feature!.test(x)), `${plant.what}: features ${JSON.stringify(named)}`).toBe(true);
     }
   }, 120_000);
+
+  it("the card's headline-only audit (no reported-only probes, no bootstrap for gains within the limit) gives the full audit's headline, pass and fail", async () => {
+    const dirs = [folder("native"), folder("pairs"), folder("processbench")];
+    for (const name of ["optimal '!'", "dead-end tag", "trajectory chosen side '!'"]) {
+      const plant = PLANTS.find((p) => p.name === name)!;
+      const dir = join(tmp, `headline-${name.replace(/\W+/g, "-")}`);
+      plantInto(folder(plant.format), dir, plant);
+      dirs.push(dir);
+    }
+    let failed = 0;
+    for (const dir of dirs) {
+      const full = auditHeadline(await runAudit(dir, { maxRows: CARD_AUDIT_ROWS }));
+      const card = auditHeadline(await runAudit(dir, { maxRows: CARD_AUDIT_ROWS, headlineOnly: true }));
+      expect(card, dir).toEqual(full);
+      if (!full.pass) failed++;
+    }
+    // the plants fail at the card's sample too: both branches were compared
+    expect(failed).toBeGreaterThan(0);
+  }, 300_000);
 
   it("the suite covers every plant of issue 40 and those caught before", () => {
     expect(PLANTS.length).toBeGreaterThanOrEqual(12);

@@ -43,6 +43,12 @@ export interface AuditOptions {
   maxRows?: number;
   /** Audit only the rows of this domain (the first part of their ids). */
   domain?: string;
+  /**
+   * Compute only what decides the checks (the dataset card's headline): probes that are only
+   * reported are skipped, and a probe gain within its limit gets no standard error (NaN). The
+   * verdicts and every figure of `auditHeadline` are those of the full audit.
+   */
+  headlineOnly?: boolean;
 }
 
 /** One shortcut rule's result. */
@@ -273,7 +279,7 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
   const pairTests: PairTest[] = [];
   let units = 0;
   let pruned = 0;
-  const unitProbes = kind === "pair" ? null : new UnitProbes<StepUnit | ChainUnit>(kind, info.format === "feedback");
+  const unitProbes = kind === "pair" ? null : new UnitProbes<StepUnit | ChainUnit>(kind, info.format === "feedback", options.headlineOnly === true);
   const pairProbes = kind === "pair" ? new PairProbes() : null;
   // the candidates of one state are shown the same prompt and prefix: a difference is written by label
   const contexts = new Map<string, number>();
@@ -340,7 +346,7 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
     rules = kind === "step" ? stepRules(steps) : chainRules(chains);
   }
   const testCount = kind === "pair" ? pairTests.length : cls.test.length;
-  const probes = kind === "pair" ? pairProbes!.results() : unitProbes!.results();
+  const probes = kind === "pair" ? pairProbes!.results() : unitProbes!.results(options.headlineOnly === true ? AUDIT_THRESHOLDS.probeGain : undefined);
   const checks = makeChecks(kind, info.format, rules, head.classifiers, probes, options);
   if (contextStates > 0) {
     checks.push({ name: "rows whose prompt or prefix differs from their state's other candidates' (count)", group: "all", value: contextDiffers, limit: "0", pass: contextDiffers === 0 });

@@ -15,4 +15,4 @@ export { formatAuditTable, auditHeadline } from "./report.js";
 export const CARD_AUDIT_ROWS = 20_000;
 
 /** An auditor for `writeDataset` / `mergeDataset`: the audit's headline for the card, default thresholds. */
-export const datasetAuditor: DatasetAuditor = async (out) => auditHeadline(await runAudit(out, { maxRows: CARD_AUDIT_ROWS }));
+export const datasetAuditor: DatasetAuditor = async (out) => auditHeadline(await runAudit(out, { maxRows: CARD_AUDIT_ROWS, headlineOnly: true }));

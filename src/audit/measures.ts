@@ -201,6 +201,8 @@ export function apGain(a: ArrayLike<number>, b: ArrayLike<number>, positive: Arr
   const prior = ap(pa, null);
   const probe = ap(pb, null);
   const I = ids.size;
+  // no resamples asked for: no error either
+  if (reps === 0) return { prior, probe, gain: probe - prior, se: NaN, pos };
   let se = Infinity;
   if (I >= 2) {
     const prng = new Prng(seed, "audit/ap-bootstrap");

@@ -257,8 +257,13 @@ class Models<U> {
 export class UnitProbes<U extends StepUnit | ChainUnit> {
   private readonly models: Models<U>;
   private readonly test: { x: UnitIds; label: string; problem: string }[] = [];
-  constructor(kind: "step" | "chain", feedback = false) {
-    this.models = new Models<U>((kind === "step" ? stepSpecs(feedback) : chainSpecs()) as unknown as Spec<U>[]);
+  /**
+   * `gatedOnly`: only the probes a check reads (the dataset card's audit: the reported-only
+   * ones change no verdict).
+   */
+  constructor(kind: "step" | "chain", feedback = false, gatedOnly = false) {
+    const specs = (kind === "step" ? stepSpecs(feedback) : chainSpecs()) as unknown as Spec<U>[];
+    this.models = new Models<U>(gatedOnly ? specs.filter((s) => s.gated) : specs);
   }
   learn(u: U, label: string): void {
     this.models.learn(u, label);
@@ -266,8 +271,12 @@ export class UnitProbes<U extends StepUnit | ChainUnit> {
   keep(u: U, label: string, problem: string): void {
     this.test.push({ x: this.models.ids(u), label, problem });
   }
-  /** Results per probe and class (chains: the class "error" only; classes with no test item are skipped). */
-  results(): ProbeResult[] {
+  /**
+   * Results per probe and class (chains: the class "error" only; classes with no test item are
+   * skipped). With `seAbove`, a gain at or below it gets no bootstrap (se NaN): a check passes
+   * such a gain whatever its error, so the verdicts are those of the full computation.
+   */
+  results(seAbove?: number): ProbeResult[] {
     const m = this.models;
     m.train();
     const n = this.test.length;
@@ -288,7 +297,9 @@ export class UnitProbes<U extends StepUnit | ChainUnit> {
         if (kp < 0 || kq < 0) continue;
         const a = scored.map((x) => x.priors[p]![kp]!);
         const b = scored.map((x) => x.probes[i]![kq]!);
-        const g = apGain(a, b, this.test.map((t) => t.label === c), clusters);
+        const positive = this.test.map((t) => t.label === c);
+        let g = apGain(a, b, positive, clusters, seAbove === undefined ? 200 : 0);
+        if (seAbove !== undefined && g.gain > seAbove) g = apGain(a, b, positive, clusters);
         if (g.pos === 0 || g.pos === this.test.length) continue;
         out.push({ probe: s.name, group: c, measure: "ap", prior_reads: s.prior.name, n: g.pos, prior: g.prior, probe_value: g.probe, gain: g.gain, se: g.se, gated: s.gated, top: m.top(i, c) });
       }
