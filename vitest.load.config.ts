@@ -5,6 +5,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["tests/load/**/*.test.ts"],
+    setupFiles: ["tests/setup-yield.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
