@@ -8,6 +8,9 @@ import { BufferPool } from "../src/dataset/buffer-pool.js";
 import { encodeLines, ShardWriter } from "../src/dataset/shard.js";
 import { writeDataset } from "../src/dataset/write.js";
 import { pregenerateProblems } from "../src/dataset/problem-pool.js";
+import { claimPool } from "../src/dataset/labelling-pool.js";
+import { workerHeapMb } from "../src/dataset/resources.js";
+import { planRun } from "../src/dataset/pipeline.js";
 import { generateProblems } from "../src/generators/index.js";
 
 const joined = (lines: string[]): Buffer => Buffer.from(lines.map((l) => l + "\n").join(""), "utf8");
@@ -143,19 +146,36 @@ describe("writeDataset failures", () => {
 
 describe("pregenerateProblems", () => {
   it("makes the sets generateProblems makes, on threads, and nothing where it cannot help", async () => {
-    const made = await pregenerateProblems({ domain: ["hanoi", "ferry", "spanner"], count: 4, seed: 9 }, 2);
+    const made = await pregenerateProblems({ domain: ["hanoi", "ferry", "spanner"], count: 4, seed: 9 }, 2, 4096);
     expect([...made.keys()]).toEqual(["hanoi", "ferry", "spanner"]);
     for (const [name, set] of made) {
       // a labelling run does not need plan lengths: the same problems, lengths only where not proved solvable
       expect(set).toEqual(generateProblems(name, { count: 4, seed: 9, planLengths: false }));
       expect(set.map((p) => p.text)).toEqual(generateProblems(name, { count: 4, seed: 9 }).map((p) => p.text));
     }
-    expect((await pregenerateProblems({ domain: "hanoi", count: 4 }, 2)).size).toBe(0); // one domain: no gain
-    expect((await pregenerateProblems({ domain: ["hanoi", "ferry"], count: 4 }, 1)).size).toBe(0);
-    expect((await pregenerateProblems({ domain: ["hanoi", "nosuch"], count: 4 }, 2)).size).toBe(0);
-    expect((await pregenerateProblems({ domain: ["hanoi", "ferry"], count: 0 }, 2)).size).toBe(0);
+    expect((await pregenerateProblems({ domain: "hanoi", count: 4 }, 2, 4096)).size).toBe(0); // one domain: no gain
+    expect((await pregenerateProblems({ domain: ["hanoi", "ferry"], count: 4 }, 1, 4096)).size).toBe(0);
+    expect((await pregenerateProblems({ domain: ["hanoi", "nosuch"], count: 4 }, 2, 4096)).size).toBe(0);
+    expect((await pregenerateProblems({ domain: ["hanoi", "ferry"], count: 0 }, 2, 4096)).size).toBe(0);
     // a set that cannot be made: the caller makes it and reports the error
-    expect((await pregenerateProblems({ domain: ["blocksworld", "ferry"], count: 100_000, seed: 1, problems: "x" }, 2)).size).toBe(0);
+    expect((await pregenerateProblems({ domain: ["blocksworld", "ferry"], count: 100_000, seed: 1, problems: "x" }, 2, 4096)).size).toBe(0);
+  }, 60_000);
+
+  it("leaves its threads to the labelling run of the same shape, and to no other", async () => {
+    await pregenerateProblems({ domain: ["hanoi", "ferry"], count: 3, seed: 9 }, 2, 4096);
+    const shape = { threads: 2, heapMb: workerHeapMb(2, 4096) };
+    expect(claimPool({ ...shape, heapMb: shape.heapMb - 1 })).toBeNull(); // another heap limit: destroyed
+    expect(claimPool(shape)).toBeNull();
+    await pregenerateProblems({ domain: ["hanoi", "ferry"], count: 3, seed: 9 }, 2, 4096);
+    const pool = claimPool(shape);
+    expect(pool).not.toBeNull();
+    expect(pool!.threads.length).toBe(2);
+    expect(claimPool(shape)).toBeNull(); // claimed once
+    // the same threads label: the run's default task
+    const plan = planRun({ domain: "hanoi", count: 1, seed: 3, workers: 2 }, false);
+    const reply = (await pool!.run({ job: plan.jobs.at(0), config: plan.config })) as { ok: boolean };
+    expect(reply.ok).toBe(true);
+    await pool!.destroy();
   }, 60_000);
 
   it("all 11 domains with the caller's abort signal: no listener-leak warning; an abort gives an empty map", async () => {
@@ -164,13 +184,13 @@ describe("pregenerateProblems", () => {
     process.on("warning", onWarning);
     try {
       const ac = new AbortController();
-      const made = await pregenerateProblems({ domain: "all", count: 1, seed: 2, signal: ac.signal }, 2);
+      const made = await pregenerateProblems({ domain: "all", count: 1, seed: 2, signal: ac.signal }, 2, 4096);
       expect(made.size).toBe(11);
       // warnings are emitted on the next tick
       await new Promise((r) => setImmediate(r));
       expect(warnings).toEqual([]);
       const stopped = new AbortController();
-      const pending = pregenerateProblems({ domain: "all", count: 50, seed: 2, signal: stopped.signal }, 2);
+      const pending = pregenerateProblems({ domain: "all", count: 50, seed: 2, signal: stopped.signal }, 2, 4096);
       stopped.abort(new Error("stop"));
       expect((await pending).size).toBe(0);
     } finally {

@@ -1,10 +1,9 @@
 import { createHash } from "node:crypto";
-import { join, resolve } from "node:path";
-import { Piscina } from "piscina";
+import { resolve } from "node:path";
 import { PddlError, UserError } from "../pddl/errors.js";
 import { getBuiltinDomain, type GeneratedProblem } from "../generators/index.js";
-import { pregenerateProblems } from "./problem-pool.js";
-import { packageRoot } from "../util/paths.js";
+import { LONG_RUN_JOBS, pregenerateProblems } from "./problem-pool.js";
+import { claimPool, createLabellingPool } from "./labelling-pool.js";
 import { type Format } from "./formats.js";
 import { isEvalFormat } from "./eval-job.js";
 import { VERIFIER_STYLES, type VerifierStyle } from "../products/verifier.js";
@@ -215,7 +214,7 @@ export async function preparePlan(options: GenerateOptions, keepRows: boolean): 
   const workers = options.workers ?? defaultWorkers(budgetMb);
   // bad worker or memory flags are reported by planRun at once, before any set is made
   const fits = Number.isInteger(workers) && workerBudgetProblem(workers, budgetMb, { workers: "workers", memory: "maxMemoryMb" }) === null;
-  const generated = fits ? await pregenerateProblems(options, workers) : undefined;
+  const generated = fits ? await pregenerateProblems(options, workers, budgetMb) : undefined;
   interrupted(options.signal);
   return planRun(options, keepRows, generated);
 }
@@ -359,8 +358,6 @@ function interrupted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new RunInterrupted(signal.reason);
 }
 
-/** Problems from which a run bounds its heaps' growth (`boundHeapGrowth`). */
-export const LONG_RUN_JOBS = 5_000;
 
 /**
  * Run the jobs and yield their results in job order, whatever order the workers finish in, so
@@ -396,13 +393,8 @@ export async function* runJobs(plan: RunPlan, buffers?: BufferPool): AsyncGenera
   if (plan.jobs.length >= LONG_RUN_JOBS) boundHeapGrowth();
   const heapMb = plan.workerHeapMb;
   const threads = Math.min(plan.workers, plan.jobs.length);
-  const pool = new Piscina({
-    filename: join(packageRoot(), "dist", "src", "dataset", "worker.js"),
-    minThreads: threads,
-    maxThreads: threads,
-    idleTimeout: 1000,
-    resourceLimits: { maxOldGenerationSizeMb: heapMb },
-  });
+  const shape = { threads, heapMb };
+  const pool = claimPool(shape) ?? createLabellingPool(shape);
   const hardMs = hardTimeMs(plan.config.timeMs);
   // The caller's signal gets one listener; the tasks in flight (workers x queue, past Node's
   // warning at 10 listeners) listen to a signal of the run's own.

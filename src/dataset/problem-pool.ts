@@ -1,14 +1,17 @@
 /**
  * Fresh problem sets (`--count`) made on worker threads, one domain per thread at a time, before
  * a run is planned: made one after another on the main thread they kept the workers waiting.
+ * The threads are the labelling pool's, parked for the run that follows (labelling-pool.ts).
  */
 import { setMaxListeners } from "node:events";
-import { join } from "node:path";
-import { Piscina } from "piscina";
 import { BUILTIN_DOMAINS, MAX_PROBLEM_COUNT, type GeneratedProblem } from "../generators/index.js";
-import { packageRoot } from "../util/paths.js";
-import { tuneJitForLabelling } from "../util/v8-flags.js";
+import { boundHeapGrowth, tuneJitForLabelling } from "../util/v8-flags.js";
+import { createLabellingPool, parkPool } from "./labelling-pool.js";
 import type { ProblemSetReply } from "./problem-worker.js";
+import { workerHeapMb } from "./resources.js";
+
+/** Problems from which a run bounds its heaps' growth (`boundHeapGrowth`, before its threads start). */
+export const LONG_RUN_JOBS = 5_000;
 
 /** What `pregenerateProblems` needs of a run's options. */
 export interface PregenerateOptions {
@@ -26,8 +29,10 @@ export interface PregenerateOptions {
  * `generateProblems` on up to `workers` threads (the same sets: each depends only on domain,
  * count and seed). Purely a speed-up: anything unusual (bad options, a failed set, an abort)
  * gives an empty map, and the run's planning then makes the sets itself and reports the error.
+ * The threads are those the run will label with (`budgetMb`: the run's memory budget), parked
+ * for it when the sets are made.
  */
-export async function pregenerateProblems(options: PregenerateOptions, workers: number): Promise<Map<string, GeneratedProblem[]>> {
+export async function pregenerateProblems(options: PregenerateOptions, workers: number, budgetMb: number): Promise<Map<string, GeneratedProblem[]>> {
   const made = new Map<string, GeneratedProblem[]>();
   const count = options.count;
   const seed = options.seed ?? 1;
@@ -37,11 +42,13 @@ export async function pregenerateProblems(options: PregenerateOptions, workers: 
   const names = [...new Set(asked.includes("all") ? BUILTIN_DOMAINS.map((d) => d.name) : asked)];
   if (names.length < 2 || workers < 2 || !names.every((n) => BUILTIN_DOMAINS.some((d) => d.name === n))) return made;
   tuneJitForLabelling();
-  const pool = new Piscina({
-    filename: join(packageRoot(), "dist", "src", "dataset", "problem-worker.js"),
-    minThreads: Math.min(workers, names.length),
-    maxThreads: Math.min(workers, names.length),
-  });
+  // the labelling run's pool (planRun: a thread per worker up to one per problem)
+  const jobs = names.length * count;
+  if (jobs >= LONG_RUN_JOBS) boundHeapGrowth();
+  const threads = Math.min(workers, jobs);
+  const shape = { threads, heapMb: workerHeapMb(threads, budgetMb) };
+  const pool = createLabellingPool(shape);
+  let keep = false;
   // One task per domain, each listening for an abort: on a signal of our own (the caller's gets
   // one listener), with room for all of them, else Node warns past 10 listeners (all 11 domains).
   const stop = new AbortController();
@@ -50,13 +57,17 @@ export async function pregenerateProblems(options: PregenerateOptions, workers: 
   if (options.signal?.aborted) stop.abort(options.signal.reason);
   options.signal?.addEventListener("abort", onAbort, { once: true });
   try {
-    const replies = await Promise.all(names.map((name) => pool.run({ name, count, seed }, { signal: stop.signal }) as Promise<ProblemSetReply>));
-    if (replies.every((r) => r.ok)) names.forEach((n, i) => made.set(n, (replies[i] as { problems: GeneratedProblem[] }).problems));
+    const replies = await Promise.all(names.map((name) => pool.run({ name, count, seed }, { signal: stop.signal, name: "makeProblemSet" }) as Promise<ProblemSetReply>));
+    if (replies.every((r) => r.ok)) {
+      names.forEach((n, i) => made.set(n, (replies[i] as { problems: GeneratedProblem[] }).problems));
+      keep = true;
+    }
   } catch {
     // aborted or a worker failed: the caller plans without these sets
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
-    await pool.destroy();
+    if (keep) parkPool(pool, shape);
+    else await pool.destroy();
   }
   return made;
 }

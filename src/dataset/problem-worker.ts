@@ -3,8 +3,8 @@ import { generateProblems, type GeneratedProblem } from "../generators/index.js"
 /** A domain's fresh problem set, or why it could not be made (the main thread then makes it and reports). */
 export type ProblemSetReply = { ok: true; problems: GeneratedProblem[] } | { ok: false; message: string };
 
-/** The piscina entry point of `pregenerateProblems`: one domain's `generateProblems`. */
-export default function task(input: { name: string; count: number; seed: number }): ProblemSetReply {
+/** The `makeProblemSet` task of the labelling pool (`pregenerateProblems`): one domain's `generateProblems`. */
+export function makeProblemSet(input: { name: string; count: number; seed: number }): ProblemSetReply {
   try {
     return { ok: true, problems: generateProblems(input.name, { count: input.count, seed: input.seed, planLengths: false }) };
   } catch (e) {

@@ -5,6 +5,9 @@ import type { EncodedJobResult } from "./records.js";
 import { encodeLines } from "./shard.js";
 import { workSince, workSnapshot } from "../search/work.js";
 
+/** The pool's other task: a domain's fresh problem set (problem-pool.ts), made on the threads that then label it. */
+export { makeProblemSet } from "./problem-worker.js";
+
 /** What crosses the thread boundary back: a result, or a user error to re-raise in the main thread. */
 export type WorkerReply =
   | { ok: true; result: EncodedJobResult }

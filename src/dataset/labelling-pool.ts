@@ -1,0 +1,61 @@
+/**
+ * The labelling workers' thread pool, and its hand-over from the problem-set generation that
+ * precedes a `--count` run: the sets are made on the same threads that then label them. Each
+ * thread of a separate pool cost a start, a load of the code and a warm-up of V8's compilers
+ * (about 0.8 s of CPU each for `generate --domain all --count 100 --workers 2`: issue 49).
+ */
+import { join } from "node:path";
+import { Piscina } from "piscina";
+import { packageRoot } from "../util/paths.js";
+
+/** What fixes a pool at creation: its threads and each thread's heap limit (MB). */
+export interface PoolShape {
+  threads: number;
+  heapMb: number;
+}
+
+/** A pool of `dist/src/dataset/worker.js` threads (default task: a problem; `makeProblemSet`: a domain's fresh set). */
+export function createLabellingPool(shape: PoolShape): Piscina {
+  return new Piscina({
+    filename: join(packageRoot(), "dist", "src", "dataset", "worker.js"),
+    minThreads: shape.threads,
+    maxThreads: shape.threads,
+    idleTimeout: 1000,
+    resourceLimits: { maxOldGenerationSizeMb: shape.heapMb },
+  });
+}
+
+/**
+ * How long a parked pool waits to be claimed: planning a run between the generation and the
+ * labelling takes well under a second; a pool nobody claims (the run failed or resumed a
+ * complete rank) is then destroyed. Its idle threads never keep the process alive.
+ */
+const PARK_MS = 30_000;
+
+let parked: { pool: Piscina; shape: PoolShape; timer: NodeJS.Timeout } | null = null;
+
+/** Keep `pool` for the labelling that follows (a pool parked before is destroyed). */
+export function parkPool(pool: Piscina, shape: PoolShape): void {
+  dropParked();
+  const timer = setTimeout(dropParked, PARK_MS);
+  timer.unref();
+  parked = { pool, shape, timer };
+}
+
+/** The parked pool if it has exactly `shape` (else it is destroyed), or null. */
+export function claimPool(shape: PoolShape): Piscina | null {
+  if (parked === null) return null;
+  const p = parked;
+  parked = null;
+  clearTimeout(p.timer);
+  if (p.shape.threads === shape.threads && p.shape.heapMb === shape.heapMb) return p.pool;
+  void p.pool.destroy();
+  return null;
+}
+
+function dropParked(): void {
+  if (parked === null) return;
+  clearTimeout(parked.timer);
+  void parked.pool.destroy();
+  parked = null;
+}
