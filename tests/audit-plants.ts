@@ -6,6 +6,7 @@
  */
 import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { reseal } from "./reseal.js";
 
 type Row = Record<string, unknown>;
 
@@ -170,7 +171,7 @@ export const PLANTS: Plant[] = [
   },
 ];
 
-/** Copy the clean folder `from` to `to` and apply `plant` to every shard. */
+/** Copy the clean folder `from` to `to` and apply `plant` to every shard (the folder's records updated to match). */
 export function plantInto(from: string, to: string, plant: Plant): void {
   cpSync(from, to, { recursive: true });
   const data = join(to, "data");
@@ -179,4 +180,5 @@ export function plantInto(from: string, to: string, plant: Plant): void {
     const rows = readFileSync(file, "utf8").split("\n").filter((l) => l.length > 0).map((l) => JSON.parse(l) as Row);
     writeFileSync(file, plant.rewrite(rows).map((r) => JSON.stringify(r)).join("\n") + "\n");
   }
+  reseal(to); // the planted rows as if pddl2prm had written them: `audit` checks the folder first
 }

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FORMATS } from "../src/dataset/formats.js";
 import { parseDomain, parseProblem } from "../src/pddl/index.js";
 import { findOperator, ground } from "../src/task/index.js";
+import { reseal } from "./reseal.js";
 
 const ROOT = resolve(__dirname, "..");
 const CLI = join(ROOT, "dist", "src", "cli", "main.js");
@@ -107,6 +108,11 @@ describe("pddl2prm audit", () => {
       else row["rejected_actions"] = [...(row["rejected_actions"] as string[]), act];
       lines[at] = JSON.stringify(row);
       writeFileSync(join(dir, "data", shard), lines.join("\n") + "\n");
+      // the folder refuses an edited shard (issue 50) until its records say so
+      const refused = await cli(["audit", dir]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(new RegExp(`data/${shard.replace(/\./g, "\\.")}: (\\d+ bytes, the completion records say \\d+|changed)`));
+      reseal(dir);
       const r = await cli(["audit", dir]);
       expect(r.code, r.stdout).toBe(1);
       expect(r.stdout).toMatch(/FAIL rejected steps a fixed fact rules out \(count\) \[all\]: 1\b/);

@@ -3,6 +3,7 @@ import { AUDIT_THRESHOLDS, formatAuditTable, runAudit, type AuditOptions } from 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { readRanks } from "../dataset/manifest.js";
+import { checkDatasetFolder, folderCheckError } from "../dataset/integrity.js";
 import { UserError } from "../pddl/errors.js";
 import { action, printJson, UsageError } from "./common.js";
 
@@ -15,7 +16,7 @@ function fraction(flag: string, value: string): number {
 export function register(program: Command): void {
   program
     .command("audit")
-    .description("measure surface shortcuts in a dataset folder (length, position, repeated objects, words, characters, the previous step, the prompt); exit 1 when a check fails")
+    .description("measure surface shortcuts in a dataset folder (length, position, repeated objects, words, characters, the previous step, the prompt); exit 1 when a check fails, or when the folder is not whole (merge --verify's check, first: a file missing, emptied, changed or stray in data/)")
     .argument("<dir>", "a folder written by `pddl2prm generate` (any --format)")
     .option("--json", "print one JSON object")
     .option("--max-gap <x>", `largest allowed text-only minus action-only classifier macro-F1 (default ${AUDIT_THRESHOLDS.maxGap})`)
@@ -58,6 +59,9 @@ See docs/audit.md.`,
           const { missing, world } = readRanks(dir);
           if (missing.length > 0) throw new UserError(`${dir}: ranks not complete yet: ${missing.join(", ")} (of ${world}); audit a complete dataset (run the missing ranks, then pddl2prm merge)`);
         }
+        // a folder missing, emptying or adding files: a pass would speak for rows that are not the dataset's
+        const problems = await checkDatasetFolder(dir, { merged: true });
+        if (problems.length > 0) throw folderCheckError(dir, problems);
         const report = await runAudit(dir, opts);
         if (flags.json) printJson(report);
         else process.stdout.write(formatAuditTable(report) + "\n");

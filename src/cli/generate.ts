@@ -13,6 +13,7 @@ import { FEEDBACK_STYLES, type FeedbackStyle } from "../products/feedback.js";
 import { datasetAuditor } from "../audit/index.js";
 import { action, groundCapOptions, intFlag, secondsFlag, UsageError, type GroundCapFlags } from "./common.js";
 import { runForcedExitSteps } from "../dataset/emergency.js";
+import { strayDataFiles } from "../dataset/integrity.js";
 
 interface GenerateFlags extends GroundCapFlags {
   domain?: string;
@@ -334,6 +335,8 @@ export function register(program: Command): void {
           const length = maxLength !== undefined ? { maxLength, ...(flags.tokenizer !== undefined ? { tokenizer: flags.tokenizer } : {}) } : {};
           process.stdout.write(summaryText({ ...summary, format: flags.format, ...length }) + "\n");
         }
+        // a user's file the card's data/<split>-* patterns pick up: load_dataset would read it as rows
+        if (summary.merged && !signal.aborted) for (const line of strayDataFiles(summary.out)) process.stderr.write(`pddl2prm: warning: ${line}\n`);
       });
     }),
   );

@@ -7,6 +7,7 @@ import { PLOT_FILES, writePlots } from "../dataset/plots.js";
 import { mayReplace, ownedFiles, recordWritten } from "../dataset/ownership.js";
 import { existsSync } from "node:fs";
 import { UserError } from "../pddl/errors.js";
+import { checkDatasetFolder, folderCheckError, strayDataFiles } from "../dataset/integrity.js";
 import { action, printJson } from "./common.js";
 
 export function register(program: Command): void {
@@ -70,17 +71,17 @@ export function register(program: Command): void {
     .command("merge")
     .description("check that every rank of a multi-machine run is complete and write manifest.json, README.md and stats.csv")
     .argument("<outdir>", "the shared output folder of all ranks")
-    .option("--verify", "also re-hash every shard against its recorded sha256")
+    .option("--verify", "first check the folder, writing nothing when it fails: every shard, PDDL copy and ledger-listed file there, whole and unchanged (re-hashed), no stray file in data/, no half-finished --force swap")
     .action(
       action(async (outdir: string, flags: { verify?: boolean }) => {
+        if (flags.verify) {
+          const problems = await checkDatasetFolder(outdir, { merged: false });
+          if (problems.length > 0) throw folderCheckError(outdir, problems);
+        }
         const { datasetAuditor } = await import("../audit/index.js");
         const m = (await mergeDataset(outdir, { audit: datasetAuditor }))!;
-        if (flags.verify) {
-          const { verifyShards } = await import("../dataset/manifest.js");
-          const bad = await verifyShards(outdir, m.shards);
-          if (bad.length > 0) throw new UserError(`shard check failed:\n  ${bad.join("\n  ")}`);
-        }
         process.stdout.write(`merged ${m.world} rank(s): ${m.rows} rows in ${m.shards.length} shards; wrote manifest.json, README.md, stats.csv\n`);
+        for (const line of strayDataFiles(outdir)) process.stderr.write(`pddl2prm: warning: ${line}\n`);
       }),
     );
 }
