@@ -47,6 +47,20 @@ export { judgePlan, JudgeSession, JudgeRequestSchema, type JudgeRequest, type Ju
 export { createJudgeTask, judgeSteps, planSteps, type Judgement, type JudgedStep, type JudgeCategory, type JudgeTask, type JudgeOptions } from "./products/judge.js";
 export { buildFeedback, feedbackTurns, FEEDBACK_STYLES, type FeedbackRow, type FeedbackStyle, type FeedbackTurnRow } from "./products/feedback.js";
 export { buildVerifier, VERIFIER_STYLES, type VerifierRow, type VerifierStyle } from "./products/verifier.js";
+export { buildRl, rlPrompt, pddlSha256, RL_STYLES, type RlRow, type RlStyle, type RlInput, type RlGroundTruth } from "./products/rl.js";
+export { extractPlan, vocabularyOf, type Extraction, type ExtractedStep, type PlanVocabulary } from "./products/rl-extract.js";
+export {
+  rewardAnswer,
+  rewardsOf,
+  RewardSession,
+  RewardRequestSchema,
+  DEFAULT_OUTCOME_WEIGHT,
+  type RewardRequest,
+  type RewardResult,
+  type RewardedStep,
+  type RewardOptions,
+  type RewardSessionOptions,
+} from "./products/rl-reward.js";
 
 export { generate, type GenerateOptions, type Progress } from "./dataset/pipeline.js";
 export { writeDataset, type WriteOptions, type DatasetSummary } from "./dataset/write.js";

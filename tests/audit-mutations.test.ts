@@ -7,10 +7,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FORMATS } from "../src/dataset/formats.js";
+import { FORMATS as ALL_FORMATS } from "../src/dataset/formats.js";
 import { PLANTS, plantInto } from "./audit-plants.js";
 import { auditHeadline, CARD_AUDIT_ROWS, runAudit } from "../src/audit/index.js";
 import { cliRunner } from "./cli-run.js";
+
+/** rl rows are prompts without steps or labels: generate runs no audit on them (docs/rl.md). */
+const FORMATS = ALL_FORMATS.filter((f) => f !== "rl");
 
 const tmp = mkdtempSync(join(tmpdir(), "pddl2prm-audit-mutations-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -8,10 +8,13 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FORMATS } from "../src/dataset/formats.js";
+import { FORMATS as ALL_FORMATS } from "../src/dataset/formats.js";
 import { parseDomain, parseProblem } from "../src/pddl/index.js";
 import { findOperator, ground } from "../src/task/index.js";
 import { reseal } from "./reseal.js";
+
+/** rl rows are prompts without steps or labels: generate runs no audit on them (docs/rl.md). */
+const FORMATS = ALL_FORMATS.filter((f) => f !== "rl");
 
 const ROOT = resolve(__dirname, "..");
 const CLI = join(ROOT, "dist", "src", "cli", "main.js");

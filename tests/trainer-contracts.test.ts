@@ -501,8 +501,8 @@ describe("length and layout flags: bad input", () => {
     const dir = join(tmp, "bad");
     const cases: [string[], number, RegExp][] = [
       [["--tokenizer", TOKENIZER], 2, /--tokenizer .*--max-length/],
-      [["--format", "trl", "--chat"], 2, /--chat applies to --format pairs, trajectories and verifier/],
-      [["--format", "pairs", "--style", "rrm"], 2, /--style applies to --format verifier and feedback only/],
+      [["--format", "trl", "--chat"], 2, /--chat applies to --format pairs, trajectories, verifier and rl only/],
+      [["--format", "pairs", "--style", "rrm"], 2, /--style applies to --format verifier, feedback and rl only/],
       [["--format", "verifier", "--style", "fancy"], 2, /--style for --format verifier must be one of plain, rrm/],
       [["--format", "feedback", "--style", "rrm"], 2, /--style for --format feedback must be one of turns, dialogue/],
       [["--max-length", "0"], 2, /--max-length must be >= 1/],

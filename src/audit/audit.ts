@@ -253,6 +253,8 @@ function inSample(line: string, rate: number): boolean {
 /** Run the audit on the dataset folder `dir`. */
 export async function runAudit(dir: string, options: AuditOptions = {}): Promise<AuditReport> {
   const info = openDataset(dir);
+  // prompts without a label of their own: what the model writes is rewarded at training time
+  if (info.format === "rl") throw new UserError(`${dir}: --format rl rows are prompts, not labelled steps: there is nothing to audit`);
   const kind = unitKind(info.format);
   const rows = info.rowsBySplit ?? (await countRows(info));
   const bySplits = rows.train > 0 && rows.test > 0;

@@ -10,6 +10,7 @@ import { ERROR_DEFS, type ErrorDef } from "../products/chains.js";
 import { isEvalFormat } from "../dataset/eval-job.js";
 import { VERIFIER_STYLES, type VerifierStyle } from "../products/verifier.js";
 import { FEEDBACK_STYLES, type FeedbackStyle } from "../products/feedback.js";
+import { RL_STYLES, type RlStyle } from "../products/rl.js";
 import { datasetAuditor } from "../audit/index.js";
 import { action, groundCapOptions, intFlag, secondsFlag, UsageError, type GroundCapFlags } from "./common.js";
 import { runForcedExitSteps } from "../dataset/emergency.js";
@@ -129,7 +130,8 @@ function summaryText(s: DatasetSummary & { format?: string; maxLength?: number; 
     if (total === 0 && s.dropped > 0) out.push(`no row fits in ${s.maxLength} tokens: the dataset is empty; raise --max-length`);
   }
   const domains = Object.keys(s.byDomain).sort();
-  if (domains.length > 0) {
+  // (rl rows are prompts, one per problem: nothing is labelled, no table)
+  if (domains.length > 0 && s.format !== "rl") {
     // Evaluation formats: the table counts the labelled walk candidates behind the rows.
     const head = ["domain", s.format !== undefined && isEvalFormat(s.format) ? "labelled" : "rows", ...CATEGORIES];
     const rows = domains.map((d) => {
@@ -223,8 +225,8 @@ export function register(program: Command): void {
     .option("--max-expansions <n>", "per-problem search expansion limit", "5000000")
     .option("--hard", "pairs: keep only pairs whose rejected step is suboptimal (reward 0.75, gap 0.25)")
     .option("--error-def <def>", "processbench, verifier: a wrong step has reward-lt-1 (default) or reward-le-0.25")
-    .option("--chat", "pairs, trajectories, verifier: TRL's conversational layout (prompt, chosen, rejected, completion as chat messages)")
-    .option("--style <style>", "verifier: the target as plain verification text (default) or rrm (Agent-RRM's <think>/<critique>/<score>); feedback: turns (default: a row per good turn, the episode before it as the prompt, so no mistake is trained on) or dialogue (the whole episode as messages)")
+    .option("--chat", "pairs, trajectories, verifier, rl: TRL's conversational layout (prompt, chosen, rejected, completion as chat messages)")
+    .option("--style <style>", "verifier: the target as plain verification text (default) or rrm (Agent-RRM's <think>/<critique>/<score>); feedback: turns (default: a row per good turn, the episode before it as the prompt, so no mistake is trained on) or dialogue (the whole episode as messages); rl: the steps the prompt asks for, pddl (default: one PDDL action per line) or text (\"Step k: I ...\" in the domain's words)")
     .option("--max-length <n>", "drop rows longer than N tokens in their trainer, so no row loses its last label to truncation (counts in manifest.json)")
     .option("--tokenizer <file>", "a Hugging Face tokenizer.json (read locally) counting tokens for --max-length (default: a conservative estimate)")
     .option("--gzip", "write .jsonl.gz shards")
@@ -252,9 +254,9 @@ export function register(program: Command): void {
       let threshold = Number(flags.threshold);
       if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new UsageError(`--threshold must be a number in [0, 1], got '${flags.threshold}'`);
       threshold = evalThreshold(flags, cmd.getOptionValueSource("threshold") !== "default", threshold);
-      if (flags.chat && !["pairs", "trajectories", "verifier"].includes(flags.format)) throw new UsageError("--chat applies to --format pairs, trajectories and verifier only");
-      if (flags.style !== undefined && flags.format !== "verifier" && flags.format !== "feedback") throw new UsageError("--style applies to --format verifier and feedback only");
-      const styles: readonly string[] = flags.format === "feedback" ? FEEDBACK_STYLES : VERIFIER_STYLES;
+      if (flags.chat && !["pairs", "trajectories", "verifier", "rl"].includes(flags.format)) throw new UsageError("--chat applies to --format pairs, trajectories, verifier and rl only");
+      if (flags.style !== undefined && flags.format !== "verifier" && flags.format !== "feedback" && flags.format !== "rl") throw new UsageError("--style applies to --format verifier, feedback and rl only");
+      const styles: readonly string[] = flags.format === "feedback" ? FEEDBACK_STYLES : flags.format === "rl" ? RL_STYLES : VERIFIER_STYLES;
       if (flags.style !== undefined && !styles.includes(flags.style)) {
         throw new UsageError(`--style for --format ${flags.format} must be one of ${styles.join(", ")}, got '${flags.style}'`);
       }
@@ -304,8 +306,9 @@ export function register(program: Command): void {
         maxMemoryMb: maxMemory,
         genericFallback: flags.genericFallback === true,
         onProgress: progress.onProgress,
-        // the card reports the shortcut audit's headline (`pddl2prm audit` for the whole table)
-        audit: datasetAuditor,
+        // the card reports the shortcut audit's headline (`pddl2prm audit` for the whole table);
+        // rl rows are prompts without steps or labels: nothing for the audit to read
+        ...(flags.format === "rl" ? {} : { audit: datasetAuditor }),
       };
       if (domains !== undefined) opts.domain = domains;
       if (flags.domainFile !== undefined) opts.domainFile = flags.domainFile;
@@ -320,7 +323,7 @@ export function register(program: Command): void {
       if (workers !== undefined) opts.workers = workers;
       if (flags.holdoutDomain !== undefined) opts.holdoutDomain = flags.holdoutDomain;
       if (flags.chat) opts.chat = true;
-      if (flags.style !== undefined) opts.style = flags.style as VerifierStyle | FeedbackStyle;
+      if (flags.style !== undefined) opts.style = flags.style as VerifierStyle | FeedbackStyle | RlStyle;
       const maxLength = intFlag("--max-length", flags.maxLength, 1);
       if (maxLength !== undefined) opts.maxLength = maxLength;
       if (flags.tokenizer !== undefined) opts.tokenizer = flags.tokenizer;

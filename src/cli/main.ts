@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   validate: () => import("./validate.js"),
   label: () => import("./label.js"),
   judge: () => import("./judge.js"),
+  reward: () => import("./reward.js"),
   domains: () => import("./domains.js"),
   problems: () => import("./problems.js"),
   generate: () => import("./generate.js"),

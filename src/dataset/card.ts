@@ -34,32 +34,25 @@ ${featuresYaml(features(format, m.config["chat"] === true, typeof m.config["styl
   splits:${present.length === 0 ? " []" : "\n" + splitsInfo}
 ---
 
-# pddl2prm step-reward dataset
-
-Step-level rewards for Process Reward Models, labelled exactly by an optimal planner
-(pddl2prm ${m.version}, format \`${format}\`, seed ${m.seed}). Each row is a planning problem in
-natural language, a prefix of optimal steps, and one candidate next step with its reward:
-non-executable 0.0, dead-end 0.25, backtracking 0.5, suboptimal 0.75, optimal 1.0.
-
+${format === "rl" ? rlIntro(m) : stepIntro(m, format)}
 Domains:
 ${yamlList(domains, "")}
-
+${format === "rl" ? "" : `
 | category | ${isEvalFormat(format) ? "labelled walk candidates behind the rows" : "rows"} |
 |---|---|
 ${catLines}
-
+`}
 | domain | rows |
 |---|---|
 ${domLines}
 
 Total: ${m.rows} rows from ${m.problems.labelled} problems (${partialNote(m)}${m.problems.skipped.length} skipped, see
-\`manifest.json\`). The PDDL of every problem is under \`pddl/\`; \`meta.prefix\` and
-\`meta.action\` replay each row. Counts per domain, split and category are in \`stats.csv\`.
+\`manifest.json\`). The PDDL of every problem is under \`pddl/\`${format === "rl" ? "" : "; `meta.prefix` and\n`meta.action` replay each row"}. Counts per domain, split and category are in \`stats.csv\`.
 ${lengthNote(m)}${auditNote(m)}
 ## Trainer
 
 Format \`${format}\`${m.config["chat"] === true ? " (conversational, `--chat`)" : ""}: ${isFormat(format) ? FORMAT_CONSUMERS[format] : "unknown format"}.
-pddl2prm's \`docs/training.md\` has the exact training commands.
+pddl2prm's \`${format === "rl" ? "docs/rl.md" : "docs/training.md"}\` has the exact training commands.
 
 ## Plots
 
@@ -91,4 +84,27 @@ function lengthNote(m: Manifest): string {
   if (d === undefined || d.max_length === null) return "";
   const how = d.counted_with === "estimate" ? "estimated without a tokenizer" : `counted with \`${d.counted_with}\``;
   return `\nRows longer than ${d.max_length} tokens in their trainer (${how}) were dropped, so that no row loses its last label to truncation: ${d.rows} rows (per domain in \`manifest.json\`).\n`;
+}
+
+function stepIntro(m: Manifest, format: string): string {
+  return `# pddl2prm step-reward dataset
+
+Step-level rewards for Process Reward Models, labelled exactly by an optimal planner
+(pddl2prm ${m.version}, format \`${format}\`, seed ${m.seed}). Each row is a planning problem in
+natural language, a prefix of optimal steps, and one candidate next step with its reward:
+non-executable 0.0, dead-end 0.25, backtracking 0.5, suboptimal 0.75, optimal 1.0.
+`;
+}
+
+function rlIntro(m: Manifest): string {
+  return `# pddl2prm RL prompts
+
+Prompts for online reinforcement learning with verifiable rewards (pddl2prm ${m.version}, format
+\`rl\`, seed ${m.seed}): one row per planning problem, asking for a plan one step per line
+(\`step_syntax\`). Each row carries what its reward needs: \`domain_pddl\`, \`problem_pddl\`, their
+\`pddl_sha256\`, \`optimal_cost\` (also as verl's \`reward_model.ground_truth\` and \`extra_info\`).
+\`pddl2prm reward\` (or the Python glue in pddl2prm's \`python/pddl2prm_rl.py\`) turns an answer into an
+outcome reward, exact per-step rewards (non-executable 0.0, dead-end 0.25, backtracking 0.5,
+suboptimal 0.75, optimal 1.0) and their mix; \`answer\` is an optimal plan, for reference.
+`;
 }

@@ -20,6 +20,7 @@ import { buildStepPairs, stepPairLine } from "../products/pairs.js";
 import { EVAL_FORMATS, isEvalFormat, type EvalFormat } from "./formats.js";
 import { trainerPrompt } from "../products/layout.js";
 import { acpLine, buildAcp } from "../reasoning/index.js";
+import { buildRl, rlLine, type RlStyle } from "../products/rl.js";
 
 /** States one proof of a reasoning question may search (its question is skipped past them). */
 const ACP_PROOF_STATES = 100_000;
@@ -44,10 +45,12 @@ export function runEvalJob(
   task: GroundTask,
   templates: NlTemplates | null,
   result: JobResult,
+  problemText?: string,
 ): JobResult {
   const format = config.format as string;
   const key = `${job.domainName}/${job.problemId}`;
   const t0 = performance.now();
+  if (format === "rl") return runRlJob(job, config, task, templates, result, problemText ?? job.problemText ?? "", t0);
   let input: ProductInput;
   try {
     const ctx = createLabelContext(task, {
@@ -109,6 +112,49 @@ export function runEvalJob(
   } catch (e) {
     const skip =
       e instanceof ProblemSkipped ? e.message : e instanceof LimitError ? e.message : null;
+    if (skip === null) throw e;
+    result.skipped = skip;
+    result.lines = [];
+    result.dropped = 0;
+    result.counts = emptyCounts();
+  }
+  result.ms.labelling = performance.now() - t0;
+  return result;
+}
+
+/**
+ * `--format rl`: one prompt row per problem with what its reward needs (src/products/rl.ts). No
+ * candidates are labelled: only the optimal plan is found (its cost is the row's optimal cost).
+ */
+function runRlJob(job: ProblemJob, config: JobConfig, task: GroundTask, templates: NlTemplates | null, result: JobResult, problemText: string, t0: number): JobResult {
+  const key = `${job.domainName}/${job.problemId}`;
+  try {
+    const ctx = createLabelContext(task, { limits: { timeMs: config.timeMs, maxExpansions: config.maxExpansions, maxStates: config.maxStates } });
+    const plan = walkPlan(ctx, config.seed, key, config.randomOptimal);
+    const row = buildRl(
+      {
+        task,
+        renderer: createRenderer(task, templates),
+        domain: job.domainName,
+        problem: job.problemId,
+        split: job.split,
+        seed: config.seed,
+        domainText: job.domainText,
+        problemText,
+        planOps: plan.ops,
+      },
+      (config.style ?? "pddl") as RlStyle,
+      config.chat,
+    );
+    result.planLength = plan.ops.length;
+    result.states = plan.states.length;
+    const counter = config.maxLength == null ? null : tokenCounter(config.tokenizer ?? null);
+    if (counter !== null && promptCompletionTokens(counter, row.prompt, "") > config.maxLength!) {
+      result.dropped++;
+      result.lines = [];
+    } else result.lines = [rlLine(row)];
+  } catch (e) {
+    const skip = e instanceof ProblemSkipped ? e.message : e instanceof LimitError ? e.message : null;
     if (skip === null) throw e;
     result.skipped = skip;
     result.lines = [];

@@ -55,6 +55,13 @@ export function features(format: string, chat: boolean, style?: string): Feature
         s("id"), s("domain"), s("problem"), s("split"), s("kind"), s("form"), s("question"), seq("choices", "string"), s("answer"), s("prompt"), s("completion"),
         struct("meta", [i("state_index"), s("proof"), struct("gold", [s("answer"), seq("accept", "string"), seq("set", "string")]), i("states"), seq("items", "string"), seq("prefix", "string"), s("action"), seq("plan", "string"), i("horizon"), i("seed")]),
       ];
+    case "rl":
+      return [
+        s("id"), s("domain"), s("problem"), s("split"), chat ? messages("prompt") : s("prompt"), s("answer"), i("optimal_cost"), i("plan_length"), s("step_syntax"),
+        s("domain_pddl"), s("problem_pddl"), s("pddl_sha256"), s("data_source"), s("ability"),
+        struct("reward_model", [s("style"), s("ground_truth")]),
+        struct("extra_info", [s("id"), s("domain"), s("problem"), s("split"), i("optimal_cost"), i("plan_length"), s("pddl_sha256")]),
+      ];
     default:
       return [
         s("id"),

@@ -5,11 +5,11 @@ import { stringifyWithFloats } from "./row.js";
 import { oneLine, trainerPrompt } from "../products/layout.js";
 
 /** Output formats of `generate --format` (DESIGN.md §9). */
-export const FORMATS = ["native", "trl", "openrlhf", "math-shepherd", "paper-prm", "pairs", "trajectories", "processbench", "feedback", "verifier", "acp"] as const;
+export const FORMATS = ["native", "trl", "openrlhf", "math-shepherd", "paper-prm", "pairs", "trajectories", "processbench", "feedback", "verifier", "acp", "rl"] as const;
 export type Format = (typeof FORMATS)[number];
 
 /** The formats written per problem (src/dataset/eval-job.ts) rather than per labelled step. */
-export const EVAL_FORMATS = ["pairs", "trajectories", "processbench", "feedback", "verifier", "acp"] as const;
+export const EVAL_FORMATS = ["pairs", "trajectories", "processbench", "feedback", "verifier", "acp", "rl"] as const;
 export type EvalFormat = (typeof EVAL_FORMATS)[number];
 
 export function isEvalFormat(f: string): f is EvalFormat {
@@ -36,6 +36,7 @@ export const FORMAT_CONSUMERS: Record<Format, string> = {
   feedback:
     "TRL >= 0.24 SFTTrainer, conversational prompt-completion: a row per good step, the episode before it (mistakes and the environment's critiques too) as the prompt, so loss never falls on a mistake; --style dialogue: the whole episode as messages (every assistant turn with its reward)",
   verifier: "TRL >= 0.24 SFTTrainer, prompt-completion (a generative verifier; --style rrm: Agent-RRM's <think>/<critique>/<score>); --chat: conversational",
+  rl: "online RL with verifiable rewards: TRL >= 0.24 GRPOTrainer (prompt; --chat: conversational; the other columns reach reward functions as keyword arguments), verl (data_source, reward_model.ground_truth, extra_info; --chat --parquet) and Reasoning-Gym-style score_answer; rewards by `pddl2prm reward` (docs/rl.md)",
   acp: "reasoning questions with exact answers (applicability ... next action; yes/no, choice of four, free): ACPBench's question/choices/answer, and TRL >= 0.24 SFTTrainer prompt-completion; graded by `pddl2prm score`",
 };
 

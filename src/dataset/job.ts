@@ -205,7 +205,7 @@ export function runJob(job: ProblemJob, jobConfig: JobConfig): JobResult {
   // labelling gets what is left of the problem's time
   const config: JobConfig = { ...jobConfig, timeMs: Math.max(1, deadline - t1) };
   // Pairs, trajectories and processbench are not one row per labelled step.
-  if (isEvalFormat(config.format)) return runEvalJob(job, config, task, templates, result);
+  if (isEvalFormat(config.format)) return runEvalJob(job, config, task, templates, result, problemText);
 
   let steps: LabeledStep[];
   try {

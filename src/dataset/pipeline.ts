@@ -8,6 +8,7 @@ import { type Format } from "./formats.js";
 import { isEvalFormat } from "./eval-job.js";
 import { VERIFIER_STYLES, type VerifierStyle } from "../products/verifier.js";
 import { FEEDBACK_STYLES, type FeedbackStyle } from "../products/feedback.js";
+import { RL_STYLES, type RlStyle } from "../products/rl.js";
 import { openRlhfTokenProblem, tokenCounter } from "./length.js";
 import { emptyCounts, type EncodedJobResult, type JobConfig, type ProblemJob } from "./records.js";
 import { type NativeRow } from "./row.js";
@@ -79,11 +80,11 @@ export interface GenerateOptions {
   timeMs?: number;
   maxExpansions?: number;
   maxStates?: number;
-  /** pairs, trajectories, verifier: TRL's conversational layout (messages instead of strings). */
+  /** pairs, trajectories, verifier, rl: TRL's conversational layout (messages instead of strings). */
   chat?: boolean;
   /** verifier: the target's layout, "plain" (default) or "rrm" (Agent-RRM's tags). */
-  /** verifier: plain (default) or rrm; feedback: turns (default) or dialogue. */
-  style?: VerifierStyle | FeedbackStyle;
+  /** verifier: plain (default) or rrm; feedback: turns (default) or dialogue; rl: the steps asked for, pddl (default) or text. */
+  style?: VerifierStyle | FeedbackStyle | RlStyle;
   /**
    * Drop rows longer than this many tokens in the trainer their format is for, so that no row
    * loses its candidate's label to truncation. Counted with `tokenizer`, else estimated.
@@ -247,10 +248,10 @@ export function planRun(options: GenerateOptions, keepRows: boolean, generated?:
   const format = options.format ?? "native";
   checkInt("max-length", options.maxLength, 1);
   if (options.tokenizer !== undefined && options.maxLength === undefined) throw new UserError("--tokenizer counts tokens for --max-length: give both");
-  if (options.chat && format !== "pairs" && format !== "trajectories" && format !== "verifier") throw new UserError("--chat applies to --format pairs, trajectories and verifier only");
-  const styles: readonly string[] = format === "feedback" ? FEEDBACK_STYLES : VERIFIER_STYLES;
-  const style = (options.style ?? styles[0]) as VerifierStyle | FeedbackStyle;
-  if (style !== "plain" && format !== "verifier" && format !== "feedback") throw new UserError("--style applies to --format verifier and feedback only");
+  if (options.chat && format !== "pairs" && format !== "trajectories" && format !== "verifier" && format !== "rl") throw new UserError("--chat applies to --format pairs, trajectories, verifier and rl only");
+  const styles: readonly string[] = format === "feedback" ? FEEDBACK_STYLES : format === "rl" ? RL_STYLES : VERIFIER_STYLES;
+  const style = (options.style ?? styles[0]) as VerifierStyle | FeedbackStyle | RlStyle;
+  if (style !== "plain" && format !== "verifier" && format !== "feedback" && format !== "rl") throw new UserError("--style applies to --format verifier, feedback and rl only");
   if (!styles.includes(style)) throw new UserError(`--style for --format ${format} must be one of ${styles.join(", ")}, got '${style}'`);
   if (options.maxLength !== undefined) {
     // load it here, so that a bad file is one error before any work

@@ -11,6 +11,7 @@ import { CATEGORIES, type NativeRow, type Split } from "./row.js";
 import type { ShardInfo } from "./shard.js";
 import type { VerifierStyle } from "../products/verifier.js";
 import type { FeedbackStyle } from "../products/feedback.js";
+import type { RlStyle } from "../products/rl.js";
 import type { WorkCounts } from "../search/work.js";
 
 /** One problem to label: everything a worker needs, as plain data (it crosses threads). */
@@ -36,7 +37,7 @@ export interface JobConfig {
   /** pairs, trajectories, verifier: TRL's conversational layout (messages) instead of strings. */
   chat: boolean;
   /** verifier: the target's layout (plain text, the default, or Agent-RRM's tags); feedback: turns (default) or dialogue. */
-  style?: VerifierStyle | FeedbackStyle;
+  style?: VerifierStyle | FeedbackStyle | RlStyle;
   /** Drop rows longer than this many tokens in their trainer (null: keep all). */
   maxLength: number | null;
   /** The tokenizer.json that counts tokens for maxLength (null: the estimate of src/dataset/length.ts). */

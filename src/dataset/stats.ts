@@ -95,11 +95,11 @@ export function formatStatsTable(table: StatsTable): string {
 
 /**
  * The key that holds a row's category in `format` (pairs: the rejected side's), or null for
- * the formats whose rows have none (trajectories, processbench, feedback, verifier, acp).
+ * the formats whose rows have none (trajectories, processbench, feedback, verifier, acp, rl).
  */
 export function categoryKey(format: string): string | null {
   if (format === "pairs") return "rejected_category";
-  if (format === "trajectories" || format === "processbench" || format === "feedback" || format === "verifier" || format === "acp") return null;
+  if (format === "trajectories" || format === "processbench" || format === "feedback" || format === "verifier" || format === "acp" || format === "rl") return null;
   return "category";
 }
 
