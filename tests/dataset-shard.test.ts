@@ -133,6 +133,11 @@ describe("writeDataset failures", () => {
     // (6 hanoi problems have rows in train and test, none in validation)
     mkdirSync(join(stage, "data", "test-00000-of-00001.jsonl"), { recursive: true });
     writeFileSync(join(stage, "data", "test-00000-of-00001.jsonl", "x"), "x");
+    // the staging folder of an earlier forced run with these settings (its config.json, written
+    // first by every run): a folder of that name without one would be the user's, and refused
+    const same = folder();
+    await writeDataset({ domain: "hanoi", count: 6, seed: 2, workers: 1, out: same });
+    writeFileSync(join(stage, "config.json"), readFileSync(join(same, "config.json")));
     await expect(writeDataset({ domain: "hanoi", count: 6, seed: 2, workers: 1, out, force: true })).rejects.toThrow(
       /test-00000-of-00001\.jsonl: cannot move the finished shard into place \(E[A-Z]+[):]/,
     );

@@ -64,3 +64,32 @@ describe("a full disk (or a file size limit where no mount namespace can be made
     expect(out).toMatch(/leftovers: 0/);
   });
 });
+
+describe.runIf(canMount)("inodes running out during --force (issue 50): one line, the folder old or new, never half", () => {
+  it("at every inode count from the old dataset's to the new one's: exit 0 with the new dataset, or exit 1 in one line with the old one byte-identical", () => {
+    // $D is remounted with room for only K more inodes once the old dataset is written
+    const script = (k: number) =>
+      `${RUN} --out $D/out 2>/dev/null; (cd $D/out && find . -type f | sort | xargs sha256sum) > /tmp/pddl2prm-old-$$; used=$(df --output=iused $D | tail -1); ` +
+      `mount -o remount,nr_inodes=$((used + ${k})) $D && ${RUN} --out $D/out --seed 2 --force 2>$E; rc=$?; ` +
+      `echo "old=$(cd $D/out && find . -type f | sort | xargs sha256sum | cmp -s - /tmp/pddl2prm-old-$$ && echo yes || echo no)"; rm -f /tmp/pddl2prm-old-$$; ` +
+      `echo "seed=$(grep -o '"seed": [0-9]*' $D/out/config.json | head -1)"; ${REPORT}`;
+    const fresh = inTmpfs("8000k", `${RUN} --out $D/out --seed 2 2>/dev/null; echo "new:"; (cd $D/out && find . -type f | sort | xargs sha256sum)`).split("new:\n")[1]!.trim();
+    let failed = 0;
+    for (let k = 2; k <= 70; k += 4) {
+      const out = inTmpfs("8000k", script(k));
+      const rc = /rc=(\d+)/.exec(out)![1];
+      const err = /err=(.*)/.exec(out)![1]!;
+      expect(out, `k=${k}`).toMatch(/leftovers: 0/);
+      if (rc === "0") {
+        expect(out.split("files:\n")[1]!.split("leftovers")[0]!.trim().replace(/\.\/out\//g, "./"), `k=${k}`).toBe(fresh);
+        continue;
+      }
+      failed++;
+      expect(rc, `k=${k}: ${err}`).toBe("1");
+      expect(err, `k=${k}`).toMatch(/^pddl2prm: error: \S+: .*\(ENOSPC/);
+      expect(err, `k=${k}`).not.toMatch(/internal error|    at /);
+      expect(out, `k=${k}: ${err}`).toMatch(/old=yes/);
+    }
+    expect(failed).toBeGreaterThan(3);
+  }, 600_000);
+});

@@ -1,8 +1,9 @@
 /**
- * `parse`, `ground` and `solve` under hard bounds: the command runs in a worker thread with a heap
- * limit (`--max-memory`) and is stopped at its `--time-limit` counted from the start, parsing
- * included (a parse of a large file cannot check a clock itself). Either bound reached is one
- * line and exit 1, never an out-of-memory crash of the process.
+ * `parse`, `ground`, `solve`, `label` and `judge` under hard bounds: the command runs in a worker
+ * thread with a heap limit (`--max-memory`) and is stopped at its time limit (`--time-limit` in
+ * seconds, or `label`/`judge`'s `--time-ms`) counted from the start, parsing included (a parse
+ * of a large file cannot check a clock itself). Either bound reached is one line and exit 1,
+ * never an out-of-memory crash of the process.
  */
 import { Worker } from "node:worker_threads";
 import { commandStart, intFlag, MAIN_SCRIPT, runsAsProgram, secondsFlag } from "./common.js";
@@ -21,16 +22,33 @@ export const DEFAULT_MAX_MEMORY_MB = 1280;
 /** The `--max-memory` help text of the bounded commands. */
 export const MAX_MEMORY_HELP = `heap limit in MB; over it, exit 1 with one line (default: ${DEFAULT_MAX_MEMORY_MB}, which keeps the process under 2 GB)`;
 
+/** Is this the bounded worker of a command (bounded.ts), or a thread it started? */
+export function inBoundedWorker(): boolean {
+  return process.env[IN_WORKER] === "1";
+}
+
+/** The heap limit of `--max-memory`, MB (checked: at least 64). */
+export function maxMemoryMb(flag: string | undefined): number {
+  return intFlag("--max-memory", flag, 64) ?? DEFAULT_MAX_MEMORY_MB;
+}
+
 /**
  * Run the current command in a bounded worker, unless this already is one. Resolves true when it
  * ran there (its output and exit code are the command's), false when the caller runs it itself.
+ * The time limit is `flags.timeLimit` (seconds) or `timeMs` (a command with `--time-ms`).
  */
-export async function runBounded(command: string, flags: { timeLimit?: string; maxMemory?: string; json?: boolean }, onLimit?: (ms: number) => void): Promise<boolean> {
+export async function runBounded(
+  command: string,
+  flags: { timeLimit?: string; maxMemory?: string; json?: boolean },
+  onLimit?: (ms: number) => void,
+  timeMs?: number,
+): Promise<boolean> {
   // (bounded only as the pddl2prm program: run in-process by a test or a library, it runs as called)
-  if (process.env[IN_WORKER] === "1" || !runsAsProgram()) return false;
+  if (inBoundedWorker() || !runsAsProgram()) return false;
   const t0 = commandStart();
-  const seconds = secondsFlag("--time-limit", flags.timeLimit);
-  const memoryMb = intFlag("--max-memory", flags.maxMemory, 64) ?? DEFAULT_MAX_MEMORY_MB;
+  const seconds = timeMs !== undefined ? timeMs / 1000 : secondsFlag("--time-limit", flags.timeLimit);
+  const limitText = timeMs !== undefined ? `${timeMs} ms (--time-ms)` : `${seconds} s`;
+  const memoryMb = maxMemoryMb(flags.maxMemory);
   const worker = new Worker(MAIN_SCRIPT, {
     argv: process.argv.slice(2),
     env: { ...process.env, [IN_WORKER]: "1" },
@@ -41,7 +59,7 @@ export async function runBounded(command: string, flags: { timeLimit?: string; m
   let reason: string | null = null;
   // counted from the process's start: loading modules and starting the worker are inside it
   const timer = seconds === undefined ? null : setTimeout(() => {
-    reason = `${command}: the time limit of ${seconds} s is reached (parsing included)`;
+    reason = `${command}: the time limit of ${limitText} is reached (parsing included)`;
     void worker.terminate();
   }, Math.max(0, t0 + seconds * 1000 + GRACE_MS - performance.now()));
   const code = await new Promise<number>((resolve) => {

@@ -151,7 +151,8 @@ function summaryText(s: DatasetSummary & { format?: string; maxLength?: number; 
       `time: wall ${sec(s.wallMs)}s; worker time: grounding ${sec(ms.grounding)}s, labelling ${sec(ms.labelling)}s, translation ${sec(ms.translation)}s; writing ${sec(ms.writing)}s; ${(total / (s.wallMs / 1000)).toFixed(0)} rows/s`,
     );
   }
-  out.push(s.merged ? `dataset complete: ${join(s.out, "manifest.json")}, README.md, stats.csv` : `rank ${s.rank} done; run the other ranks, then \`pddl2prm merge ${s.out}\``);
+  const wrote = ["README.md", "stats.csv"].filter((f) => !s.kept.includes(f));
+  out.push(s.merged ? `dataset complete: ${[join(s.out, "manifest.json"), ...wrote].join(", ")}` : `rank ${s.rank} done; run the other ranks, then \`pddl2prm merge ${s.out}\``);
   return out.join("\n");
 }
 
@@ -163,7 +164,7 @@ const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
  * removes its temporary files and what it created, and the process exits 130/143. A second
  * signal exits at once.
  */
-async function withSignals(fn: (signal: AbortSignal) => Promise<void>): Promise<void> {
+async function withSignals(fn: (signal: AbortSignal) => Promise<boolean>): Promise<void> {
   const stop = new AbortController();
   const onSignal = (sig: NodeJS.Signals): void => {
     if (stop.signal.aborted) {
@@ -176,13 +177,20 @@ async function withSignals(fn: (signal: AbortSignal) => Promise<void>): Promise<
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  let complete = false;
   try {
-    await fn(stop.signal);
+    complete = await fn(stop.signal);
   } catch (e) {
     if (!(e instanceof RunInterrupted)) throw e;
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+  }
+  if (stop.signal.aborted && complete) {
+    // the signal came after the dataset was complete (a --force run past its swap's commit
+    // point finishes the swap): nothing was stopped, and saying so is the truth
+    process.stderr.write(`pddl2prm: ${String(stop.signal.reason)}: came when the dataset was already complete; finished it\n`);
+    return;
   }
   if (stop.signal.aborted) {
     const sig = String(stop.signal.reason);
@@ -334,12 +342,17 @@ export function register(program: Command): void {
         } finally {
           progress.done();
         }
-        if (!quiet && !signal.aborted) {
+        if (!quiet && (!signal.aborted || summary.merged)) {
           const length = maxLength !== undefined ? { maxLength, ...(flags.tokenizer !== undefined ? { tokenizer: flags.tokenizer } : {}) } : {};
           process.stdout.write(summaryText({ ...summary, format: flags.format, ...length }) + "\n");
         }
         // a user's file the card's data/<split>-* patterns pick up: load_dataset would read it as rows
         if (summary.merged && !signal.aborted) for (const line of strayDataFiles(summary.out)) process.stderr.write(`pddl2prm: warning: ${line}\n`);
+        // a user's card, stats or plots kept in place of the dataset's: said, with the way to get them written
+        if (summary.kept.length > 0) {
+          process.stderr.write(`pddl2prm: warning: kept ${summary.kept.map((k) => join(summary.out, k)).join(", ")} (not pddl2prm's: edited, or not in its ledger); to have the dataset's written, move ${summary.kept.length > 1 ? "them" : "it"} away and run \`pddl2prm merge ${summary.out}\`\n`);
+        }
+        return summary.merged;
       });
     }),
   );

@@ -9,8 +9,10 @@ import { UserError } from "../pddl/index.js";
 import { readTemplatesFile } from "../nl/index.js";
 import { LimitError } from "../search/types.js";
 import { planSteps, type Judgement } from "../products/judge.js";
-import { JudgeSession } from "../products/judge-session.js";
-import { action, commandStart, groundCapOptions, groundLimits, intFlag, printJson, readUserFileOrStdin, UsageError, type GroundCapFlags } from "./common.js";
+import { JudgeSession, type JudgeSessionOptions } from "../products/judge-session.js";
+import { action, commandStart, groundCapOptions, groundLimits, intFlag, printJson, readUserFileOrStdin, runsAsProgram, UsageError, type GroundCapFlags } from "./common.js";
+import { inBoundedWorker, MAX_MEMORY_HELP, maxMemoryMb, runBounded } from "./bounded.js";
+import { streamBounded, writeLine } from "./judge-stream.js";
 
 interface JudgeFlags extends GroundCapFlags {
   json?: boolean;
@@ -20,6 +22,7 @@ interface JudgeFlags extends GroundCapFlags {
   timeMs?: string;
   seed?: string;
   cache?: string;
+  maxMemory?: string;
 }
 
 function humanText(j: Judgement): string {
@@ -31,11 +34,6 @@ function humanText(j: Judgement): string {
   const opt = j.optimal_cost === null ? "no plan exists" : `optimal ${j.optimal_cost}`;
   lines.push(`first error: ${fe}; goal reached: ${j.goal_reached ? "yes" : "no"}; valid plan: ${j.valid ? "yes" : "no"}; cost ${j.cost} (${opt})`);
   return lines.join("\n") + "\n";
-}
-
-/** Write one line, waiting when the pipe is full (a slow reader never makes us buffer without bound). */
-async function writeLine(text: string): Promise<void> {
-  if (!process.stdout.write(text + "\n")) await once(process.stdout, "drain");
 }
 
 async function streamRequests(session: JudgeSession): Promise<void> {
@@ -71,6 +69,7 @@ export function register(program: Command): void {
     .option("--time-ms <n>", `wall-clock limit per plan in milliseconds, counted from the command's start (with --jsonl, from the request's line), parsing, grounding and every search included (default: none for one plan; ${JSONL_DEFAULT_TIME_MS} per request with --jsonl, so one plan cannot hold up the stream)`)
     .option("--seed <s>", "seed of the critiques' wording", "0")
     .option("--cache <n>", "--jsonl: ground tasks kept warm with their h* caches", "64")
+    .option("--max-memory <mb>", `${MAX_MEMORY_HELP}; with --jsonl, a request over it answers with a limit and the stream goes on`)
     .addHelpText(
       "after",
       "\nA rejected step (non-executable, or text naming no action: 'unparseable') leaves the state as it is;" +
@@ -82,9 +81,16 @@ export function register(program: Command): void {
       const timeMs = intFlag("--time-ms", flags.timeMs, 1) ?? (flags.jsonl ? JSONL_DEFAULT_TIME_MS : undefined);
       const seed = intFlag("--seed", flags.seed, 0)!;
       const cache = intFlag("--cache", flags.cache, 1)!;
+      const memoryMb = maxMemoryMb(flags.maxMemory);
+      if (flags.jsonl) {
+        if (plan !== undefined) throw new UsageError("--jsonl reads its plans from stdin: give no PLAN");
+        if (flags.json) throw new UsageError("give --json or --jsonl, not both");
+      } else if (domain === undefined || problem === undefined || plan === undefined) {
+        throw new UsageError("judge needs DOMAIN PROBLEM PLAN (or --jsonl)");
+      }
       // a missing or unreadable templates file is an error now, not at the first request
       if (flags.templates !== undefined) readTemplatesFile(flags.templates);
-      const session = new JudgeSession({
+      const options: JudgeSessionOptions = {
         ...(domain !== undefined ? { domain } : {}),
         ...(problem !== undefined ? { problem } : {}),
         ...(flags.templates !== undefined ? { templatesFile: flags.templates } : {}),
@@ -93,17 +99,19 @@ export function register(program: Command): void {
         cacheSize: cache,
         seed,
         groundCaps: groundLimits(flags),
-      });
+      };
+      // as the pddl2prm program, bounded like `solve`: a stream's requests each in a worker with
+      // the heap of --max-memory, stopped past their --time-ms (parsing included); one plan in a
+      // bounded worker (runBounded)
+      const bounded = runsAsProgram() && !inBoundedWorker();
       if (flags.jsonl) {
-        if (plan !== undefined) throw new UsageError("--jsonl reads its plans from stdin: give no PLAN");
-        if (flags.json) throw new UsageError("give --json or --jsonl, not both");
-        await streamRequests(session);
+        if (bounded) await streamBounded({ ...options, timeMs: timeMs! }, memoryMb);
+        else await streamRequests(new JudgeSession(options));
         return;
       }
-      if (domain === undefined || problem === undefined || plan === undefined) {
-        throw new UsageError("judge needs DOMAIN PROBLEM PLAN (or --jsonl)");
-      }
-      const steps = planSteps(readUserFileOrStdin(plan, "the plan"));
+      if (await runBounded("judge", flags, undefined, timeMs)) return;
+      const session = new JudgeSession(options);
+      const steps = planSteps(readUserFileOrStdin(plan!, "the plan"));
       let j: Judgement;
       try {
         // one plan: the limit counts from the command's start (node's start-up, loading the

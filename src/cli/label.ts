@@ -14,6 +14,7 @@ import {
 import { classify, createLabelContext } from "../label/index.js";
 import { candidateFor } from "../products/judge.js";
 import { action, commandStart, groundCapOptions, groundLimits, intFlag, printJson, readUserFileOrStdin, type GroundCapFlags } from "./common.js";
+import { MAX_MEMORY_HELP, runBounded } from "./bounded.js";
 
 interface LabelOpts extends GroundCapFlags {
   prefix?: string;
@@ -21,6 +22,7 @@ interface LabelOpts extends GroundCapFlags {
   json?: boolean;
   maxStates?: string;
   timeMs?: string;
+  maxMemory?: string;
 }
 
 export function register(program: Command): void {
@@ -33,15 +35,21 @@ export function register(program: Command): void {
     .option("--prefix <planfile>", "plan file of the steps taken so far ('-' reads stdin); default: none (initial state)")
     .option("--max-states <n>", "state cap of the h* oracle's explicit mode and of label searches")
     .option("--time-ms <n>", "wall-clock limit in milliseconds from the command's start (parsing and grounding included)")
+    .option("--max-memory <mb>", MAX_MEMORY_HELP)
     .option("--json", "print one JSON object");
   groundCapOptions(cmd).action(
-    action((domainPath: string, problemPath: string, opts: LabelOpts) => {
+    action(async (domainPath: string, problemPath: string, opts: LabelOpts) => {
       const maxStates = intFlag("--max-states", opts.maxStates, 1);
       const timeMs = intFlag("--time-ms", opts.timeMs, 1);
+      // in a bounded worker: --max-memory, and --time-ms stops even a parse that cannot look at
+      // a clock (a 50 MB problem), counted from the command's start
+      if (await runBounded("label", opts, undefined, timeMs)) return;
       // one deadline from the command's start: start-up, parsing, grounding and labelling
       const deadline = timeMs !== undefined ? commandStart() + timeMs : undefined;
       const d = parseDomainFile(domainPath);
       const p = parseProblemFile(problemPath, d);
+      // (a parse cannot look at a clock: over the limit once it is done, this is the limit)
+      if (deadline !== undefined && performance.now() > deadline) throw new UserError("limit reached: time limit reached while parsing");
       const task = ground(d, p, groundLimits(opts, deadline));
 
       // Replay the prefix, checking every step.

@@ -1,9 +1,9 @@
 import type { Command } from "commander";
 import { join } from "node:path";
 import { mergeDataset, readRanks } from "../dataset/manifest.js";
-import { categoryKey, countShard, formatStatsTable, statsTable, writeStatsCsv } from "../dataset/stats.js";
+import { categoryKey, countShard, formatStatsTable, statsCsvText, statsTable } from "../dataset/stats.js";
 import { CATEGORIES } from "../dataset/row.js";
-import { PLOT_FILES, writePlots } from "../dataset/plots.js";
+import { PLOT_FILES, plotTexts } from "../dataset/plots.js";
 import { mayReplace, ownedFiles, recordWritten } from "../dataset/ownership.js";
 import { existsSync } from "node:fs";
 import { UserError } from "../pddl/errors.js";
@@ -41,13 +41,14 @@ export function register(program: Command): void {
         if (all && all.rows !== rows) mismatches.push(`shards hold ${rows} rows, problem records say ${all.rows}`);
         // (a stats.csv or plot of someone else's is not written over: ownership.ts)
         const owned = ownedFiles(outdir);
-        const written: string[] = [];
-        if (mayReplace(outdir, "stats.csv", owned)) {
-          await writeStatsCsv(join(outdir, "stats.csv"), table);
-          written.push("stats.csv");
-        } else process.stderr.write(`pddl2prm: warning: ${join(outdir, "stats.csv")} is not pddl2prm's; not written\n`);
-        const plots = flags.plot && Object.values(PLOT_FILES).every((rel) => mayReplace(outdir, rel, owned)) ? await writePlots(outdir, problems) : [];
-        recordWritten(outdir, [...written, ...plots], owned);
+        const texts = new Map<string, string>();
+        if (mayReplace(outdir, "stats.csv", owned)) texts.set("stats.csv", await statsCsvText(table));
+        else process.stderr.write(`pddl2prm: warning: ${join(outdir, "stats.csv")} is not pddl2prm's; not written\n`);
+        if (flags.plot && Object.values(PLOT_FILES).every((rel) => mayReplace(outdir, rel, owned))) for (const [rel, svg] of await plotTexts(problems)) texts.set(rel, svg);
+        // the files and the ledger together (ownership.ts: no kill leaves a file out of it)
+        recordWritten(outdir, texts, owned);
+        const written = [...texts.keys()].filter((r) => r === "stats.csv");
+        const plots = [...texts.keys()].filter((r) => r !== "stats.csv");
         if (flags.json) {
           printJson({
             rows,
@@ -79,8 +80,11 @@ export function register(program: Command): void {
           if (problems.length > 0) throw folderCheckError(outdir, problems);
         }
         const { datasetAuditor } = await import("../audit/index.js");
-        const m = (await mergeDataset(outdir, { audit: datasetAuditor }))!;
-        process.stdout.write(`merged ${m.world} rank(s): ${m.rows} rows in ${m.shards.length} shards; wrote manifest.json, README.md, stats.csv\n`);
+        const kept: string[] = [];
+        const m = (await mergeDataset(outdir, { audit: datasetAuditor, onKept: (k) => kept.push(...k) }))!;
+        const wrote = ["manifest.json", "README.md", "stats.csv"].filter((f) => !kept.includes(f));
+        process.stdout.write(`merged ${m.world} rank(s): ${m.rows} rows in ${m.shards.length} shards; wrote ${wrote.join(", ")}\n`);
+        if (kept.length > 0) process.stderr.write(`pddl2prm: warning: kept ${kept.map((k) => join(outdir, k)).join(", ")} (not pddl2prm's: edited, or not in its ledger); move ${kept.length > 1 ? "them" : "it"} away and merge again to have the dataset's written\n`);
         for (const line of strayDataFiles(outdir)) process.stderr.write(`pddl2prm: warning: ${line}\n`);
       }),
     );

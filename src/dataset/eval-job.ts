@@ -110,16 +110,20 @@ export function runEvalJob(
       result.lines = rows.filter((r) => fits(() => promptCompletionTokens(counter!, r.prompt, r.completion))).map(verifierLine);
     }
   } catch (e) {
-    const skip =
-      e instanceof ProblemSkipped ? e.message : e instanceof LimitError ? e.message : null;
-    if (skip === null) throw e;
-    result.skipped = skip;
-    result.lines = [];
-    result.dropped = 0;
-    result.counts = emptyCounts();
+    skipOnLimit(e, result);
   }
   result.ms.labelling = performance.now() - t0;
   return result;
+}
+
+/** A problem a limit stopped is skipped (with the limit's reason); any other error is thrown on. */
+function skipOnLimit(e: unknown, result: JobResult): void {
+  const skip = e instanceof ProblemSkipped ? e.message : e instanceof LimitError ? e.message : null;
+  if (skip === null) throw e;
+  result.skipped = skip;
+  result.lines = [];
+  result.dropped = 0;
+  result.counts = emptyCounts();
 }
 
 /**
@@ -154,12 +158,7 @@ function runRlJob(job: ProblemJob, config: JobConfig, task: GroundTask, template
       result.lines = [];
     } else result.lines = [rlLine(row)];
   } catch (e) {
-    const skip = e instanceof ProblemSkipped ? e.message : e instanceof LimitError ? e.message : null;
-    if (skip === null) throw e;
-    result.skipped = skip;
-    result.lines = [];
-    result.dropped = 0;
-    result.counts = emptyCounts();
+    skipOnLimit(e, result);
   }
   result.ms.labelling = performance.now() - t0;
   return result;

@@ -250,7 +250,11 @@ export async function checkDatasetFolder(out: string, opts: FolderCheckOptions):
     if (files === null) {
       if (opts.merged) report(LEDGER, `not a valid pddl2prm ledger; \`pddl2prm merge ${out}\` writes it again`);
     } else {
-      for (const f of files) {
+      // a merge stopped between its two ledger writes lists a file's old and new content: either is whole
+      const versions = new Map<string, { bytes: number; sha256: string }[]>();
+      for (const f of files) versions.set(f.path, [...(versions.get(f.path) ?? []), f]);
+      for (const [path, vs] of versions) {
+        const f = { path, ...vs[vs.length - 1]! };
         if (!safeRel(f.path)) {
           report(LEDGER, `lists ${JSON.stringify(f.path)}, a path outside the dataset folder`);
           continue;
@@ -267,10 +271,12 @@ export async function checkDatasetFolder(out: string, opts: FolderCheckOptions):
         else if (EDITABLE.test(f.path)) continue; // the user's edit of the card, stats or plots
         else {
           const size = sizeOf(at(f.path));
+          const sized = vs.filter((v) => v.bytes === size);
           if (size === 0 && f.bytes > 0) report(f.path, `empty (the ledger lists ${f.bytes} bytes)`);
-          else if (size !== f.bytes) report(f.path, `${size} bytes, the ledger says ${f.bytes}`);
+          else if (sized.length === 0) report(f.path, `${size} bytes, the ledger says ${vs.map((v) => v.bytes).join(" or ")}`);
           else {
-            const wrong = await differs(f.path, f.sha256, "changed since pddl2prm wrote it (its sha256 is not the one the ledger lists)");
+            let wrong: string | null = null;
+            for (const v of sized) if ((wrong = await differs(f.path, v.sha256, "changed since pddl2prm wrote it (its sha256 is not the one the ledger lists)")) === null) break;
             if (wrong !== null) report(f.path, wrong);
           }
         }

@@ -4,8 +4,10 @@
  * thread of a separate pool cost a start, a load of the code and a warm-up of V8's compilers
  * (about 0.8 s of CPU each for `generate --domain all --count 100 --workers 2`: issue 49).
  */
+import type { EventEmitter } from "node:events";
 import { join } from "node:path";
 import { Piscina } from "piscina";
+import { UserError } from "../pddl/errors.js";
 import { packageRoot } from "../util/paths.js";
 
 /** What fixes a pool at creation: its threads and each thread's heap limit (MB). */
@@ -14,15 +16,42 @@ export interface PoolShape {
   heapMb: number;
 }
 
+/**
+ * Errors of the pool's workers that no task receives (piscina emits them on the pool when the
+ * failing worker has no task in flight). A worker out of heap after its problem was already
+ * stopped and recorded (the hard time limit reached while its heap was at the limit, issue 50)
+ * is nothing more: piscina replaces the worker and the run goes on. Anything else fails the run
+ * with one line (`failure`, read by `runJobs` as its results come in). Without a listener, the
+ * event ended the process with a stack trace and left the folder's lock behind.
+ */
+export function watchPoolErrors(pool: EventEmitter): { failure(): UserError | null } {
+  let failure: UserError | null = null;
+  pool.on("error", (e: NodeJS.ErrnoException) => {
+    if (e?.code === "ERR_WORKER_OUT_OF_MEMORY") return;
+    failure ??= new UserError(`a worker thread failed: ${String(e?.message ?? e).split("\n")[0]}`);
+  });
+  return { failure: () => failure };
+}
+
+const watched = new WeakMap<Piscina, { failure(): UserError | null }>();
+
+/** The failure of a pool made here outside its tasks (see `watchPoolErrors`), or null. */
+export function poolFailure(pool: Piscina): UserError | null {
+  return watched.get(pool)?.failure() ?? null;
+}
+
 /** A pool of `dist/src/dataset/worker.js` threads (default task: a problem; `makeProblemSet`: a domain's fresh set). */
 export function createLabellingPool(shape: PoolShape): Piscina {
-  return new Piscina({
+  const pool = new Piscina({
     filename: join(packageRoot(), "dist", "src", "dataset", "worker.js"),
     minThreads: shape.threads,
     maxThreads: shape.threads,
     idleTimeout: 1000,
     resourceLimits: { maxOldGenerationSizeMb: shape.heapMb },
   });
+  // from its start: a parked pool (problem sets, then labelling) is watched too
+  watched.set(pool, watchPoolErrors(pool));
+  return pool;
 }
 
 /**

@@ -18,7 +18,8 @@ import { UserError } from "../pddl/errors.js";
 import { tempName } from "../util/atomic-write.js";
 import { diskReason } from "./disk.js";
 
-const LockFile = z.object({ pid: z.number().int().positive(), host: z.string(), rank: z.number().int().nonnegative(), started: z.string() });
+// (`config_hash`: the settings of the run holding it, so that ranks of one run tell each other from others)
+const LockFile = z.object({ pid: z.number().int().positive(), host: z.string(), rank: z.number().int().nonnegative(), started: z.string(), config_hash: z.string().optional() });
 type Holder = z.infer<typeof LockFile>;
 
 const pad5 = (n: number) => String(n).padStart(5, "0");
@@ -37,8 +38,8 @@ export function lockPath(out: string, rank: number): string {
   return join(out, `.pddl2prm-lock-${pad5(rank)}`);
 }
 
-/** Names of lock files (any rank). */
-export const LOCK_NAME = /^\.pddl2prm-lock-\d{5}$/;
+export { LOCK_NAME } from "./reserved.js";
+import { LOCK_NAME } from "./reserved.js";
 
 /** Whether a process with this pid exists on this machine. */
 function pidAlive(pid: number): boolean {
@@ -104,9 +105,9 @@ export interface Lock {
  * holds it. A stale lock (its process gone) is replaced; telling whether a lock from another
  * host is stale takes up to three heartbeats (30 s).
  */
-export async function acquireLock(out: string, rank: number): Promise<Lock> {
+export async function acquireLock(out: string, rank: number, configHash?: string): Promise<Lock> {
   const path = lockPath(out, rank);
-  const me: Holder = { pid: process.pid, host: hostname(), rank, started: new Date().toISOString() };
+  const me: Holder = { pid: process.pid, host: hostname(), rank, started: new Date().toISOString(), ...(configHash !== undefined ? { config_hash: configHash } : {}) };
   const tmp = tempName(path);
   try {
     writeFileSync(tmp, JSON.stringify(me) + "\n");
@@ -212,9 +213,10 @@ function held(path: string, me: Holder): Lock {
 
 /**
  * Ranks of `out` other than `rank` whose lock is held by a run that may still be writing (a
- * lock from another host counts as held: that cannot be told without waiting).
+ * lock from another host counts as held: that cannot be told without waiting). Given
+ * `configHash`, ranks whose lock names those same settings (ranks of this very run) are left out.
  */
-export function otherLiveRanks(out: string, rank: number): number[] {
+export function otherLiveRanks(out: string, rank: number, configHash?: string): number[] {
   let names: string[];
   try {
     names = readdirSync(out);
@@ -227,6 +229,7 @@ export function otherLiveRanks(out: string, rank: number): number[] {
     const r = Number(n.slice(-5));
     if (r === rank) continue;
     const h = readHolder(join(out, n));
+    if (configHash !== undefined && h !== null && h !== "corrupt" && h.config_hash === configHash) continue;
     if (h === "corrupt" || (h !== null && (h.host !== hostname() || holderAlive(join(out, n), h)))) live.push(r);
   }
   return live;

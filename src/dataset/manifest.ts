@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync, readdirSync, statSync } from "node:fs";
-import { writeDatasetFile } from "./disk.js";
 import { join } from "node:path";
 import { UserError } from "../pddl/errors.js";
 import { packageVersion } from "../util/paths.js";
@@ -9,9 +8,10 @@ import { emptyCounts, type CategoryCounts, type DatasetAuditor, type Manifest, t
 import { CATEGORIES, SPLITS } from "./row.js";
 import type { ShardInfo } from "./shard.js";
 import { readConfigFile, readRankFile } from "./state-files.js";
-import { statsTable, writeStatsCsv } from "./stats.js";
-import { PLOT_FILES, writePlots } from "./plots.js";
-import { mayReplace, ownedFiles, writeLedger } from "./ownership.js";
+import { statsCsvText, statsTable } from "./stats.js";
+import { PLOT_FILES, plotTexts } from "./plots.js";
+import { checkLedgerName, commitFiles, mayReplace, ownedFiles } from "./ownership.js";
+import { plainFileHash, textHash } from "./reserved.js";
 
 export type { Manifest };
 
@@ -64,7 +64,10 @@ export async function verifyShards(out: string, shards: ShardInfo[]): Promise<st
  * plots/ and, given an `audit`, the shortcut audit's headline) and stats.csv.
  * Returns null (or throws, unless `quietIfIncomplete`) when some rank has not finished.
  */
-export async function mergeDataset(out: string, opts: { quietIfIncomplete?: boolean; audit?: DatasetAuditor } = {}): Promise<Manifest | null> {
+export async function mergeDataset(
+  out: string,
+  opts: { quietIfIncomplete?: boolean; audit?: DatasetAuditor; /** Told the files of a user's kept where the card, stats or plots would go. */ onKept?: (rels: string[]) => void } = {},
+): Promise<Manifest | null> {
   const { config, configHash, world, ranks, missing } = readRanks(out);
   if (missing.length > 0) {
     if (opts.quietIfIncomplete) return null;
@@ -134,20 +137,40 @@ export async function mergeDataset(out: string, opts: { quietIfIncomplete?: bool
   // A file of the user's where the dataset's would go is kept: the manifest is required, the
   // card, stats and plots are not written over it (ownership.ts).
   const owned = ownedFiles(out);
+  checkLedgerName(out);
   if (!mayReplace(out, "manifest.json", owned)) throw new UserError(`${join(out, "manifest.json")}: exists and pddl2prm did not write it; move it away, or use another --out`);
-  const written = ["manifest.json"];
-  writeDatasetFile(join(out, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
-  if (Object.values(PLOT_FILES).every((rel) => mayReplace(out, rel, owned))) written.push(...(await writePlots(out, problems)));
-  if (mayReplace(out, "README.md", owned)) {
-    writeDatasetFile(join(out, "README.md"), datasetCard(manifest));
-    written.push("README.md");
-  }
-  if (mayReplace(out, "stats.csv", owned)) {
-    await writeStatsCsv(join(out, "stats.csv"), table);
-    written.push("stats.csv");
-  }
-  writeLedger(out, written);
+  const texts = new Map<string, string>([["manifest.json", JSON.stringify(manifest, null, 2) + "\n"]]);
+  const kept: string[] = [];
+  if (Object.values(PLOT_FILES).every((rel) => mayReplace(out, rel, owned))) for (const [rel, svg] of await plotTexts(problems)) texts.set(rel, svg);
+  else kept.push(...Object.values(PLOT_FILES).filter((rel) => !mayReplace(out, rel, owned)));
+  if (mayReplace(out, "README.md", owned)) texts.set("README.md", datasetCard(manifest));
+  else kept.push("README.md");
+  if (mayReplace(out, "stats.csv", owned)) texts.set("stats.csv", await statsCsvText(table));
+  else kept.push("stats.csv");
+  // the ledger and the files together: no kill leaves one of them out of the other (ownership.ts)
+  commitFiles(out, texts, []);
+  opts.onKept?.(kept);
   return manifest;
+}
+
+/**
+ * The card, stats.csv and plots of the complete dataset `out` that are byte for byte what
+ * pddl2prm writes from the folder's own records (so provably its own even where the ledger that
+ * named them is gone), each with its sha256.
+ */
+export async function reproducedFiles(out: string): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  try {
+    const { ranks, missing } = readRanks(out);
+    if (missing.length > 0) return found;
+    const problems = ranks.flatMap((r) => r.problems);
+    problems.sort((a, b) => (a.domain === b.domain ? (a.problem < b.problem ? -1 : a.problem > b.problem ? 1 : 0) : a.domain < b.domain ? -1 : 1));
+    const texts = new Map<string, string>([["stats.csv", await statsCsvText(statsTable(problems))], ...(await plotTexts(problems))]);
+    for (const [rel, text] of texts) if (plainFileHash(out, rel) === textHash(text)) found.set(rel, textHash(text));
+  } catch {
+    // records that do not read: nothing is proven this way
+  }
+  return found;
 }
 
 /** Names of all files of a finished dataset's shards (for tests and `stats`). */

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { UserError } from "../pddl/errors.js";
 import { TEMP_NAME } from "../util/atomic-write.js";
 import { LOCK_NAME } from "./lock.js";
+import { reservedName } from "./reserved.js";
 
 const pad5 = (n: number) => String(n).padStart(5, "0");
 const TMP = "(\\.tmp-\\d+)?";
@@ -24,6 +25,14 @@ function entries(dir: string): string[] {
     return statSync(dir).isDirectory() ? readdirSync(dir) : [];
   } catch {
     return [];
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return false;
   }
 }
 
@@ -45,7 +54,7 @@ export function refuseLinks(out: string): void {
       throw new UserError(`${join(out, rel)}: is a symbolic link; pddl2prm does not follow links inside its output folder (remove it, or use another --out)`);
     }
   };
-  for (const n of entries(out)) if (TOP.test(n) || CARD.test(n) || LOCK_NAME.test(n) || ["data", "completions", "pddl", "plots"].includes(n)) check(n);
+  for (const n of entries(out)) if (TOP.test(n) || CARD.test(n) || LOCK_NAME.test(n) || reservedName(n) || ["data", "completions", "pddl", "plots"].includes(n)) check(n);
   for (const d of ["data", "completions", "plots"]) if (!isLink(join(out, d))) for (const n of entries(join(out, d))) check(join(d, n));
   if (!isLink(join(out, "pddl"))) {
     for (const d of entries(join(out, "pddl"))) {
@@ -68,7 +77,8 @@ export function removeTempFiles(out: string, rank: number, alone: boolean): void
   sweep(join(out, "data"), alone);
   sweep(join(out, "completions"), alone);
   if (!alone) return;
-  for (const n of entries(out)) if ((TOP.test(n) || CARD.test(n) || /^\.pddl2prm-lock-\d{5}/.test(n)) && TEMP_NAME.test(n)) rmSync(join(out, n), { force: true });
+  // (the ledger's and the journal's too: a kill while they are written leaves one)
+  for (const n of entries(out)) if ((TOP.test(n) || CARD.test(n) || reservedName(n) || /^\.pddl2prm-lock-\d{5}/.test(n)) && TEMP_NAME.test(n) && isFile(join(out, n))) rmSync(join(out, n), { force: true });
   for (const d of entries(join(out, "pddl"))) sweep(join(out, "pddl", d), true);
   sweep(join(out, "plots"), true);
 }

@@ -6,59 +6,69 @@
  * - `.pddl2prm-files.json`, the ledger written when a dataset is complete: every file of the
  *   dataset with its size and sha256 (a file edited since is no longer ours);
  * - `config.json` that parses as a run's settings, completion records (`completions/NNNNN`)
- *   that parse as such, the shards they list (at their recorded size) and the PDDL copies of
- *   the problems they list: an unfinished dataset has no ledger yet.
+ *   that parse as such, the shards they list (at their recorded sha256) and the PDDL copies of
+ *   the problems they list: an unfinished dataset has no ledger yet;
+ * - a card (`README.md`) byte-identical to the card of the folder's own manifest.
+ *
+ * No path is followed through a symbolic link, and no entry names a reserved name (reserved.ts).
  */
-import { createHash } from "node:crypto";
-import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { z } from "zod";
-import { writeDatasetFile } from "./disk.js";
+import { UserError } from "../pddl/errors.js";
+import { datasetCard } from "./card.js";
+import { makeFolders, writeDatasetFile } from "./disk.js";
+import { datasetRel, entryKind, LEDGER, plainFileHash, safeRel, textHash } from "./reserved.js";
 import { readConfigFile, readRankFile } from "./state-files.js";
-import type { RankRecord } from "./records.js";
+import type { Manifest, RankRecord } from "./records.js";
 
-/** The ledger's name in a dataset folder. */
-export const LEDGER = ".pddl2prm-files.json";
+export { LEDGER };
 
+// (a path may appear more than once: while files are being rewritten, the ledger names both
+// their old and their new contents, so that no kill leaves a file of pddl2prm's unproven)
 const LedgerFile = z.object({
   generator: z.literal("pddl2prm"),
   files: z.array(z.object({ path: z.string().min(1), bytes: z.number().int().nonnegative(), sha256: z.string().regex(/^[0-9a-f]{64}$/) })),
 });
 type LedgerEntry = z.infer<typeof LedgerFile>["files"][number];
 
-function isFile(path: string): boolean {
-  try {
-    return lstatSync(path).isFile();
-  } catch {
-    return false;
-  }
+/** A plain file at `out/rel`, reached without following a link (a link could lead out of the folder). */
+function isFile(out: string, rel: string): boolean {
+  return safeRel(rel) && entryKind(out, rel) === "file";
 }
 
-function sizeOf(path: string): number | null {
+function sizeOf(out: string, rel: string): number | null {
+  if (!isFile(out, rel)) return null;
   try {
-    const s = lstatSync(path);
-    return s.isFile() ? s.size : null;
+    return statSync(join(out, rel)).size;
   } catch {
     return null;
   }
 }
 
-function sha256Of(path: string): string {
-  return createHash("sha256").update(readFileSync(path)).digest("hex");
+/** The ledger of `out`: absent, pddl2prm's (a plain file that parses as a ledger), or something else under its name. */
+export function ledgerState(out: string): "absent" | "ours" | "foreign" {
+  const kind = entryKind(out, LEDGER);
+  if (kind === "absent") return "absent";
+  if (kind !== "file") return "foreign";
+  try {
+    return LedgerFile.safeParse(JSON.parse(readFileSync(join(out, LEDGER), "utf8"))).success ? "ours" : "foreign";
+  } catch {
+    return "foreign";
+  }
 }
 
-/** A path inside the folder as the records write it: relative, forward slashes, no "..". */
-function safeRel(rel: string): boolean {
-  return !rel.startsWith("/") && !rel.split("/").some((p) => p === ".." || p === "" || p === ".");
+/** Refuse to write the ledger over a file of that name that is not one (a user's file, or a link). */
+export function checkLedgerName(out: string): void {
+  if (ledgerState(out) === "foreign") {
+    throw new UserError(`${join(out, LEDGER)}: is not a ledger pddl2prm wrote, and pddl2prm reserves this name for its ledger; move it away, or use another --out`);
+  }
 }
 
 function readLedger(out: string): LedgerEntry[] {
-  try {
-    const r = LedgerFile.safeParse(JSON.parse(readFileSync(join(out, LEDGER), "utf8")));
-    return r.success ? r.data.files.filter((f) => safeRel(f.path)) : [];
-  } catch {
-    return [];
-  }
+  if (ledgerState(out) !== "ours") return [];
+  const r = LedgerFile.safeParse(JSON.parse(readFileSync(join(out, LEDGER), "utf8")));
+  return r.success ? r.data.files.filter((f) => datasetRel(f.path)) : [];
 }
 
 function safeRank(path: string): RankRecord | null {
@@ -71,16 +81,11 @@ function safeRank(path: string): RankRecord | null {
 
 /** The completion records of `out` that parse, by file name. */
 function rankRecords(out: string): Map<string, RankRecord> {
-  const dir = join(out, "completions");
   const outMap = new Map<string, RankRecord>();
-  let names: string[] = [];
-  try {
-    names = statSync(dir).isDirectory() ? readdirSync(dir) : [];
-  } catch {
-    names = [];
-  }
-  for (const n of names) {
-    if (!/^\d{5}$/.test(n) || !isFile(join(dir, n))) continue;
+  if (entryKind(out, "completions") !== "dir") return outMap;
+  const dir = join(out, "completions");
+  for (const n of readdirSync(dir)) {
+    if (!/^\d{5}$/.test(n) || !isFile(out, `completions/${n}`)) continue;
     const r = safeRank(join(dir, n));
     if (r !== null) outMap.set(n, r);
   }
@@ -93,80 +98,151 @@ function pddlCopies(domain: string, problem: string): string[] {
 }
 
 /**
- * The files of `out` (relative paths, "/"-separated) that pddl2prm can prove it wrote: see the
- * module comment. Lock and temporary files are not included (their own rules apply).
+ * The files of `out` (relative paths, "/"-separated) that pddl2prm can prove it wrote, each with
+ * its sha256: see the module comment. Lock and temporary files are not included (their own rules
+ * apply), nor is anything reached through a link.
  */
-export function ownedFiles(out: string): Set<string> {
-  const owned = new Set<string>();
+export function ownedHashes(out: string): Map<string, string> {
+  const owned = new Map<string, string>();
+  const hashes = new Map<string, string | null>();
+  const hashOf = (rel: string): string | null => {
+    if (!hashes.has(rel)) hashes.set(rel, plainFileHash(out, rel));
+    return hashes.get(rel)!;
+  };
   for (const f of readLedger(out)) {
-    const p = join(out, f.path);
-    if (sizeOf(p) === f.bytes && sha256Of(p) === f.sha256) owned.add(f.path);
+    if (owned.has(f.path) || sizeOf(out, f.path) !== f.bytes) continue;
+    const h = hashOf(f.path);
+    if (h === f.sha256) owned.set(f.path, h);
   }
-  if (owned.size > 0) owned.add(LEDGER);
-  if (isFile(join(out, "config.json"))) {
+  if (owned.size > 0) owned.set(LEDGER, hashOf(LEDGER)!);
+  let configHash: string | null = null;
+  if (isFile(out, "config.json")) {
     try {
-      readConfigFile(join(out, "config.json"));
-      owned.add("config.json");
+      configHash = readConfigFile(join(out, "config.json")).config_hash;
+      owned.set("config.json", hashOf("config.json")!);
     } catch {
       // not a run's settings: not ours
     }
   }
   // a manifest of this dataset's settings (written by a version without the ledger, or mid-merge)
-  if (owned.has("config.json") && isFile(join(out, "manifest.json"))) {
+  let manifest: Manifest | null = null;
+  if (configHash !== null && isFile(out, "manifest.json")) {
     try {
-      const m = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as { generator?: unknown; config_hash?: unknown };
-      if (m.generator === "pddl2prm" && m.config_hash === readConfigFile(join(out, "config.json")).config_hash) owned.add("manifest.json");
+      const m = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as Manifest;
+      if (m.generator === "pddl2prm" && m.config_hash === configHash) {
+        owned.set("manifest.json", hashOf("manifest.json")!);
+        manifest = m;
+      }
     } catch {
       // not ours
     }
   }
+  // the card of that manifest, byte for byte (the ledger that named it may be gone)
+  if (manifest !== null && !owned.has("README.md") && isFile(out, "README.md")) {
+    try {
+      if (textHash(datasetCard(manifest)) === hashOf("README.md")) owned.set("README.md", hashOf("README.md")!);
+    } catch {
+      // a manifest the card cannot be drawn from: the card is not proven
+    }
+  }
   for (const [name, rec] of rankRecords(out)) {
-    owned.add(`completions/${name}`);
-    for (const s of rec.shards) if (safeRel(s.path) && sizeOf(join(out, s.path)) === s.bytes) owned.add(s.path);
+    owned.set(`completions/${name}`, hashOf(`completions/${name}`)!);
+    // a shard by its recorded sha256 (a same-size edit is the user's)
+    for (const s of rec.shards) if (datasetRel(s.path) && sizeOf(out, s.path) === s.bytes && hashOf(s.path) === s.sha256) owned.set(s.path, s.sha256);
     for (const p of rec.problems) {
       if (!safeRel(p.domain) || !safeRel(p.problem)) continue;
-      for (const rel of pddlCopies(p.domain, p.problem)) if (isFile(join(out, rel))) owned.add(rel);
+      for (const rel of pddlCopies(p.domain, p.problem)) if (!owned.has(rel) && isFile(out, rel)) owned.set(rel, hashOf(rel)!);
     }
   }
   return owned;
 }
 
+/** The files of `out` pddl2prm can prove it wrote (`ownedHashes` without the hashes). */
+export function ownedFiles(out: string): Set<string> {
+  return new Set(ownedHashes(out).keys());
+}
+
 /** Whether pddl2prm may write `rel` in `out`: nothing is there, or what is there is provably its own. */
-export function mayReplace(out: string, rel: string, owned: ReadonlySet<string>): boolean {
-  return !existsSync(join(out, rel)) || owned.has(rel);
+export function mayReplace(out: string, rel: string, owned: ReadonlySet<string> | ReadonlyMap<string, string>): boolean {
+  const kind = entryKind(out, rel);
+  return kind === "absent" || (kind === "file" && owned.has(rel));
 }
 
 /**
- * Write the ledger of a complete dataset: every file the records name that exists, with its
- * size and sha256 (shards' hashes come from their completion records).
+ * The ledger entries of a complete dataset: every file the records name that exists, with its
+ * size and sha256 (shards by the hashes of their completion records), and the files `written`.
  */
-export function writeLedger(out: string, written: readonly string[]): void {
+function ledgerEntries(out: string, written: readonly string[]): LedgerEntry[] {
   const files: LedgerEntry[] = [];
   const seen = new Set<string>();
+  const ranks = rankRecords(out);
   const shardHash = new Map<string, { bytes: number; sha256: string }>();
-  for (const rec of rankRecords(out).values()) for (const s of rec.shards) shardHash.set(s.path, { bytes: s.bytes, sha256: s.sha256 });
+  for (const rec of ranks.values()) for (const s of rec.shards) shardHash.set(s.path, { bytes: s.bytes, sha256: s.sha256 });
   const add = (rel: string): void => {
-    if (seen.has(rel) || !safeRel(rel) || !isFile(join(out, rel))) return;
+    if (seen.has(rel) || !datasetRel(rel) || !isFile(out, rel)) return;
     seen.add(rel);
     const known = shardHash.get(rel);
-    const bytes = sizeOf(join(out, rel))!;
-    files.push(known !== undefined && known.bytes === bytes ? { path: rel, ...known } : { path: rel, bytes, sha256: sha256Of(join(out, rel)) });
+    // a shard is listed by its record's hash only: a shard that no longer matches it is not ours
+    if (known !== undefined) files.push({ path: rel, ...known });
+    else files.push({ path: rel, bytes: sizeOf(out, rel)!, sha256: plainFileHash(out, rel)! });
   };
   add("config.json");
-  for (const [name, rec] of rankRecords(out)) {
+  for (const [name, rec] of ranks) {
     add(`completions/${name}`);
     for (const s of rec.shards) add(s.path);
     for (const p of rec.problems) for (const rel of pddlCopies(p.domain, p.problem)) add(rel);
   }
   for (const rel of written) add(rel);
+  return files;
+}
+
+function putLedger(out: string, files: readonly LedgerEntry[]): void {
+  checkLedgerName(out);
   writeDatasetFile(join(out, LEDGER), JSON.stringify({ generator: "pddl2prm", files }) + "\n");
 }
 
+/** Write the ledger of a complete dataset (`ledgerEntries`). */
+export function writeLedger(out: string, written: readonly string[]): void {
+  putLedger(out, ledgerEntries(out, written));
+}
+
 /**
- * Add files pddl2prm has just (re)written in a complete dataset (`stats` rewriting stats.csv or
- * drawing plots) to its ledger, keeping what the ledger proved before.
+ * Write the files of `texts` (relative path -> text) into the complete dataset `out` so that no
+ * kill at any moment leaves a file of pddl2prm's out of its ledger: the ledger is written first
+ * naming each file both as it is now (where provably ours: `keep`) and as it will be, then the
+ * files, then the ledger naming them as they are. The ledger is the one commit point; a file of
+ * a user's is never among `texts` (the caller checks `mayReplace`).
  */
-export function recordWritten(out: string, rels: readonly string[], before: ReadonlySet<string>): void {
-  if (!before.has(LEDGER)) return; // no ledger yet: the merge writes it
-  writeLedger(out, [...[...before].filter((r) => r !== LEDGER), ...rels]);
+export function commitFiles(out: string, texts: ReadonlyMap<string, string>, keep: readonly string[]): void {
+  checkLedgerName(out);
+  // (a file of `texts` that exists is provably ours: it is listed as it is now, too)
+  const now = ledgerEntries(out, [...keep, ...texts.keys()]);
+  const upcoming = [...texts].map(([path, text]) => ({ path, bytes: Buffer.byteLength(text), sha256: textHash(text) }));
+  putLedger(out, [...now, ...upcoming]);
+  for (const [rel, text] of texts) {
+    try {
+      makeFolders(join(out, dirname(rel)));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === undefined) throw e;
+      throw new UserError(`${join(out, dirname(rel))}: cannot create the folder (${(e as NodeJS.ErrnoException).code})`);
+    }
+    writeDatasetFile(join(out, rel), text);
+  }
+  putLedger(out, ledgerEntries(out, [...keep, ...texts.keys()]));
+}
+
+/**
+ * Add files pddl2prm is about to (re)write in a complete dataset (`stats` rewriting stats.csv or
+ * drawing plots) to its ledger, keeping what the ledger proved before (`commitFiles`); without
+ * a ledger (a dataset of a version before it) the files are only written.
+ */
+export function recordWritten(out: string, texts: ReadonlyMap<string, string>, before: ReadonlySet<string>): void {
+  if (!before.has(LEDGER)) {
+    for (const [rel, text] of texts) {
+      makeFolders(join(out, dirname(rel)));
+      writeDatasetFile(join(out, rel), text);
+    }
+    return;
+  }
+  commitFiles(out, texts, [...before].filter((r) => r !== LEDGER && !texts.has(r)));
 }

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { PddlError, UserError } from "../pddl/errors.js";
 import { getBuiltinDomain, type GeneratedProblem } from "../generators/index.js";
 import { LONG_RUN_JOBS, pregenerateProblems } from "./problem-pool.js";
-import { claimPool, createLabellingPool } from "./labelling-pool.js";
+import { claimPool, createLabellingPool, poolFailure } from "./labelling-pool.js";
 import { type Format } from "./formats.js";
 import { isEvalFormat } from "./eval-job.js";
 import { VERIFIER_STYLES, type VerifierStyle } from "../products/verifier.js";
@@ -450,6 +450,8 @@ export async function* runJobs(plan: RunPlan, buffers?: BufferPool): AsyncGenera
       launch();
       const r = await results[head]!;
       results[head] = undefined;
+      const failed = poolFailure(pool);
+      if (failed !== null) throw failed;
       yield r;
     }
   } finally {

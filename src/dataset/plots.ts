@@ -104,6 +104,15 @@ export function planLengthsSvg(problems: readonly ProblemRecord[]): Promise<stri
   });
 }
 
+/** Both plots' SVG texts by their paths relative to the dataset folder. */
+export async function plotTexts(problems: readonly ProblemRecord[]): Promise<Map<string, string>> {
+  const [categories, lengths] = await Promise.all([categoriesSvg(problems), planLengthsSvg(problems)]);
+  return new Map([
+    [PLOT_FILES.categories, categories + "\n"],
+    [PLOT_FILES.planLengths, lengths + "\n"],
+  ]);
+}
+
 /** Write both plots into `out/plots/` (atomically); returns their paths relative to `out`. */
 export async function writePlots(out: string, problems: readonly ProblemRecord[]): Promise<string[]> {
   mkdirSync(join(out, "plots"), { recursive: true });

@@ -69,6 +69,11 @@ export function statsTable(problems: readonly ProblemRecord[]): StatsTable {
 
 /** Write stats.csv (one line per domain and split, totals last) atomically. */
 export async function writeStatsCsv(path: string, table: StatsTable): Promise<void> {
+  writeDatasetFile(path, await statsCsvText(table));
+}
+
+/** The text of stats.csv. */
+export async function statsCsvText(table: StatsTable): Promise<string> {
   const records = table.rows.map((r) => ({
     domain: r.domain,
     split: r.split,
@@ -78,8 +83,7 @@ export async function writeStatsCsv(path: string, table: StatsTable): Promise<vo
     mean_plan_length: r.mean_plan_length,
     ...Object.fromEntries(CATEGORIES.map((k) => [k, r.counts[k]])),
   }));
-  const text = await writeToString(records, { headers: true });
-  writeDatasetFile(path, text + "\n");
+  return (await writeToString(records, { headers: true })) + "\n";
 }
 
 /** A plain-text table of the totals per domain (split "all") for the terminal. */

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { UserError } from "../pddl/errors.js";
 import { packageVersion } from "../util/paths.js";
@@ -8,14 +8,14 @@ import { makeFolders, writeDatasetFile } from "./disk.js";
 import { onForcedExit } from "./emergency.js";
 import { acquireLock, LOCK_NAME, otherLiveRanks, type Lock } from "./lock.js";
 import { refuseLinks, removeOwnFiles, removeTempFiles, undoCreated } from "./output-folder.js";
-import { finishSwap, reservedName, STAGE, swapIn } from "./replace.js";
+import { checkStage, finishSwap, STAGE, swapIn } from "./replace.js";
 import { LEDGER } from "./ownership.js";
 import { PLOT_FILES } from "./plots.js";
 import { emptyCounts, type CategoryCounts, type DatasetAuditor, type ProblemRecord, type RankRecord } from "./records.js";
 
 export type { ProblemRecord, RankRecord };
-import { mergeDataset } from "./manifest.js";
-import { planRun, preparePlan, runJobs, type GenerateOptions, type Progress } from "./pipeline.js";
+import { mergeDataset, reproducedFiles } from "./manifest.js";
+import { planRun, preparePlan, runJobs, RunInterrupted, type GenerateOptions, type Progress } from "./pipeline.js";
 import { problemTextOf, type ProblemSource } from "./problems.js";
 import { SPLITS, type Split } from "./row.js";
 import { readConfigFile, readRankFile } from "./state-files.js";
@@ -73,6 +73,10 @@ export interface DatasetSummary {
   wallMs: number;
   /** True when all ranks are complete and manifest.json, README.md and stats.csv were written. */
   merged: boolean;
+  /** Files of a user's kept where the dataset's card, stats or plots would go (not written). */
+  kept: string[];
+  /** True when a `--force` run swapped its dataset in (past the commit point a signal no longer stops it). */
+  swapped: boolean;
 }
 
 const pad5 = (n: number) => String(n).padStart(5, "0");
@@ -162,6 +166,8 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
     work: emptyWork(),
     wallMs: 0,
     merged: false,
+    kept: [],
+    swapped: false,
   };
 
   // What this run creates, so that a run that fails (bad input found by a worker, Ctrl-C) leaves
@@ -176,12 +182,12 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
     undoCreated(created);
   });
   try {
-    lock = await openFolder(out, plan.rank, created);
+    lock = await openFolder(out, plan.rank, created, configHash);
     // --force over other settings: the new dataset is made beside the old one and swapped in
     // complete (replace.ts); the old one stays in place until then, whatever stops the run
     const target = targetFolder(out, configHash, options, plan.rank);
     if (target !== out) {
-      if (lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink()) throw new UserError(`${target}: is a symbolic link; pddl2prm does not follow links inside its output folder (remove it)`);
+      checkStage(out); // a user's folder of that name is refused, never written into
       if (!existsSync(target)) {
         mkdirSync(target);
         created.push(target);
@@ -196,20 +202,35 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
     const mergeFiles = ["manifest.json", "README.md", "stats.csv", ...Object.values(PLOT_FILES), LEDGER];
     const before = new Set(mergeFiles.filter((f) => existsSync(join(target, f))));
     const plotsBefore = existsSync(join(target, "plots"));
+    const undoMerge = (): void => {
+      if (plan.world !== 1) return;
+      for (const f of mergeFiles) if (!before.has(f)) rmSync(join(target, f), { force: true });
+      if (!plotsBefore && existsSync(join(target, "plots")) && readdirSync(join(target, "plots")).length === 0) rmdirSync(join(target, "plots"));
+    };
+    // a forced stop (a second Ctrl-C) in the merge undoes it too: its files would keep the
+    // folder (the stage of a --force run) from being removed and block the next run
+    const unregisterMerge = onForcedExit(undoMerge);
     try {
-      summary.merged = (await mergeDataset(target, { quietIfIncomplete: true, ...(options.audit ? { audit: options.audit } : {}) })) !== null;
+      summary.merged = (await mergeDataset(target, { quietIfIncomplete: true, ...(options.audit ? { audit: options.audit } : {}), onKept: (k) => summary.kept.push(...k) })) !== null;
     } catch (e) {
-      if (plan.world === 1) {
-        for (const f of mergeFiles) if (!before.has(f)) rmSync(join(target, f), { force: true });
-        if (!plotsBefore && existsSync(join(target, "plots")) && readdirSync(join(target, "plots")).length === 0) rmdirSync(join(target, "plots"));
-      }
+      undoMerge();
       throw e;
+    } finally {
+      unregisterMerge();
     }
     if (plan.world === 1) {
       created.length = 0; // complete: nothing of it is undone any more
       undoCopies.length = 0;
     }
-    if (summary.merged && target !== out) swapIn(out);
+    if (summary.merged && target !== out) {
+      // a signal before the commit point stops the run: the old dataset stays, the new one waits
+      // complete in the stage; after it (the journal written) the swap is finished whatever comes
+      if (options.signal?.aborted) throw new RunInterrupted(options.signal.reason);
+      const reproduced = await reproducedFiles(out);
+      if (options.signal?.aborted) throw new RunInterrupted(options.signal.reason);
+      summary.kept = swapIn(out, reproduced);
+      summary.swapped = true;
+    }
     summary.ms.merging = performance.now() - tm;
   } catch (e) {
     lock?.release();
@@ -229,7 +250,7 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
  * Make sure `out` is a folder without links inside, create it if needed, take this rank's lock
  * and remove temporary files that killed runs left behind.
  */
-async function openFolder(out: string, rank: number, created: string[]): Promise<Lock> {
+async function openFolder(out: string, rank: number, created: string[], configHash: string): Promise<Lock> {
   if (existsSync(out) && !statSync(out).isDirectory()) throw new UserError(`--out ${out}: is a file, not a folder`);
   if (!existsSync(out)) {
     try {
@@ -241,10 +262,16 @@ async function openFolder(out: string, rank: number, created: string[]): Promise
   }
   refuseLinks(out);
   refuseFilesForFolders(out);
-  const lock = await acquireLock(out, rank);
+  const lock = await acquireLock(out, rank, configHash);
   removeTempFiles(out, rank, otherLiveRanks(out, rank).length === 0);
-  // a forced run stopped while swapping its dataset in: finish the swap
-  finishSwap(out);
+  // a forced run stopped while swapping its dataset in: finish the swap (a journal refused
+  // leaves no lock of this run behind either)
+  try {
+    finishSwap(out);
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
   return lock;
 }
 
@@ -278,12 +305,14 @@ function targetFolder(out: string, configHash: string, options: WriteOptions, ra
     }
     if (old === configHash) return out;
     if (!options.force) throw new UserError(`${out} holds a dataset made with other settings; use another --out, or --force to replace it`);
-    const busy = otherLiveRanks(out, rank);
+    // (ranks of this same run, started together, are not in the way: their locks name its settings)
+    const busy = otherLiveRanks(out, rank, configHash);
     if (busy.length > 0) throw new UserError(`--force: ${out} is being written by other runs (ranks ${busy.join(", ")}); wait for them to finish`);
     return join(out, STAGE);
   }
   // Other ranks may be creating the same folder right now: only what no run of ours makes is a problem.
-  const foreign = readdirSync(out).filter((n) => !/^(data|completions|\.keep)$/.test(n) && !LOCK_NAME.test(n) && !TEMP_NAME.test(n) && !reservedName(n));
+  // (a reserved name here is not pddl2prm's: it puts none in a folder before its config.json)
+  const foreign = readdirSync(out).filter((n) => !/^(data|completions|\.keep)$/.test(n) && !LOCK_NAME.test(n) && !TEMP_NAME.test(n));
   for (const d of ["data", "completions"]) {
     const p = join(out, d);
     if (existsSync(p) && statSync(p).isDirectory()) foreign.push(...readdirSync(p).filter((n) => !TEMP_NAME.test(n)).map((n) => `${d}/${n}`));

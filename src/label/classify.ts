@@ -38,7 +38,9 @@ function label(category: Category, ev: Evidence): Label {
 }
 
 // The visited set of the last call, by array identity and length: the walk labels many
-// candidates against the same V.
+// candidates against the same V, and a walk (or a judged plan) that pushes its next state onto
+// the same array gets its index extended by that state, not rebuilt: a walk of n states costs
+// O(n) index work, not O(n^2) (issue 50: a 20,000-step plan took minutes).
 let lastVisited: {
   ref: readonly Uint32Array[];
   len: number;
@@ -47,11 +49,21 @@ let lastVisited: {
   index: Map<number, number>;
 } | null = null;
 
-/** Registry id -> smallest walk index j with s_j = that state. */
+/**
+ * Registry id -> smallest walk index j with s_j = that state. A visited array given again is
+ * read as append-only: if it has grown at its end since the last call (its entry where it ended
+ * is the same object), only the new entries are added.
+ */
 export function visitedIndex(ctx: LabelContext, visited: readonly Uint32Array[]): Map<number, number> {
   const last = visited[visited.length - 1];
   const c = lastVisited;
-  if (c && c.ref === visited && c.len === visited.length && c.last === last && c.ctx === ctx) {
+  if (c && c.ref === visited && c.ctx === ctx && c.len <= visited.length && c.len > 0 && visited[c.len - 1] === c.last) {
+    for (let j = c.len; j < visited.length; j++) {
+      const id = stateId(ctx, visited[j]!);
+      if (!c.index.has(id)) c.index.set(id, j);
+    }
+    c.len = visited.length;
+    c.last = last;
     return c.index;
   }
   const index = new Map<number, number>();
@@ -175,7 +187,8 @@ export function deadEndProof(ctx: LabelContext, next: Uint32Array, nextId: numbe
 /**
  * Label one candidate action at state s = st of a walk that visited s0..st (DESIGN.md §6, rows
  * checked in order): non-executable, dead-end, optimal, backtracking, suboptimal.
- * `visited` must end with `state`. Throws LimitError when a limit is hit.
+ * `visited` must end with `state`; an array given again may have grown at its end, but its
+ * earlier entries must not change (see `visitedIndex`). Throws LimitError when a limit is hit.
  */
 export function classify(
   ctx: LabelContext,

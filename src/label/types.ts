@@ -53,6 +53,11 @@ export interface LabeledStep {
   prefix: string[];
   /** Operator ids of the prefix (shared like `prefix`). */
   prefixOps: number[];
+  /**
+   * The states of the walk, s_0..s_t at least (read only), when the caller has them (a judged
+   * plan): the critic reads the states it needs off them instead of replaying `prefixOps`.
+   */
+  walkStates?: readonly Uint32Array[];
   candidate: Candidate;
   category: Category;
   reward: number;

@@ -20,8 +20,8 @@ export interface CriticContext {
    * passes a negation ("(not (on a b))") to get the text of the fact itself ("a is on b").
    */
   failedText(lit: string): string;
-  /** Why the quantified or disjunctive parts of a candidate's precondition are false after `prefix`. */
-  formulaReasons(c: LabeledStep["candidate"], prefix: readonly number[]): string[];
+  /** Why the quantified or disjunctive parts of a candidate's precondition are false in `state`. */
+  formulaReasons(c: LabeledStep["candidate"], state: Uint32Array): string[];
   /** The state after the first `n` operators of `ops` (memoised by the renderer). */
   stateAfterPrefix(ops: readonly number[], n: number): Uint32Array;
 }
@@ -46,13 +46,22 @@ const MAX_NAMED_GOALS = 3;
 export function critic(ctx: CriticContext): (ls: LabeledStep, prng: Prng) => string {
   const { task, actionText, failedText, formulaReasons, stateAfterPrefix } = ctx;
 
+  // The walk index of the state the step is taken in, and the walk's state s_j: read off the
+  // walk's states when the step carries them (a judged plan of any length: no per-step replay
+  // or prefix key), else replayed from the prefix (memoised by the renderer).
+  const here = (ls: LabeledStep): number => (ls.walkStates !== undefined ? ls.stateIndex : ls.prefixOps.length);
+  const stateAt = (ls: LabeledStep, j: number): Uint32Array => {
+    const w = ls.walkStates?.[j];
+    return w !== undefined ? w : stateAfterPrefix(ls.prefixOps, j);
+  };
+
   // The state the walk is in (s) and the candidate's successor (s'), or null when the candidate
   // is not executable there. The operator is the applicable variant of the candidate's action,
   // as the labeller picks it (variants of a split disjunction share the action).
   const states = (ls: LabeledStep): { s: Uint32Array; next: Uint32Array } | null => {
     const c = ls.candidate;
     try {
-      const s = stateAfterPrefix(ls.prefixOps, ls.prefixOps.length);
+      const s = stateAt(ls, here(ls));
       let op = c.op >= 0 && isApplicable(task, s, c.op) ? c.op : -1;
       if (op < 0) for (const o of findOperator(task, c.schema, c.args)) if (op < 0 && isApplicable(task, s, o)) op = o;
       if (op < 0) return null;
@@ -70,12 +79,15 @@ export function critic(ctx: CriticContext): (ls: LabeledStep, prng: Prng) => str
     const t = failedText(lit); // the text of a false negation: the fact itself
     return t === lit ? name : t;
   };
-  let lastDeadEnd: { key: string; text: string | null } | null = null;
+  // (the text depends on s' only: the last one is kept, by its content, for the candidates of a
+  // state and the steps of a plan that stays in a dead end)
+  let lastDeadEnd: { next: Uint32Array | null; text: string | null } | null = null;
   const unreachableGoalsText = (ls: LabeledStep): string | null => {
-    const key = `${ls.prefixOps.join(",")}|${ls.candidate.schema}|${ls.candidate.args.join(",")}`;
-    if (lastDeadEnd !== null && lastDeadEnd.key === key) return lastDeadEnd.text;
-    let text: string | null = null;
     const st = states(ls);
+    if (lastDeadEnd !== null && (st === null ? lastDeadEnd.next === null : lastDeadEnd.next !== null && sameState(lastDeadEnd.next, st.next))) {
+      return lastDeadEnd.text;
+    }
+    let text: string | null = null;
     if (st !== null) {
       const goals = relaxedUnreachableGoals(task, st.next).filter((f) => task.factDerived[f] === 0);
       if (goals.length > 0) {
@@ -85,7 +97,7 @@ export function critic(ctx: CriticContext): (ls: LabeledStep, prng: Prng) => str
         text = `${goals.length === 1 ? "the goal condition" : "the goal conditions"} ${joinList(named)} could not be reached from there`;
       }
     }
-    lastDeadEnd = { key, text };
+    lastDeadEnd = { next: st?.next ?? null, text };
     return text;
   };
 
@@ -101,7 +113,15 @@ export function critic(ctx: CriticContext): (ls: LabeledStep, prng: Prng) => str
         // condition is explained by the ground facts that make it false in this state.
         const lits = ev.failedPreconditions.filter((l) => !/^\(\s*(and|or|not\s*\(\s*(and|or|exists|forall|imply)|exists|forall|imply)\b/i.test(l));
         const all = lits.map(failedText);
-        if (lits.length < ev.failedPreconditions.length) all.push(...formulaReasons(c, ls.prefixOps));
+        if (lits.length < ev.failedPreconditions.length) {
+          let s: Uint32Array | null;
+          try {
+            s = stateAt(ls, here(ls));
+          } catch {
+            s = null;
+          }
+          if (s !== null) all.push(...formulaReasons(c, s));
+        }
         const reasons = unique(all);
         const r = reasons.length > 0 ? joinList(reasons) : "its precondition does not hold";
         if (v === 0) return `This step is invalid: I cannot ${act} now, because ${r}.`;
@@ -124,11 +144,11 @@ export function critic(ctx: CriticContext): (ls: LabeledStep, prng: Prng) => str
         // every optimal plan from it comes back through s_j.
         let loop = false;
         let exact = false;
-        const st = ls.prefixOps.length >= j ? states(ls) : null;
+        const st = here(ls) >= j ? states(ls) : null;
         if (st !== null) {
           loop = sameState(st.next, st.s);
           try {
-            exact = !loop && sameState(st.next, stateAfterPrefix(ls.prefixOps, j));
+            exact = !loop && sameState(st.next, stateAt(ls, j));
           } catch {
             exact = false;
           }

@@ -1100,15 +1100,9 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null, 
   };
 
   // ---- critiques
-  // Why the quantified/disjunctive parts of a candidate's precondition are false after `prefix`.
-  const formulaReasons = (c: Candidate, prefix: readonly number[]): string[] => {
+  // Why the quantified/disjunctive parts of a candidate's precondition are false in `state`.
+  const formulaReasons = (c: Candidate, state: Uint32Array): string[] => {
     const s = schemas[c.schema]!;
-    let state: Uint32Array;
-    try {
-      state = stateAfterPrefix(prefix, prefix.length);
-    } catch {
-      return [];
-    }
     const b = bindingsOf(s, c.args);
     const out: string[] = [];
     for (const it of s.pre) {

@@ -207,7 +207,7 @@ export function buildFeedback(input: ProductInput, options: FeedbackOptions): Fe
     const l = r.label!;
     const c = proposal.cands[i]!;
     // a retried step keeps its number: the rejected one did not happen
-    messages.push({ role: "assistant", content: renderer.step(r.prefixOps.length + 1, c, prng, r.state), reward: l.reward });
+    messages.push({ role: "assistant", content: renderer.step(r.stateIndex + 1, c, prng, r.state), reward: l.reward });
     let feedback = stepCritique(task, renderer, r, prng);
     if (!r.executed) feedback += ` ${REJECTED}`;
     else if (l.category === "dead-end") feedback += ` ${ENDED}`;

@@ -46,6 +46,12 @@ export interface JudgeSessionOptions {
   seed?: number;
   /** Ground tasks kept warm (default 64). */
   cacheSize?: number;
+  /**
+   * Called with true before work that cannot look at a clock (reading and parsing a request's
+   * domain or problem) and with false after it: a caller that stops a request from outside
+   * (`judge --jsonl`) stops it there only, where its own limit cannot.
+   */
+  onBlind?: (blind: boolean) => void;
 }
 
 interface DomainEntry {
@@ -120,9 +126,11 @@ export class JudgeSession {
 
   /**
    * Parse and judge one JSON line: the result, or `{error}` for a bad request or a limit (with
-   * the request's `id` when it has one). Only internal errors throw.
+   * the request's `id` when it has one). Only internal errors throw. The limit is the session's
+   * `timeMs` from this call or `deadline` (`performance.now()` ms: when the line was read plus
+   * `timeMs`), whichever comes first.
    */
-  judgeLine(line: string): Record<string, unknown> {
+  judgeLine(line: string, deadline = Infinity): Record<string, unknown> {
     let raw: unknown;
     try {
       raw = JSON.parse(line);
@@ -137,7 +145,7 @@ export class JudgeSession {
       return withId({ error: `bad request: ${issue.path.join(".") || "line"}: ${issue.message}` });
     }
     try {
-      return withId({ ...this.judge(parsed.data) });
+      return withId({ ...this.judge(parsed.data, this.options.timeMs, deadline) });
     } catch (e) {
       if (e instanceof PddlError) return withId({ error: e.format() });
       if (e instanceof UserError) return withId({ error: e.message });
@@ -146,7 +154,23 @@ export class JudgeSession {
     }
   }
 
+  /** `f()` reported as work that cannot look at a clock (`onBlind`). */
+  private blind<T>(f: () => T): T {
+    const on = this.options.onBlind;
+    if (on === undefined) return f();
+    on(true);
+    try {
+      return f();
+    } finally {
+      on(false);
+    }
+  }
+
   private domainEntry(spec: string, deadline: number): { text: string; entry: DomainEntry } {
+    return this.blind(() => this.domainEntryBlind(spec, deadline));
+  }
+
+  private domainEntryBlind(spec: string, deadline: number): { text: string; entry: DomainEntry } {
     let text: string;
     let file: string;
     if (isText(spec)) {
@@ -182,7 +206,7 @@ export class JudgeSession {
 
   private task(domainSpec: string, problemSpec: string, deadline: number): JudgeTask {
     const { text: dText, entry } = this.domainEntry(domainSpec, deadline);
-    const p = this.problemText(problemSpec, entry.builtin);
+    const p = this.blind(() => this.problemText(problemSpec, entry.builtin));
     const key = `${dText}\0${p.text}`;
     let jt = this.tasks.get(key);
     if (jt !== undefined) {
@@ -191,7 +215,7 @@ export class JudgeSession {
       this.tasks.set(key, jt);
       return jt;
     }
-    const problem = parseProblem(p.text, p.file, entry.domain);
+    const problem = this.blind(() => parseProblem(p.text, p.file, entry.domain));
     checkTime(deadline, "while reading the problem");
     jt = createJudgeTask(entry.domain, problem, {
       templates: entry.templates,

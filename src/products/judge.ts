@@ -18,7 +18,7 @@ import type { Domain, Problem } from "../pddl/ast.js";
 import { findOperator, ground, GroundingLimit, isGoal, resolveGroundAction, type GroundOptions } from "../task/index.js";
 import type { GroundTask } from "../task/types.js";
 import { classify, type Label } from "../label/classify.js";
-import { applicableVariant, createLabelContext, hstar, successor, type LabelContext, type LabelLimits } from "../label/context.js";
+import { applicableVariant, checkDeadline, createLabelContext, hstar, successor, type LabelContext, type LabelLimits } from "../label/context.js";
 import { groundingName } from "../label/sample.js";
 import type { Candidate, Category, Evidence, LabeledStep } from "../label/types.js";
 import { createRenderer, secondPerson, type NlTemplates, type Renderer } from "../nl/index.js";
@@ -80,16 +80,30 @@ export interface Judgement {
 /** A step resolved to a candidate action, or why it could not be. */
 export type ResolvedStep = { candidate: Candidate } | { error: string };
 
+/**
+ * The executed steps of a replay and the true states they reach, s_0..s_T: one copy for the
+ * whole replay, shared (read only) by its steps, so that a replay's memory grows with its length,
+ * not with its square (issue 50).
+ */
+export interface ReplayWalk {
+  /** Operator ids of the executed steps, in order. */
+  readonly ops: readonly number[];
+  /** The true states: `states[t]` is the state after the first t executed steps. */
+  readonly states: readonly Uint32Array[];
+}
+
 /** One step replayed from s0 (see `replaySteps`). */
 export interface ReplayedStep {
   resolved: ResolvedStep;
   /** The label at the true state; null when unparseable. */
   label: Label | null;
   executed: boolean;
-  /** The true state the step is judged in (before it). */
+  /** The true state the step is judged in (before it): `walk.states[stateIndex]`. */
   state: Uint32Array;
-  /** Operator ids of the executed steps before it. */
-  prefixOps: number[];
+  /** Executed steps before it: the walk index t of `state`. */
+  stateIndex: number;
+  /** The replay's executed steps and states (shared by all its steps). */
+  walk: ReplayWalk;
 }
 
 /** A chain of steps replayed against the true state (the core of judge, feedback and verifier). */
@@ -99,36 +113,43 @@ export interface Replay {
   final: Uint32Array;
   /** Cost of the executed steps. */
   cost: number;
+  /** The executed steps and the states they reach. */
+  walk: ReplayWalk;
 }
 
 /**
  * Replay `steps` from the initial state, labelling each with the classifier at the true state
  * (visited set: the true states so far). Rejected steps (non-executable, unparseable) change
- * nothing, so later steps are judged where the agent really is.
+ * nothing, so later steps are judged where the agent really is. Memory: the steps' labels and
+ * one state per executed step; time: each step's labelling (the visited index grows with the
+ * walk, `visitedIndex`). The context's deadline is checked between steps too: a step whose h*
+ * values are all cached never reaches a search that would check it.
  */
 export function replaySteps(ctx: LabelContext, steps: readonly ResolvedStep[]): Replay {
   let s = ctx.task.init;
-  // a fresh array per new state: classify caches its visited index by array identity
-  let visited: Uint32Array[] = [s];
+  // one array that only grows: classify's visited index is extended, not rebuilt, per state
+  const visited: Uint32Array[] = [s];
   const ops: number[] = [];
+  const walk: ReplayWalk = { ops, states: visited };
   const out: ReplayedStep[] = [];
   let cost = 0;
   for (const r of steps) {
+    checkDeadline(ctx);
     if (!("candidate" in r)) {
-      out.push({ resolved: r, label: null, executed: false, state: s, prefixOps: ops.slice() });
+      out.push({ resolved: r, label: null, executed: false, state: s, stateIndex: ops.length, walk });
       continue;
     }
     const label = classify(ctx, s, visited, r.candidate);
     const executed = label.category !== "non-executable";
-    out.push({ resolved: r, label, executed, state: s, prefixOps: ops.slice() });
+    out.push({ resolved: r, label, executed, state: s, stateIndex: ops.length, walk });
     if (!executed) continue;
     const op = applicableVariant(ctx, s, r.candidate.schema, r.candidate.args);
     cost += ctx.task.opCost[op]!;
     ops.push(op);
     s = successor(ctx, s, op);
-    visited = [...visited, s];
+    visited.push(s);
   }
-  return { steps: out, final: s, cost };
+  return { steps: out, final: s, cost, walk };
 }
 
 /** The candidate of a type-correct grounding (operator -1 when grounding pruned it). */
@@ -164,11 +185,20 @@ export function stepCritique(task: GroundTask, renderer: Renderer, r: ReplayedSt
     const why = "error" in r.resolved ? r.resolved.error : "unreadable";
     return `This step cannot be carried out: ${why}, so nothing changes.`;
   }
+  const { walk, stateIndex } = r;
+  // the critic reads the walk's states (`walkStates`); the prefix arrays are made only if read
+  let prefixOps: number[] | undefined;
+  let prefix: string[] | undefined;
   const ls: LabeledStep = {
     problem: "",
-    stateIndex: r.prefixOps.length,
-    prefix: r.prefixOps.map((op) => task.opNames[op]!),
-    prefixOps: r.prefixOps,
+    stateIndex,
+    get prefixOps() {
+      return (prefixOps ??= walk.ops.slice(0, stateIndex));
+    },
+    get prefix() {
+      return (prefix ??= walk.ops.slice(0, stateIndex).map((op) => task.opNames[op]!));
+    },
+    walkStates: walk.states,
     candidate: r.resolved.candidate,
     category: r.label.category,
     reward: r.label.reward,
@@ -260,10 +290,14 @@ export function judgeSteps(jt: JudgeTask, steps: readonly string[], options: Jud
 
 function judgeWithin(jt: JudgeTask, ctx: LabelContext, steps: readonly string[], options: JudgeOptions): Judgement {
   const { task, renderer } = jt;
-  const resolved = steps.map((t) => resolveStep(ctx, renderer, t));
+  const resolved = steps.map((t) => {
+    checkDeadline(ctx);
+    return resolveStep(ctx, renderer, t);
+  });
   const replay = replaySteps(ctx, resolved);
   const seed = options.seed ?? 0;
   const out: JudgedStep[] = replay.steps.map((r, i) => {
+    checkDeadline(ctx);
     const l = r.label;
     const ev = l?.evidence ?? null;
     return {
@@ -273,7 +307,7 @@ function judgeWithin(jt: JudgeTask, ctx: LabelContext, steps: readonly string[],
       category: l?.category ?? "unparseable",
       reward: l?.reward ?? 0,
       executed: r.executed,
-      state_index: r.prefixOps.length,
+      state_index: r.stateIndex,
       critique: stepCritique(task, renderer, r, new Prng(seed, `judge/${i}`)),
       h_before: ev?.hBefore ?? null,
       h_after: ev?.hAfter ?? null,

@@ -1,0 +1,79 @@
+/**
+ * The names pddl2prm reserves inside an output folder, and how a path inside the folder is
+ * checked before pddl2prm reads, moves or deletes what is there. Every file in the folder is
+ * untrusted input (a dataset downloaded from someone else, or a name clash): a path is followed
+ * only when it stays inside the folder without passing through a symbolic link.
+ */
+import { createHash } from "node:crypto";
+import { lstatSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { TEMP_NAME } from "../util/atomic-write.js";
+
+/** Where a forced run writes the new dataset, inside the output folder. */
+export const STAGE = ".pddl2prm-next";
+/** The swap's journal: written (whole, atomically) at the swap's commit point. */
+export const JOURNAL = ".pddl2prm-swap.json";
+/** The ledger: the files of a complete dataset with their sha256. */
+export const LEDGER = ".pddl2prm-files.json";
+/** Names of lock files (any rank). */
+export const LOCK_NAME = /^\.pddl2prm-lock-\d{5}$/;
+
+/** Whether a top-level name is one pddl2prm reserves (the stage, the journal, the ledger, their temporary files). */
+export function reservedName(name: string): boolean {
+  const base = name.replace(TEMP_NAME, "");
+  return base === STAGE || base === JOURNAL || base === LEDGER;
+}
+
+/** A path inside the folder as the records write it: relative, forward slashes, no "..", ".", "" parts. */
+export function safeRel(rel: string): boolean {
+  return rel.length > 0 && !rel.startsWith("/") && !rel.includes("\\") && !rel.includes("\0") && !rel.split("/").some((p) => p === ".." || p === "" || p === ".");
+}
+
+/** What is at `out/rel`, looked at without following any link on the way (`out` itself may be a link). */
+export type EntryKind = "file" | "dir" | "absent" | "link" | "other";
+
+export function entryKind(out: string, rel: string): EntryKind {
+  const parts = rel.split("/");
+  let p = out;
+  for (let i = 0; i < parts.length; i++) {
+    p = join(p, parts[i]!);
+    let s;
+    try {
+      s = lstatSync(p);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") return "absent";
+      if (code === "ENOTDIR") return "other";
+      throw e;
+    }
+    if (s.isSymbolicLink()) return "link";
+    if (i < parts.length - 1) {
+      if (!s.isDirectory()) return "other";
+      continue;
+    }
+    return s.isFile() ? "file" : s.isDirectory() ? "dir" : "other";
+  }
+  return "other";
+}
+
+/** Whether `rel` names a path pddl2prm may treat as a dataset file: safe, not a reserved or lock name at the top. */
+export function datasetRel(rel: string): boolean {
+  if (!safeRel(rel)) return false;
+  const top = rel.split("/")[0]!;
+  return !reservedName(top) && !LOCK_NAME.test(top) && !top.startsWith(".pddl2prm-lock-");
+}
+
+/** sha256 of the plain file `out/rel` (no link on the way), or null when it is not one. */
+export function plainFileHash(out: string, rel: string): string | null {
+  if (!safeRel(rel) || entryKind(out, rel) !== "file") return null;
+  try {
+    return createHash("sha256").update(readFileSync(join(out, rel))).digest("hex");
+  } catch {
+    return null;
+  }
+}
+
+/** sha256 of a text as it is written to disk (UTF-8). */
+export function textHash(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
