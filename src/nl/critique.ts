@@ -7,7 +7,7 @@ import type { LabeledStep } from "../label/types.js";
 import { applyOp, findOperator, isApplicable, isGoal } from "../task/index.js";
 import type { GroundTask } from "../task/types.js";
 import type { Prng } from "../util/prng.js";
-import { relaxedUnreachableGoals } from "./relaxed-goals.js";
+import { relaxedReach, unreachableGoals, type RelaxedReach } from "./relaxed-goals.js";
 import { capitalize, countWord, joinList } from "./text.js";
 
 /** What the critic needs from its renderer. */
@@ -24,6 +24,11 @@ export interface CriticContext {
   formulaReasons(c: LabeledStep["candidate"], state: Uint32Array): string[];
   /** The state after the first `n` operators of `ops` (memoised by the renderer). */
   stateAfterPrefix(ops: readonly number[], n: number): Uint32Array;
+  /**
+   * The parts of the problem's goal (its top-level conjuncts, as text) that a relaxed reach shows
+   * unreachable: for a goal compiled into a derived fact, whose own fact has no sentence.
+   */
+  goalPartsUnreachable(reach: RelaxedReach): string[];
 }
 
 const unit = (n: number): string => `${countWord(n)} step${n === 1 ? "" : "s"}`;
@@ -44,7 +49,7 @@ const MAX_NAMED_GOALS = 3;
 
 /** The critique function of a renderer. */
 export function critic(ctx: CriticContext): (ls: LabeledStep, prng: Prng) => string {
-  const { task, actionText, failedText, formulaReasons, stateAfterPrefix } = ctx;
+  const { task, actionText, failedText, formulaReasons, stateAfterPrefix, goalPartsUnreachable } = ctx;
 
   // The walk index of the state the step is taken in, and the walk's state s_j: read off the
   // walk's states when the step carries them (a judged plan of any length: no per-step replay
@@ -71,13 +76,14 @@ export function critic(ctx: CriticContext): (ls: LabeledStep, prng: Prng) => str
     }
   };
 
-  // Dead ends proved by the relaxation: the goal facts it shows unreachable from s', as text.
-  // Derived goal facts (compiled complex goals, derived predicates) have no sentence: left out.
-  const goalFactText = (f: number): string => {
+  // Dead ends proved by the relaxation: the goal conditions it shows unreachable from s', as
+  // text: goal facts that can never become true, or false for a negated goal, and for a goal
+  // compiled into a derived fact (a quantified or disjunctive goal) the goal's own conjuncts.
+  const goalFactText = (f: number, pos: boolean): string => {
     const name = task.factNames[f]!;
-    const lit = `(not ${name})`;
-    const t = failedText(lit); // the text of a false negation: the fact itself
-    return t === lit ? name : t;
+    const lit = pos ? `(not ${name})` : name;
+    const t = failedText(lit); // the text of a false negation: the fact itself; of a false fact: its negation
+    return t === lit ? (pos ? name : `not ${name}`) : t;
   };
   // (the text depends on s' only: the last one is kept, by its content, for the candidates of a
   // state and the steps of a plan that stays in a dead end)
@@ -89,12 +95,19 @@ export function critic(ctx: CriticContext): (ls: LabeledStep, prng: Prng) => str
     }
     let text: string | null = null;
     if (st !== null) {
-      const goals = relaxedUnreachableGoals(task, st.next).filter((f) => task.factDerived[f] === 0);
-      if (goals.length > 0) {
-        const named = goals.slice(0, MAX_NAMED_GOALS).map((f) => `that ${goalFactText(f)}`);
-        const more = goals.length - named.length;
+      const reach = relaxedReach(task, st.next);
+      const goals = unreachableGoals(task, reach);
+      let items = [
+        ...goals.pos.filter((f) => task.factDerived[f] === 0).map((f) => goalFactText(f, true)),
+        ...goals.neg.filter((f) => task.factDerived[f] === 0).map((f) => goalFactText(f, false)),
+      ];
+      if (items.length === 0 && goals.pos.some((f) => task.factDerived[f] === 1)) items = goalPartsUnreachable(reach);
+      items = unique(items);
+      if (items.length > 0) {
+        const named = items.slice(0, MAX_NAMED_GOALS).map((t) => `that ${t}`);
+        const more = items.length - named.length;
         if (more > 0) named.push(`${countWord(more)} more`);
-        text = `${goals.length === 1 ? "the goal condition" : "the goal conditions"} ${joinList(named)} could not be reached from there`;
+        text = `${items.length === 1 ? "the goal condition" : "the goal conditions"} ${joinList(named)} could not be reached from there`;
       }
     }
     lastDeadEnd = { next: st?.next ?? null, text };
@@ -129,10 +142,13 @@ export function critic(ctx: CriticContext): (ls: LabeledStep, prng: Prng) => str
         return `Wrong step. It is impossible to ${act} in this state, since ${r}.`;
       }
       case "dead-end": {
-        const why =
-          ev.deadEnd?.kind === "exhaustive"
-            ? `exploring all ${ev.deadEnd.states} states reachable from there finds no way to the goal`
-            : `even if no action ever undid anything, ${unreachableGoalsText(ls) ?? "some goal condition could not be reached from there"}`;
+        // An exhaustive proof names the goal conditions too when the relaxation shows them
+        // unreachable (a goal compiled into a derived fact is out of h^max's sight).
+        let why: string;
+        if (ev.deadEnd?.kind === "exhaustive") {
+          const named = unreachableGoalsText(ls);
+          why = `exploring all ${ev.deadEnd.states} states reachable from there finds no way to the goal${named !== null ? `: even if no action ever undid anything, ${named}` : ""}`;
+        } else why = `even if no action ever undid anything, ${unreachableGoalsText(ls) ?? "some goal condition could not be reached from there"}`;
         if (v === 0) return `This step is a dead end: once I ${act}, the goal can no longer be reached, because ${why}.`;
         if (v === 1) return `If I ${act}, the goal becomes unreachable: ${why}.`;
         return `This ruins the task: once I ${act}, there is no way to reach the goal any more, since ${why}.`;

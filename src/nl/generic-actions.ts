@@ -7,7 +7,7 @@
  * fl1". Every parameter appears exactly once, so the text parses back to the action.
  */
 import type { ActionDecl, Effect, Formula, Term } from "../pddl/ast.js";
-import { adverbOf, canBeVerb, compoundSplit, isDirection, isEnglishWord, isPreposition, senseOf, splitName } from "./lexicon.js";
+import { adverbOf, canBeVerb, compoundSplit, isDirection, isEnglishWord, isKnownWord, isPreposition, senseOf, splitName } from "./lexicon.js";
 import { names, paramInfos, type ParamInfo } from "./generic-params.js";
 import { coordinatePair, type PredicatePhrase } from "./generic-predicates.js";
 
@@ -104,10 +104,13 @@ function moves(adds: Lit[], dels: Lit[], preds: ReadonlyMap<string, PredicatePhr
   return out;
 }
 
+const BESIDE = new Set(["behind", "beside", "under", "underneath", "near", "above", "below", "over", "upon", "against"]);
+
 /** The prepositions of a cross move's two ends: in -> "from" / "into", at -> "at". */
 function crossPreps(fromLink: string | null, toLink: string | null): [string, string] {
   const src = fromLink === "at" ? "at" : "from";
-  const dst = toLink === "in" || toLink === "inside" ? "into" : toLink === "on" ? "onto" : toLink === "at" ? "at" : "with";
+  // (a place beside another thing keeps its preposition: "move car_0 from curb_1 behind car_1")
+  const dst = toLink === "in" || toLink === "inside" ? "into" : toLink === "on" ? "onto" : toLink === "at" ? "at" : toLink !== null && BESIDE.has(toLink) ? toLink : "with";
   return [src, dst];
 }
 
@@ -130,6 +133,7 @@ export function actionPhrases(
   keepNameWords = false,
   nameNouns = false,
   predParams: ReadonlyMap<string, readonly string[]> = new Map(),
+  roleWords: ReadonlyMap<number, string> = new Map(),
 ): string[] {
   const ps = paramInfos(decl.params);
   const ph = ps.map((p) => `{${p.ph}}`);
@@ -153,6 +157,8 @@ export function actionPhrases(
       phrasal = true;
     }
   }
+  // words of the name that are the role of a parameter (siblingRoles): said with it, not with the verb
+  if (roleWords.size > 0) w = [w[0]!, ...w.slice(1).filter((x) => ![...roleWords.values()].includes(x))];
   // "do-plane", "do-saw-large": the light verb gives way to the verb after it
   if (w.length > 1 && LIGHT_VERBS.has(w[0]!) && canBeVerb(w[1]!)) w = w.slice(1);
   let verb: string;
@@ -255,7 +261,11 @@ export function actionPhrases(
     // (what is taken goes somewhere, what is put comes from somewhere: the hand, a vehicle;
     // a verb with its own object, "take-image", keeps it)
     const goes = (ls: Lit[], other: Lit[]): Lit[] => ls.filter((l) => relation(l) && other.some((o) => o.args.includes(l.args[0]!)));
+    // (what a holder comes to hold or lets go: "holding ?h ?c" added by "grasp ?h ?c" is c taken
+    // by h, "grasp shot2 with hand left", not "grasp left with shot2")
+    const grip = [...adds, ...dels].find((l) => l.args.length === 2 && /^(holding|carrying|grasping|gripping|grabbing)$/.test(splitName(l.pred).join(" ")) && typeof l.args[0] === "number" && typeof l.args[1] === "number" && !inMove(l.args[1]));
     if (rest.some((x) => !isDirection(x) && !isPreposition(x))) void 0;
+    else if (grip !== undefined && !MOTION.has(verb)) primary = grip.args[1] as number;
     else if (REMOVAL.has(verb)) primary = pick(dels.filter(locAdd)) ?? pick(goes(dels, adds)) ?? pick(dels.filter(relation));
     else if (PLACING.has(verb)) primary = pick(adds.filter(locAdd)) ?? pick(goes(adds, dels)) ?? pick(adds.filter(relation));
     primary ??= pick(adds.filter(locAdd)) ?? pick(dels.filter(locAdd)) ?? pick([...adds, ...dels]);
@@ -304,14 +314,23 @@ export function actionPhrases(
       used.add(m.from);
       return;
     }
+    // a place beside a thing is left and reached as such ("from behind car_1"); a place named
+    // by "at" and more words ("at curb number") is reached: "to curb_2"
+    const beside = (pred: string): string => {
+      const p = prepOf(pp(pred)?.link ?? null);
+      return p !== null && BESIDE.has(p) ? ` ${p}` : "";
+    };
     if (m.cross) {
-      const [src, dst] = crossPreps(prepOf(pp(m.pred)?.link ?? null), prepOf(pp(m.toPred)?.link ?? null));
+      const toLink = pp(m.toPred)?.link ?? null;
+      let [src, dst] = crossPreps(prepOf(pp(m.pred)?.link ?? null), prepOf(toLink));
+      if (dst === "with" && toLink !== null && toLink.split(" ")[0] === "at" && toLink.includes(" ") && ps[m.to]!.typeWords.length > 0) dst = "to";
+      src += src === "from" ? beside(m.pred) : "";
       const a = `${dst} ${ph[m.to]}`;
       const b = `${src} ${ph[m.from]}`;
       // "at" places go last: "load p1 into t1 at l2", "unload p1 from t1 at l2".
       if (src === "at") pps.push(a, b);
       else pps.push(b, a);
-    } else pps.push(`from ${ph[m.from]}`, `to ${ph[m.to]}`);
+    } else pps.push(`from${beside(m.pred)} ${ph[m.from]}`, `to${beside(m.pred)} ${ph[m.to]}`);
     used.add(m.from);
     used.add(m.to);
   };
@@ -333,6 +352,13 @@ export function actionPhrases(
     }
   }
   // ---- places: an argument something already named is at ("unload p1 from t1 at l2", "stop at f2")
+  let aimed = false;
+  // Two parameters of one kind: one type, or of type object and both places or both of one unary
+  // precondition ("(place ?x) (place ?y)"; miconic's "(floor ?f) (passenger ?p)" are not).
+  const sameKind = (i: number, j: number): boolean => {
+    if (ps[i]!.typeWords.length > 0 || ps[j]!.typeWords.length > 0) return ps[i]!.typeWords.join() === ps[j]!.typeWords.join();
+    return (ps[i]!.place && ps[j]!.place) || pre.some((l) => l.args.length === 1 && l.args[0] === i && pre.some((k) => k.pred === l.pred && k.args.length === 1 && k.args[0] === j));
+  };
   for (let pass = 0; pass < 2; pass++) {
     for (const l of pre) {
       const info = pp(l.pred);
@@ -341,6 +367,15 @@ export function actionPhrases(
       if (typeof y !== "number" || used.has(y)) continue;
       const x = l.args.length === 2 ? l.args[0] : null;
       if (l.args.length !== 1 && !(typeof x === "number" && used.has(x))) continue;
+      // Two places of one type, one where the one acting stands and the other what the action
+      // changes ("fire-laser ?x ?y": the robot at x hits y): aimed at the one, from the other
+      // (not "fire laser y at x").
+      if (l.args.length === 1 && info.implicit !== null && typeof primary === "number" && primary !== y && !MOTION.has(verb) && !PLACING.has(verb) && !REMOVAL.has(verb) && sameKind(primary, y) && [...adds, ...dels].some((c) => c.args.includes(primary)) && ![...adds, ...dels].some((c) => c.args.includes(y))) {
+        aimed = true;
+        pps.unshift(`from ${ph[y]}`);
+        used.add(y);
+        continue;
+      }
       // where the one acting stands ("at ?p": I am at p) is said as such: "standing at p"
       pps.push(info.implicit === "I" ? `standing at ${ph[y]}` : `${prepOf(info.link) || "at"} ${ph[y]}`);
       used.add(y);
@@ -494,6 +529,8 @@ export function actionPhrases(
     // Each named by its role ("with mode m", "with old surface s"): the variable's words when they
     // say something, else its type; two of one type keep their variables' words or stay bare.
     const roles = left.map((i) => {
+      const sib = roleWords.get(i);
+      if (sib !== undefined) return sib;
       const own = roleNoun(ps[i]!, decl.params[i]!.name);
       if (own !== "" && own !== ps[i]!.typeWords.join(" ")) return own;
       // the value of an attribute of a named parameter: height(from, h) gives "height h"
@@ -505,7 +542,10 @@ export function actionPhrases(
     for (let k = 0; k < left.length; k++) {
       if (roles.filter((x) => x === roles[k]).length < 2) continue;
       const u = pre.find((l) => l.args.length === 1 && l.args[0] === left[k] && !(pp(l.pred)?.plain ?? false));
-      if (u !== undefined) roles[k] = splitName(u.pred).join(" ");
+      // ("{h} is empty": the empty hand, not "handempty", the predicate's name)
+      const adj = u === undefined ? null : /^\{[^}]+\} is ([a-z]+)$/.exec(pp(u.pred)!.pos);
+      if (adj !== null && adj !== undefined && ps[left[k]!]!.typeWords.length > 0 && ["adj", "past"].includes(senseOf(adj[1]!))) roles[k] = `${adj[1]} ${ps[left[k]!]!.typeWords.join(" ")}`;
+      else if (u !== undefined) roles[k] = splitName(u.pred).join(" ");
     }
     const items = left.map((i, k) => {
       const r = roles[k]!;
@@ -558,7 +598,9 @@ export function actionPhrases(
   let restPP = "";
   if (rest.length > 0 && isPreposition(rest[0]!)) {
     // "push-to-goal": "to goal" after the thing; a lone "to" the roles say anyway is dropped.
-    if (!(rest.length === 1 && pps.some((x) => x.startsWith(`${rest[0]} `)))) restPP = rest.join(" ");
+    // (nor "to" and a word naming where the thing goes, which its move says: "move-car-to-curb")
+    const named = rest.length === 2 && mainMove !== null && ps.some((p, i) => names([rest[1]!], p) && (i === mainMove.to || i === mainMove.from));
+    if (!(rest.length === 1 && (pps.some((x) => x.startsWith(`${rest[0]} `)) || (rest[0] === "to" && mainMove !== null && mainMove.cross))) && !(rest[0] === "to" && named)) restPP = rest.join(" ");
     rest = [];
   }
   // Manner words of a motion ("move-up-slow") become adverbs after the thing: "move lift1 up slowly".
@@ -567,7 +609,21 @@ export function actionPhrases(
   const primaryType = typeof primary === "number" ? ps[primary]!.typeWords : [];
   const objWords = (motion ? rest.filter((x) => senseOf(x) !== "adj") : rest).filter((x) => !primaryType.includes(x));
   const afterObject = verb === "move" && dirParticle !== "";
-  const head = [verb, particle, afterObject ? "" : dirParticle, ...objWords].filter((s) => s !== "").join(" ");
+  // run-together words are said apart ("push-unitarypipe": push unitary pipe); only in the
+  // text, so that no piece names a parameter and changes the roles
+  const said = objWords.flatMap(saidApart);
+  // "put-in ?x" where "in ?x" reads "x is in the briefcase" (an implicit container, implicit.ts):
+  // the particle takes that container, after the thing ("put p1 in the briefcase", "take p1 out
+  // of the briefcase"), not "put in p1"
+  let container = "";
+  if (particle !== "" && typeof primary === "number" && said.length === 0) {
+    for (const [ls, added] of [[adds, true], [dels, false]] as const) {
+      const l = ls.find((x) => x.args.length === 1 && x.args[0] === primary && /^\{[^}]+\} is (in|on|inside|aboard) the [a-z ]+$/.test(pp(x.pred)?.pos ?? ""));
+      const m = l === undefined ? null : /^\{[^}]+\} is \S+ (the [a-z ]+)$/.exec(pp(l.pred)!.pos);
+      if (m !== null && container === "" && (added ? particle !== "out" && particle !== "off" : particle === "out" || particle === "off")) container = `${particle}${added ? "" : " of"} ${m[1]}`;
+    }
+  }
+  const head = [verb, container !== "" ? "" : particle, afterObject ? "" : dirParticle, ...said].filter((s) => s !== "").join(" ");
   let obj = "";
   const primaryPrep = typeof primary === "number" ? splitName(decl.params[primary]!.name) : [];
   if (typeof primary === "number" && primaryPrep.length === 1 && isPreposition(primaryPrep[0]!)) obj = `${primaryPrep[0]} ${ph[primary]}`;
@@ -578,7 +634,9 @@ export function actionPhrases(
   if (typeof primary === "number" && ps[primary]!.place && (REMOVAL.has(verb) || PLACING.has(verb)) && objWords.length > 0 && !isPreposition(obj.split(" ")[0]!) && !objWords.some((x) => ps.some((p) => names([x], p)))) {
     obj = `${REMOVAL.has(verb) ? "from" : "onto"} ${obj}`;
   }
-  const core = [head, obj, afterObject ? dirParticle : "", ...manner, second !== null ? `and ${verb2} ${ph[second]}` : "", restPP].filter((s) => s !== "").join(" ");
+  // (aimed with a thing the name gives, "fire laser at y"; else y is the verb's object, "unlock y")
+  if (aimed && typeof primary === "number" && said.length > 0) obj = `at ${ph[primary]}`;
+  const core = [head, obj, container, afterObject ? dirParticle : "", ...manner, second !== null ? `and ${verb2} ${ph[second]}` : "", restPP].filter((s) => s !== "").join(" ");
   const tailText = tails.length > 0 ? `, ${tails.join(", ")}` : "";
   const withNouns = (t: string): string => {
     let out = t;
@@ -591,6 +649,20 @@ export function actionPhrases(
   const lead = (x: string): string => x.split(" ")[0]!;
   if (pps.length >= 2 && lead(pps[0]!) !== lead(pps[1]!)) return [t0, withNouns([core, pps[1]!, pps[0]!, ...pps.slice(2)].join(" ") + tailText)];
   return [t0];
+}
+
+/**
+ * A run-together word of an action's name said apart when every piece is plainly a word
+ * ("unitarypipe": unitary pipe, "aldehydereduction"), else kept whole: no piece of three letters
+ * or fewer but a preposition or article inside ("aromaticbromination" is not "aroma tic
+ * bromination"), no abbreviation read into it ("activityhi" is not "activity high").
+ */
+function saidApart(x: string): string[] {
+  if (isEnglishWord(x) || /\d/.test(x)) return [x];
+  const c = compoundSplit(x);
+  if (c === null || c.join("") !== x || isPreposition(c[c.length - 1]!)) return [x];
+  const plain = (w: string, k: number): boolean => (k > 0 && (isPreposition(w) || w === "the")) || w.length >= 5 || (w.length === 4 && isKnownWord(w));
+  return c.every(plain) ? c : [x];
 }
 
 // "{i} supports {m}": a third-person verb between the two arguments (not "is ...", "has ...")
@@ -611,4 +683,34 @@ function roleNoun(p: ParamInfo, raw: string): string {
   const eng = words.filter((x) => isEnglishWord(x) && x.length > 2 && !p.typeWords.includes(x));
   if (eng.length > 0 && p.typeWords.length > 0) return `${eng.join(" ")} ${p.typeWords.join(" ")}`;
   return p.typeWords.length > 0 ? p.typeWords.join(" ") : "";
+}
+
+/**
+ * Words of an action's name that name a role of its extra parameters, proven by a sibling
+ * action: "drive-passenger (?d ?from ?to ?car ?p)" beside "drive (?d ?from ?to ?car)" adds the
+ * word "passenger" and the parameter ?p, so ?p is the passenger (and ?d, the first person, is who
+ * drives, as in "drive"). An extra word that names an extra parameter's type ("tent") is that
+ * parameter; the others are matched to the remaining extra parameters in order, one to one.
+ */
+export function siblingRoles(decl: ActionDecl, all: readonly ActionDecl[]): Map<number, string> {
+  const words = splitName(decl.spelling ?? decl.name);
+  let best: Map<number, string> = new Map();
+  for (const b of all) {
+    if (b === decl || b.params.length >= decl.params.length) continue;
+    const bw = splitName(b.spelling ?? b.name);
+    if (bw.length >= words.length || !bw.every((x, k) => words[k] === x)) continue;
+    if (!b.params.every((p, k) => (p.types[0] ?? "object") === (decl.params[k]!.types[0] ?? "object"))) continue;
+    const extraWords = words.slice(bw.length);
+    const ps = paramInfos(decl.params);
+    const extra = ps.map((_, k) => k).slice(b.params.length);
+    const free = extra.filter((k) => !extraWords.some((x) => names([x], ps[k]!)));
+    // (nouns only: "pickup-and-loose" adds a second verb, not a role)
+    const roleW = extraWords.filter((x) => !ps.some((p) => names([x], p)));
+    if (roleW.length === 0 || roleW.length !== free.length || !roleW.every((x) => isEnglishWord(x) && senseOf(x) === "noun" && !canBeVerb(x))) continue;
+    // (only a parameter whose type another parameter shares: its type alone cannot tell it apart)
+    if (!free.every((k) => ps.some((p, j) => j !== k && p.typeWords.join() === ps[k]!.typeWords.join()))) continue;
+    const m = new Map(free.map((k, j) => [k, roleW[j]!] as [number, string]));
+    if (m.size > best.size) best = m;
+  }
+  return best;
 }

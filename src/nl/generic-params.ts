@@ -63,7 +63,8 @@ export function paramInfos(params: readonly TypedName[]): ParamInfo[] {
       place: all.some((w) => hasAny(w, PLACE)),
       thing: all.some((w) => hasAny(w, THING)),
       value: typeWords.length > 0 ? hasAny(typeWords, VALUE) : hasAny(varWords, VALUE),
-      direction: all.some((w) => hasAny(w, DIRECTION)),
+      // (a typed parameter is a direction by its type: "?d - dispenser" is not "in direction d")
+      direction: typeWords.length > 0 ? hasAny(typeWords, DIRECTION) : all.some((w) => hasAny(w, DIRECTION)),
       typed: p.types.length > 0,
     };
   });

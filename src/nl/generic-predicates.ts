@@ -4,7 +4,7 @@
  * plane1 is fl2"), never "holds for" or "is true".
  */
 import type { PredicateDecl, TypedName } from "../pddl/ast.js";
-import { canBeThirdPerson, thirdToBase, compoundSplit, isDirection, isEnglishWord, isPreposition, senseOf, splitName, verbForms, withArticle, type Sense } from "./lexicon.js";
+import { canBeThirdPerson, thirdToBase, compoundSplit, isDirection, isEnglishWord, isKnownWord, isPreposition, senseOf, splitName, verbForms, withArticle, type Sense } from "./lexicon.js";
 import { names, paramInfos, type ParamInfo } from "./generic-params.js";
 import type { NumericRelation, PredicateHint } from "./hints.js";
 
@@ -43,9 +43,29 @@ const ADJ_PREP: Record<string, string> = {
   neighbor: "to", visible: "from", reachable: "from", accessible: "from", different: "from", separate: "from",
   ready: "for", available: "for", free: "for", suitable: "for", compatible: "with", full: "of", empty: "of",
 };
+// Adjectives of an attitude toward a thing named after them ("allergic-gluten ?c": allergic to gluten).
+const TOWARD: Record<string, string> = { allergic: "to", sensitive: "to", immune: "to", resistant: "to", loyal: "to", hostile: "to" };
 const GERUND_PREP: Record<string, string> = { pointing: "at", looking: "at", heading: "to", going: "to", waiting: "for", working: "on" };
 // Gerunds whose single argument is the thing acted on: holding(x) -> "x is held".
 const TRANSITIVE = new Set(["holding", "carrying", "lifting", "grasping", "gripping", "grabbing", "pushing", "pulling", "towing"]);
+
+// Verbs of having, with the forms "I ..." and "I ... not" (the holder is the one acting).
+const POSSESS: Record<string, [string, string]> = {
+  have: ["have", "do not have"], has: ["have", "do not have"], hold: ["hold", "do not hold"], holds: ["hold", "do not hold"],
+  carry: ["carry", "do not carry"], carries: ["carry", "do not carry"], own: ["own", "do not own"], owns: ["own", "do not own"],
+  holding: ["am holding", "am not holding"], carrying: ["am carrying", "am not carrying"],
+};
+
+/** "I hold x" / "the robot holds x", and the negation. */
+function holder(agent: string, own: [string, string], obj: string): [string, string] {
+  if (agent === "I") return [`I ${own[0]} ${obj}`, `I ${own[1]} ${obj}`];
+  const [verb] = own[0].split(" ");
+  if (verb === "am") return [`${agent} is ${own[0].slice(3)} ${obj}`, `${agent} is not ${own[0].slice(3)} ${obj}`];
+  return [`${agent} ${verbForms(verb!).third} ${obj}`, `${agent} does not ${verb} ${obj}`];
+}
+
+// Nouns said without an article ("there is gold at c").
+const MASS = new Set(["gold", "silver", "water", "oil", "fuel", "sand", "coal", "ore", "ice", "snow", "dirt", "mud", "grass", "food", "money", "air", "fire", "smoke", "gas", "dust", "rubble", "debris", "treasure", "paint", "stone", "soil"]);
 
 // Words that end a name as a state of the argument's part: "power-on ?i".
 const PARTICLE_STATE = new Set(["on", "off", "up", "down", "out"]);
@@ -67,6 +87,19 @@ function capitalizeName(w: string): boolean {
 function theNoun(words: string[]): string {
   const s = words.join(" ");
   return words.length === 1 && capitalizeName(words[0]!) ? s : `the ${s}`;
+}
+
+const LIGHT = new Set(["do", "be", "go", "get", "make", "let", "put", "set", "run", "use", "see", "try", "add", "take", "give", "have"]);
+
+/** The first word of a parameter's type of several words ("bread" of "bread-portion"). */
+function typeHead(word: string, p: ParamInfo): boolean {
+  return p.typeWords.length > 1 && p.typeWords[0] === word;
+}
+
+/** A noun, or a word the lexicon reads as a verb first that is a noun too ("arm", "bomb"). */
+function nounLike(x: string): boolean {
+  // (not the light verbs: "do-normal" is no "the do is normal")
+  return isNounSense(senseOf(x)) || (senseOf(x) === "verb" && isKnownWord(x) && !canBeThirdPerson(x) && !LIGHT.has(x));
 }
 
 function isNounSense(s: Sense): boolean {
@@ -111,6 +144,8 @@ const ORDER_WORDS = new Set([
   "sum", "add", "sub", "subtract", "substract", "diff", "difference", "le", "leq", "lt", "ge", "geq", "gt", "less", "greater",
   "equal", "smaller", "bigger", "larger", "lower", "higher", "than", "or", "num", "number", "count", "one", "step",
 ]);
+// Abbreviated comparisons, read as the order they name.
+const COMPARISON: Record<string, NumericRelation> = { le: "le", leq: "le", lte: "le", lt: "lt", ge: "ge", geq: "ge", gte: "ge", gt: "gt" };
 const NUMBERISH = /^(n|num|number|numbers|count|counter|level|levels|flevel|fuellevel|quantity|qty|amount|capacity|size|value|val|integer|int|digit|fuel|load|height|length|width|weight|cost|price|money|credit|score|index|idx|unit|units)$/;
 
 function numericPhrase(rel: NumericRelation, ps: ParamInfo[]): PredicatePhrase {
@@ -143,9 +178,12 @@ function unreadable(w: string, ps: readonly ParamInfo[]): boolean {
   return !isEnglishWord(w);
 }
 
-/** The generic phrasing of `decl`. */
-export function predicatePhrase(decl: PredicateDecl, hint?: PredicateHint, flip = false, keepNames = false): PredicatePhrase {
-  const out = predicatePhraseOf(decl, hint, keepNames);
+/**
+ * The generic phrasing of `decl`. `agent`: who holds what a predicate without a holder says is held ("holds-bomb"): "I", or the
+ * implicit subject the task proves moves about ("the robot", see implicit.ts).
+ */
+export function predicatePhrase(decl: PredicateDecl, hint?: PredicateHint, flip = false, keepNames = false, agent = "I"): PredicatePhrase {
+  const out = predicatePhraseOf(decl, hint, keepNames, agent);
   if (!flip || decl.params.length < 2) return out;
   // The domain uses the relation word the other way round (see generic.ts verticalFlips).
   const [a, b] = paramInfos(decl.params).map((p) => `{${p.ph}}`);
@@ -153,7 +191,7 @@ export function predicatePhrase(decl: PredicateDecl, hint?: PredicateHint, flip 
   return { ...out, pos: swap(out.pos), neg: swap(out.neg), link: null };
 }
 
-function predicatePhraseOf(decl: PredicateDecl, hint?: PredicateHint, keepNames = false): PredicatePhrase {
+function predicatePhraseOf(decl: PredicateDecl, hint?: PredicateHint, keepNames = false, agent = "I"): PredicatePhrase {
   const ps = paramInfos(decl.params);
   const raw = decl.params.map((p) => p.name);
   let w = splitName(decl.spelling ?? decl.name);
@@ -181,11 +219,19 @@ function predicatePhraseOf(decl: PredicateDecl, hint?: PredicateHint, keepNames 
     const c = compoundSplit(x);
     return c !== null && (ps.length > 0 || c.join("") === x) ? c : [x];
   });
+  // "le ?t1 ?t2" not proven the order of the names' numbers: still a comparison ("t1 is at most
+  // t6"), the facts listed define it; its negation says only that the fact does not hold.
+  const cmp = w.length === 1 && ps.length === 2 && ps[0]!.typeWords.join() === ps[1]!.typeWords.join() ? COMPARISON[w[0]!] : undefined;
+  if (cmp !== undefined) {
+    const num = numericPhrase(cmp, ps);
+    return { ...num, neg: `it is not the case that ${num.pos}` };
+  }
   if (ps.length > 0 && w.some((x) => unreadable(x, ps))) return plainPhrase(plainName, ps);
   let flip = false;
   if (w.length > 1 && w[0] === "no" && ps.length > 0 && senseOf(w[1]!) === "noun") {
     // "no-access ?p ?f": "p has no access to f".
-    const x = w.slice(1).join(" ");
+    // ("no-gluten-bread ?b - bread-portion": b has no gluten)
+    const x = (w.length > 2 && ps.length === 1 && (names([w[w.length - 1]!], ps[0]!) || typeHead(w[w.length - 1]!, ps[0]!)) ? w.slice(1, -1) : w.slice(1)).join(" ");
     const a = `{${ps[0]!.ph}}`;
     const more = ps.length > 1 ? ` to {${ps[1]!.ph}}` + ps.slice(2).map((p, i) => " " + roleOf(p, raw[i + 2]!)).join("") : "";
     return { ...base(), pos: `${a} has no ${x}${more}`, neg: `${a} has ${x}${more}`, groupable: false, attr: x };
@@ -194,7 +240,7 @@ function predicatePhraseOf(decl: PredicateDecl, hint?: PredicateHint, keepNames 
     flip = true;
     w = w.slice(1);
   }
-  const out = phrase(w, ps, raw, hint, keepNames);
+  const out = phrase(w, ps, raw, hint, keepNames, agent);
   if (flip) [out.pos, out.neg] = [out.neg, out.pos];
   return out;
 }
@@ -203,11 +249,11 @@ function base(): Omit<PredicatePhrase, "pos" | "neg"> {
   return { link: null, locative: false, attr: "", implicit: null, groupable: true, elide: new Map() };
 }
 
-function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHint, keepNames = false): PredicatePhrase {
+function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHint, keepNames = false, agent = "I"): PredicatePhrase {
   const n = ps.length;
   const all = w.join(" ");
   const ph = ps.map((p) => `{${p.ph}}`);
-  if (n === 0) return nullary(w, all);
+  if (n === 0) return nullary(w, all, agent);
   const a = ph[0]!;
   // Words naming the first argument ("robot-has ?r", "lift-at ?lift", "at-lander ?l ?w"): drop
   // them, unless nothing or only "of" would be left ("part-of ?part ?whole" stays).
@@ -239,14 +285,15 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
     }
   }
   if (n === 1) {
-    // "available-color ?c": the trailing noun names the argument too.
+    // "available-color ?c": the trailing noun names the argument too ("at-kitchen-bread ?b -
+    // bread-portion": the first word of its type, "b is at the kitchen").
     for (let k = Math.min(r.length - 1, 3); k >= 1; k--) {
-      if (names(r.slice(r.length - k), ps[0]!)) {
+      if (names(r.slice(r.length - k), ps[0]!) || (k === 1 && typeHead(r[r.length - 1]!, ps[0]!))) {
         r = r.slice(0, r.length - k);
         break;
       }
     }
-    return unary(r, w, a, ps[0]!, hint);
+    return unary(r, w, a, ps[0]!, hint, agent);
   }
   // The second argument and the rest, as phrases after the relation.
   let b = ph[1]!;
@@ -331,7 +378,7 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
       const xh = xs.length > 0 ? senseOf(xs[0]!) : "noun";
       if (isNounSense(xh) && xs.length > 0) return done(`${a} is the ${x} of ${b}`, `${a} is not the ${x} of ${b}`);
       if (xs.length === 0) return done(`${a} is ${b}`, `${a} is not ${b}`, "");
-      return phrase(xs, ps, raw, hint, keepNames);
+      return phrase(xs, ps, raw, hint, keepNames, agent);
     }
     case "have": {
       if (r.length === 1) {
@@ -431,9 +478,19 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
   }
 }
 
-function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: PredicateHint): PredicatePhrase {
+function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: PredicateHint, agent = "I"): PredicatePhrase {
   const res = base();
   const done = (pos: string, neg: string): PredicatePhrase => ({ ...res, pos, neg, attr: res.attr || w.join(" ") });
+  // "is-at ?l": the "is" says nothing more than "at ?l" does (a bare "l2 is at" names no subject)
+  if (r.length === 2 && senseOf(r[0]!) === "be" && LOCATIVE.has(r[1]!)) r = r.slice(1);
+  // "have ?x", "holds ?x": the one argument is what is had; the one who has it is never named,
+  // so it is the one acting ("I have the key", not "key has something")
+  // ("holding ?x" stays "x is held", exact without a subject)
+  const own = r.length === 1 && !r[0]!.endsWith("ing") ? POSSESS[r[0]!] : undefined;
+  if (own !== undefined) {
+    res.attr = r[0]!;
+    return done(...holder(agent, own, a));
+  }
   const head = r[0] ?? "";
   const hs = r.length > 0 ? senseOf(head) : "noun";
   // A fluent true of exactly one object names a current value: "the time now is t0", "today is d1".
@@ -459,10 +516,25 @@ function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: Predica
   }
   const x = r.slice(1).join(" ");
   const last = r[r.length - 1]!;
+  // "is-smooth ?s - surface", fixed: a kind of value, said with its noun ("smooth is a smooth
+  // surface", not "smooth is smooth", which repeats an object's name as its own property)
+  const adj = hs === "be" && r.length === 2 ? r[1]! : r.length === 1 ? head : "";
+  if (hint?.static && p.value && adj !== "" && senseOf(adj) === "adj" && p.typeWords.length > 0 && p.typeWords.every((t) => isEnglishWord(t))) {
+    const np = withArticle(`${adj} ${p.typeWords.join(" ")}`);
+    return done(`${a} is ${np}`, `${a} is not ${np}`);
+  }
   if (r.length > 1 && PARTICLE_STATE.has(last) && !p.place) {
     // "power-on ?i": "the power of i is on".
     const np = r.slice(0, -1).join(" ");
     return done(`the ${np} of ${a} is ${last}`, `the ${np} of ${a} is not ${last}`);
+  }
+  if (r.length > 1 && LOCATIVE.has(last) && hs !== "be" && hs !== "prep" && hint?.multiValued && r.slice(0, -1).every((x) => isNounSense(senseOf(x)) || senseOf(x) === "adj")) {
+    // "soft-rock-at ?c", true of several cells at once (proven): not one thing "the soft rock"
+    // in several places, but some at each: "there is a soft rock at c"
+    const noun = r.slice(0, -1).join(" ");
+    const np = MASS.has(r[r.length - 2]!) ? noun : withArticle(noun);
+    res.attr = noun;
+    return done(`there is ${np} ${last} ${a}`, `there is no ${noun} ${last} ${a}`);
   }
   if (r.length > 1 && isPreposition(last) && hs !== "be" && hs !== "prep") {
     // "lift-at ?f": "the lift is at f".
@@ -509,8 +581,12 @@ function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: Predica
         return done(`the ${x} of ${a} is ${head}`, `the ${x} of ${a} is not ${head}`);
       }
       return done(`${a} is ${r.join(" ")}`, `${a} is not ${r.join(" ")}`);
-    case "adj":
+    case "adj": {
+      // "allergic-gluten ?c": c is allergic to gluten
+      const prep = r.length === 2 ? TOWARD[head] : undefined;
+      if (prep !== undefined && isNounSense(senseOf(r[1]!))) return done(`${a} is ${head} ${prep} ${r[1]}`, `${a} is not ${head} ${prep} ${r[1]}`);
       return done(`${a} is ${r.join(" ")}`, `${a} is not ${r.join(" ")}`);
+    }
     case "verb3":
       return done(`${a} ${r.join(" ")}`, `${a} does not ${verbForms(head).base}${x ? " " + x : ""}`);
     case "verb": {
@@ -533,9 +609,16 @@ function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: Predica
   }
 }
 
-function nullary(w: string[], all: string): PredicatePhrase {
+function nullary(w: string[], all: string, agent = "I"): PredicatePhrase {
   const res = base();
   const done = (pos: string, neg: string): PredicatePhrase => ({ ...res, pos, neg, attr: all, groupable: false });
+  // "holds-bomb", "have-chips", "carries-coal": a condition without arguments about what is
+  // held names no holder, so the holder is the one acting ("I hold the bomb")
+  const own = w.length >= 2 ? POSSESS[w[0]!] : undefined;
+  if (own !== undefined && w.slice(1).every((x) => isEnglishWord(x) && !isPreposition(x) && (nounLike(x) || senseOf(x) === "adj"))) {
+    const np = `the ${w.slice(1).join(" ")}`;
+    return done(...holder(agent, own, np));
+  }
   // A code names the subject: "closed-cb1" -> "cb1 is closed", "done-0" stays a condition.
   const codes = w.filter((x) => senseOf(x) === "name");
   const others = w.filter((x) => senseOf(x) !== "name");
@@ -546,10 +629,11 @@ function nullary(w: string[], all: string): PredicatePhrase {
   }
   const last = w[w.length - 1]!;
   const ls = senseOf(last);
-  if (codes.length === 0 && w.length >= 2 && (ls === "adj" || ls === "past") && w.slice(0, -1).every((x) => isNounSense(senseOf(x)))) {
+  if (codes.length === 0 && w.length >= 2 && (ls === "adj" || ls === "past") && w.slice(0, -1).every(nounLike)) {
     // "hand-empty" -> "the hand is empty".
     const subj = theNoun(w.slice(0, -1));
-    return done(`${subj} is ${last}`, `${subj} is not ${last}`);
+    const be = senseOf(w[w.length - 2]!) === "plural" ? "are" : "is";
+    return done(`${subj} ${be} ${last}`, `${subj} ${be} not ${last}`);
   }
   return done(`the ${all} condition holds`, `the ${all} condition does not hold`);
 }

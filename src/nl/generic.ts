@@ -4,12 +4,13 @@
  */
 import type { Atom, Domain, Effect, Formula, PredicateDecl } from "../pddl/ast.js";
 import { typeParents } from "../pddl/types.js";
-import { actionPhrases } from "./generic-actions.js";
+import { actionPhrases, siblingRoles } from "./generic-actions.js";
 import { plainPhrase, predicatePhrase, type PredicatePhrase } from "./generic-predicates.js";
 import { paramInfos } from "./generic-params.js";
+import { agentDependent, implicitSubjects } from "./implicit.js";
 import { twinBase } from "./twins.js";
 import { hintsKey, type TaskHints } from "./hints.js";
-import { pluralOf, splitName } from "./lexicon.js";
+import { compoundSplit, isEnglishWord, pluralOf, senseOf, splitName } from "./lexicon.js";
 import { compile, paramNames, words, type Compiled } from "./text.js";
 import { checkTime } from "../search/types.js";
 import type { ActionTemplate, NlTemplates, PredicateTemplate, TypeTemplate } from "./templates.js";
@@ -68,15 +69,16 @@ function genericActions(domain: Domain, phrases: ReadonlyMap<string, PredicatePh
     return bad;
   };
   const predParams = new Map(domain.predicates.map((d) => [d.name, paramInfos(d.params).map((p) => p.ph)]));
-  for (const a of domain.actions) texts.set(a.name, actionPhrases(a, phrases, false, false, predParams));
+  const roles = new Map(domain.actions.map((a) => [a.name, siblingRoles(a, domain.actions)]));
+  for (const a of domain.actions) texts.set(a.name, actionPhrases(a, phrases, false, false, predParams, roles.get(a.name)));
   const clashed = new Set<string>();
   // Alike texts: the name's words said as nouns of the parameters they name ("into truck T"),
   // then kept in the verb.
   for (const name of clash()) {
     clashed.add(name);
-    texts.set(name, actionPhrases(domain.actions.find((a) => a.name === name)!, phrases, false, true, predParams));
+    texts.set(name, actionPhrases(domain.actions.find((a) => a.name === name)!, phrases, false, true, predParams, roles.get(name)));
   }
-  for (const name of clash()) texts.set(name, actionPhrases(domain.actions.find((a) => a.name === name)!, phrases, true, false, predParams));
+  for (const name of clash()) texts.set(name, actionPhrases(domain.actions.find((a) => a.name === name)!, phrases, true, false, predParams, roles.get(name)));
   for (const name of clash()) {
     const a = domain.actions.find((x) => x.name === name)!;
     const lead = words(a.name);
@@ -105,8 +107,17 @@ function withRoleElision(c: Compiled, a: Domain["actions"][number]): Compiled {
 
 /** Generic type naming: objects are called by their PDDL names. */
 export function genericType(type: string): TypeTemplate {
-  const noun = words(type) || "object";
-  return { noun, plural: pluralOf(noun), single: null, match: null, fallback: null, phrase: compile("{name}", ["name"]), phraseNames: ["name"] };
+  let noun = words(type) || "object";
+  let plural: string | null = null;
+  // A type name that is no word ("apartsize") is not made a plural noun ("apartsizes"): run-together
+  // nouns are split ("truckarea": truck areas), anything else is named as a type.
+  const ws = noun.split(" ");
+  if (ws.some((w) => !isEnglishWord(w) && !/\d/.test(w))) {
+    const split = splitName(type).flatMap((w) => (isEnglishWord(w) ? [w] : (compoundSplit(w) ?? [w])));
+    if (split.every((w) => isEnglishWord(w) && (senseOf(w) === "noun" || senseOf(w) === "plural"))) noun = split.join(" ");
+    else plural = `objects of type ${type}`;
+  }
+  return { noun, plural: plural ?? pluralOf(noun), single: null, match: null, fallback: null, phrase: compile("{name}", ["name"]), phraseNames: ["name"] };
 }
 
 export const GENERIC_GOAL = [
@@ -237,6 +248,13 @@ export function genericTemplates(domain: Domain, hints: TaskHints = new Map(), d
   for (const p of domain.predicates) {
     phrases.set(p.name, predicatePhrase(p, hints.get(p.name), flips.has(p.name)));
     checkTime(deadline, what);
+  }
+  // Subjects the PDDL leaves implicit (the agent, what it carries): proven from the actions.
+  const implicit = implicitSubjects(domain, hints, phrases);
+  for (const p of domain.predicates) {
+    if (implicit.agent !== "I" && agentDependent(p, phrases.get(p.name)!)) phrases.set(p.name, predicatePhrase(p, hints.get(p.name), flips.has(p.name), false, implicit.agent));
+    const o = implicit.phrases.get(p.name);
+    if (o !== undefined) phrases.set(p.name, o);
   }
   // Two predicates that read alike ("in" and "in-city": "x is in y"): the one with more words in
   // its name keeps them ("x is in city y"); if that is not enough, it gets the plain reading.

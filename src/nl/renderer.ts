@@ -16,7 +16,8 @@ import { completeTemplates, genericType } from "./generic.js";
 import { actionCost, costClause, costStatements } from "./costs.js";
 import { critic } from "./critique.js";
 import { nameNumber, taskHints, type NumericRelation, type PredicateHint } from "./hints.js";
-import { firingEffects, ground, logicContext, size, TooLarge, type Bindings, type Ground, type LogicContext } from "./logic.js";
+import { atomKey, expansions, firingEffects, ground, logicContext, size, TooLarge, type Bindings, type Ground, type LogicContext } from "./logic.js";
+import type { RelaxedReach } from "./relaxed-goals.js";
 import type { NlTemplates, PredicateTemplate, TypeTemplate } from "./templates.js";
 import { capitalize, countWord, escapeRegExp, fill, fillEliding, joinList, paramNames, words, type Compiled } from "./text.js";
 
@@ -78,6 +79,8 @@ export interface Renderer {
  */
 export interface PromptSummary {
   rulesOmitted: number;
+  /** The actions (PDDL names) whose rules the prompt leaves out: only actions no step of this problem can use. */
+  rulesOmittedNames: string[];
   fixedOmitted: number;
   costOmitted: number;
   arithmetic: string[];
@@ -179,6 +182,25 @@ const CHEAPEST = [
   "Aim for the lowest total action cost, not the fewest steps.",
   "A plan is better when its actions cost less in total, whatever its length.",
 ];
+
+/** Whether `f` has an existential quantifier anywhere in it. */
+function hasExists(f: Formula): boolean {
+  switch (f.kind) {
+    case "exists":
+      return true;
+    case "forall":
+      return hasExists(f.body);
+    case "not":
+      return hasExists(f.arg);
+    case "and":
+    case "or":
+      return f.args.some(hasExists);
+    case "imply":
+      return hasExists(f.left) || hasExists(f.right);
+    default:
+      return false;
+  }
+}
 
 function quantified(f: Formula): boolean {
   switch (f.kind) {
@@ -504,7 +526,7 @@ function initFacts(
  * `deadline` (`performance.now()` ms) making generic texts throws LimitError.
  */
 export function createRenderer(task: GroundTask, templates: NlTemplates | null, deadline = Infinity): Renderer {
-  const summary: PromptSummary = { rulesOmitted: 0, fixedOmitted: 0, costOmitted: 0, arithmetic: [] };
+  const summary: PromptSummary = { rulesOmitted: 0, rulesOmittedNames: [], fixedOmitted: 0, costOmitted: 0, arithmetic: [] };
   const domain = task.domain;
   const problem = task.problem;
   // (a deadline, as judge's: the generic texts load the English lexicon, a second and more)
@@ -655,14 +677,173 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null, 
   const schemaEnv = (s: SchemaInfo, argPhrases: readonly string[]): Env => new Map(s.params.map((p, i) => [p, argPhrases[i]!]));
 
   const bindingsOf = (s: SchemaInfo, args: ArrayLike<number>): Bindings => new Map(s.vars.map((v, i) => [v, task.objects[args[i]!]!]));
+
+  // ---- existential preconditions (issue 51): "there is some dish D such that ... (here D is d2)"
+  /**
+   * The bindings of an existential precondition's variables that can make it true (those the
+   * fixed facts do not rule out), with the body ground under each; null when there are fewer
+   * than two (then the ground text says it plainly) or too many to expand.
+   */
+  type Witness = { b: Bindings; g: Ground };
+  const witnessesOf = (f: Extract<Formula, { kind: "exists" }>, b: Bindings): Witness[] | null => {
+    try {
+      const out = witnessCandidates(f, b);
+      return out.length >= 2 ? out : null;
+    } catch (e) {
+      if (e instanceof TooLarge) return null;
+      throw e;
+    }
+  };
+  /** Every binding the fixed facts leave possible (throws TooLarge past 2,000). */
+  const witnessCandidates = (f: Extract<Formula, { kind: "exists" }>, b: Bindings): Witness[] => {
+    const bs = expansions(f.params, b, logic(), 2000);
+    if (bs === null) throw new TooLarge();
+    const out: Witness[] = [];
+    for (const x of bs) {
+      const g = ground(f.body, x, logic());
+      if (g.k !== "false") out.push({ b: x, g });
+    }
+    return out;
+  };
+  /** The variables of an existential as their letters and the objects a witness gives them: "D is d2", "M is m1 and S is s2". */
+  const witnessAssignment = (f: Extract<Formula, { kind: "exists" }>, env: Env, w: Witness, verb = "is"): string =>
+    joinList(f.params.map((p) => `${env.get(p.name.replace(/^\?/, ""))} ${verb} ${namePhrase(w.b.get(p.name)!)}`));
+  /**
+   * The existential as one quantified sentence, its body lifted with the variables' letters;
+   * with the state the step is taken in, the witnesses that hold there, at most three named.
+   */
+  const existsText = (f: Extract<Formula, { kind: "exists" }>, ws: Witness[], env: Env, prng: Prng | null, state?: Uint32Array): string => {
+    const [e, d] = bind(env, f.params);
+    const text = `there is some ${d} such that ${formulaText(f.body, e, prng)}`;
+    if (state === undefined) return text;
+    const ok = ws.filter((w) => whyFalse(w.g, state) === null);
+    if (ok.length === 0) return text;
+    const shown = ok.slice(0, 3);
+    const more = ok.length - shown.length;
+    if (f.params.length === 1) {
+      const v = e.get(f.params[0]!.name.replace(/^\?/, ""))!;
+      const xs = shown.map((w) => namePhrase(w.b.get(f.params[0]!.name)!));
+      if (more > 0) xs.push(`${countWord(more)} more`);
+      return `${text} (here ${v} ${xs.length === 1 ? `is ${xs[0]}` : `can be ${joinList(xs, "or")}`})`;
+    }
+    const xs = shown.map((w) => witnessAssignment(f, e, w));
+    return `${text} (here ${xs.join("; or ")}${more > 0 ? `; or ${countWord(more)} more ways` : ""})`;
+  };
+  // the lifted text's names of a sole witness's variables: its objects
+  const witnessEnv = (f: Extract<Formula, { kind: "exists" }>, env: Env, w: Witness): Env => {
+    const e = new Map(env);
+    for (const p of f.params) e.set(p.name.replace(/^\?/, ""), namePhrase(w.b.get(p.name)!));
+    return e;
+  };
+  type Part = { k: "true" } | { k: "false" } | { k: "text"; t: string };
+  /**
+   * A precondition with an existential anywhere in it, as text: its structure kept (and, or,
+   * if-then, not), each existential said as one quantified sentence ("there is some ...", "there
+   * is no ...") with its witnesses in `state` when known, never as the list of its groundings;
+   * the parts without one ground as `concreteFormula` says them, and parts that the fixed facts
+   * decide left out. "" when the fixed facts satisfy it all (it says nothing about the step).
+   */
+  const existentialFormula = (f: Formula, b: Bindings, env: Env, prng: Prng | null, state?: Uint32Array): string => {
+    try {
+      const p = part(f, b, env, prng, state);
+      return p.k === "text" ? p.t : p.k === "true" ? (b.size > 0 ? "" : groundText({ k: "true" }, prng)) : groundText({ k: "false" }, prng);
+    } catch (e) {
+      if (!(e instanceof TooLarge)) throw e;
+      return formulaText(f, env, prng);
+    }
+  };
+  const part = (f: Formula, b: Bindings, env: Env, prng: Prng | null, state?: Uint32Array): Part => {
+    if (!hasExists(f)) {
+      const g = ground(f, b, logic());
+      if (g.k === "true" || g.k === "false") return g;
+      return { k: "text", t: !quantified(f) || size(g) <= 24 ? groundText(g, prng, true) : formulaText(f, env, prng) };
+    }
+    switch (f.kind) {
+      case "and": {
+        const xs: string[] = [];
+        for (const a of f.args) {
+          const p = part(a, b, env, prng, state);
+          if (p.k === "false") return p;
+          if (p.k === "text") xs.push(p.t);
+        }
+        return xs.length === 0 ? { k: "true" } : { k: "text", t: joinList(xs) };
+      }
+      case "or": {
+        const xs: string[] = [];
+        for (const a of f.args) {
+          const p = part(a, b, env, prng, state);
+          if (p.k === "true") return p;
+          if (p.k === "text") xs.push(p.t);
+        }
+        return xs.length === 0 ? { k: "false" } : { k: "text", t: xs.length === 1 ? xs[0]! : `either ${joinList(xs, "or")}` };
+      }
+      case "imply": {
+        const a = part(f.left, b, env, prng, state);
+        if (a.k === "false") return { k: "true" };
+        const c = part(f.right, b, env, prng, state);
+        if (a.k === "true" || c.k !== "text") return a.k === "true" ? c : c.k === "true" ? c : negPart(f.left, b, env, prng, state);
+        return { k: "text", t: `if ${a.t}, then ${c.t}` };
+      }
+      case "not":
+        return negPart(f.arg, b, env, prng, state);
+      case "exists": {
+        const ws = witnessCandidates(f, b);
+        if (ws.length === 0) return { k: "false" };
+        if (ws.length === 1) return part(f.body, ws[0]!.b, witnessEnv(f, env, ws[0]!), prng, state);
+        return { k: "text", t: existsText(f, ws, env, prng, state) };
+      }
+      default:
+        // a universal over an existential: lifted
+        return { k: "text", t: formulaText(f, env, prng) };
+    }
+  };
+  // `f` is false, as a part: "there is no ..." for an existential, else "it is not the case that ...".
+  const negPart = (f: Formula, b: Bindings, env: Env, prng: Prng | null, state?: Uint32Array): Part => {
+    if (f.kind === "exists") {
+      const ws = witnessCandidates(f, b);
+      if (ws.length === 0) return { k: "true" };
+      if (ws.length === 1) return negPart(f.body, ws[0]!.b, witnessEnv(f, env, ws[0]!), prng, state);
+      const [e, d] = bind(env, f.params);
+      return { k: "text", t: `there is no ${d} such that ${formulaText(f.body, e, prng)}` };
+    }
+    if (!hasExists(f)) {
+      const g = ground({ kind: "not", arg: f, loc: f.loc }, b, logic());
+      if (g.k === "true" || g.k === "false") return g;
+      return { k: "text", t: !quantified(f) || size(g) <= 24 ? groundText(g, prng, true) : `it is not the case that ${formulaText(f, env, prng)}` };
+    }
+    if (f.kind === "not") return part(f.arg, b, env, prng, state);
+    const p = part(f, b, env, prng, state);
+    return p.k === "true" ? { k: "false" } : p.k === "false" ? { k: "true" } : { k: "text", t: `it is not the case that ${p.t}` };
+  };
+  /**
+   * Why an existential precondition is false in `state`: no witness; the nearest one (fewest
+   * failing facts) and what fails for it. Null when it holds or cannot be expanded.
+   */
+  const existsFalse = (f: Extract<Formula, { kind: "exists" }>, b: Bindings, env: Env, state: Uint32Array): string | null => {
+    const ws = witnessesOf(f, b);
+    if (ws === null) return null;
+    let best: { w: Witness; why: string[] } | null = null;
+    for (const w of ws) {
+      const why = whyFalse(w.g, state);
+      if (why === null) return null;
+      if (best === null || why.length < best.why.length) best = { w, why };
+    }
+    const [e, d] = bind(env, f.params);
+    const none = `there is no ${d} such that ${formulaText(f.body, e, null)}`;
+    if (best === null) return none;
+    const nearest = f.params.length === 1 ? namePhrase(best.w.b.get(f.params[0]!.name)!) : witnessAssignment(f, e, best.w, "as");
+    return `${none} (the nearest is ${nearest}, but ${joinList(once(best.why))})`;
+  };
   /** The precondition as a list; quantified parts ground over the objects when `args` are known. */
-  const whyItems = (s: SchemaInfo, argPhrases: readonly string[], prng: Prng | null, args: ArrayLike<number> | null): string[] => {
+  const whyItems = (s: SchemaInfo, argPhrases: readonly string[], prng: Prng | null, args: ArrayLike<number> | null, state?: Uint32Array): string[] => {
     const out: string[] = [];
     for (const it of s.pre) {
       if (it.kind === "lit") out.push(litText(it.pred, it.pos, it.refs, argPhrases, prng));
       else if (it.kind === "eq") out.push(eqText(it.pos, refPhrase(it.a, argPhrases), refPhrase(it.b, argPhrases)));
       else if (args !== null) {
-        const t = concreteFormula(it.f, bindingsOf(s, args), schemaEnv(s, argPhrases), prng);
+        const b = bindingsOf(s, args);
+        const env = schemaEnv(s, argPhrases);
+        const t = hasExists(it.f) ? existentialFormula(it.f, b, env, prng, state) : concreteFormula(it.f, b, env, prng);
         if (t !== "") out.push(t);
       }
       else out.push(formulaText(it.f, schemaEnv(s, argPhrases), prng));
@@ -732,12 +913,13 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null, 
   };
 
   // Everything after "Step k: ", rendered with `prng`.
+  const statefulStep = Uint8Array.from(schemas, (s) => (s.complex.length > 0 || s.pre.some((it) => it.kind === "formula" && hasExists(it.f)) ? 1 : 0));
   const stepBody = (c: Candidate, prng: Prng, state?: Uint32Array): string => {
     const s = schemas[c.schema]!;
     const argPhrases: string[] = new Array(s.params.length);
     for (let i = 0; i < argPhrases.length; i++) argPhrases[i] = phrases[c.args[i]!]!;
     // A clause said twice (a self-loop's "rooma is a room", a twin's "sd2 is closed") is said once.
-    const why = once(whyItems(s, argPhrases, prng, c.args));
+    const why = once(whyItems(s, argPhrases, prng, c.args, state));
     const act = fill(pick(s.text, prng), argPhrases);
     const eff = once(effectItems(s, c.args, argPhrases, prng, c.op, state));
     let out = why.length > 0 ? `${pick(WHY, prng)}${joinList(why)}, I ${act}.` : `I ${act}.`;
@@ -756,8 +938,9 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null, 
   const stepParts = (c: Candidate, prng: Prng, state?: Uint32Array): StepParts => {
     const v = prng.int(STEP_VARIANTS);
     const s = schemas[c.schema]!;
-    // Conditional effects depend on the state: such steps are rendered each time.
-    if (state !== undefined && s.complex.length > 0) return { body: stepBody(c, new Prng(taskSeed, `${c.name}/${v}`), state), json: null };
+    // Conditional effects depend on the state, and so do the witnesses of an existential
+    // precondition: such steps are rendered each time.
+    if (state !== undefined && statefulStep[c.schema] === 1) return { body: stepBody(c, new Prng(taskSeed, `${c.name}/${v}`), state), json: null };
     if (c.op >= 0) {
       let cached = opSteps.get(c.op * STEP_VARIANTS + v);
       if (cached === undefined) {
@@ -967,24 +1150,42 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null, 
       const cost = task.hasCosts ? ` It ${costOf(s, i, bare)}.` : "";
       return `- To ${act}: ${needs}; ${does}.${cost}`;
     });
-    // The prompt's budget: the shortest rules first while they fit (as many actions described
-    // as the budget allows), said in domain order; the rest named, by their action's name.
-    const order = all.map((l, i) => i).sort((a, b) => all[a]!.length - all[b]!.length || a - b);
+    // The prompt's budget (DESIGN.md §14: a prompt states the rules of every action its rows'
+    // steps use). Within the budget every rule is said as it is. Past it, rules of one shape
+    // (the same words but for one that varies: "n3", "n4", ...) are said once for each value
+    // (groupRules); every action that has a ground operator in this problem (the only actions a
+    // walk, its plan or a near-miss candidate can use) is described whatever the length; the
+    // others, which can never be taken here, are described while the budget allows and the
+    // rest named, by their action's name.
+    const total = all.reduce((a, l) => a + l.length + 1, 0);
+    if (total <= RULES_BUDGET) return head + "\n" + all.join("\n");
+    const usable = new Uint8Array(all.length);
+    for (let o = 0; o < task.numOps; o++) usable[task.opSchema[o]!] = 1;
+    const groups = groupRules(all);
     const keep = new Set<number>();
     let size = 0;
-    for (const i of order) {
-      if (size + all[i]!.length > RULES_BUDGET && keep.size > 0) break;
-      keep.add(i);
-      size += all[i]!.length + 1;
+    for (let g = 0; g < groups.length; g++) {
+      if (groups[g]!.members.some((i) => usable[i] === 1)) {
+        keep.add(g);
+        size += groups[g]!.text.length + 1;
+      }
     }
-    const lines = all.filter((_, i) => keep.has(i));
-    if (lines.length < all.length) {
-      const more = all.length - lines.length;
+    const order = groups.map((_, g) => g).filter((g) => !keep.has(g)).sort((a, b) => groups[a]!.text.length - groups[b]!.text.length || a - b);
+    for (const g of order) {
+      if (size + groups[g]!.text.length > RULES_BUDGET && keep.size > 0) break;
+      keep.add(g);
+      size += groups[g]!.text.length + 1;
+    }
+    const lines = groups.filter((_, g) => keep.has(g)).map((g) => g.text);
+    const left = groups.filter((_, g) => !keep.has(g)).flatMap((g) => g.members).sort((a, b) => a - b);
+    if (left.length > 0) {
+      const more = left.length;
       summary.rulesOmitted = more;
+      summary.rulesOmittedNames = left.map((i) => domain.actions[i]!.name);
       // (named while the names are short beside the rules: not a domain's thousands of ground actions)
-      const names = joinList(domain.actions.filter((_, i) => !keep.has(i)).map((a) => `"${words(a.name)}"`));
-      const which = names.length <= 600 ? `: ${names}` : "";
-      lines.push(`- ${countWord(more)} more action${more === 1 ? " is" : "s are"} not described here, to keep this text short (${all.length} in all${which}); every step below says what its action requires and what it changes.`);
+      const names = joinList(left.map((i) => `"${words(domain.actions[i]!.name)}"`));
+      const which = names.length <= 600 ? ` (${names})` : "";
+      lines.push(`- ${countWord(more)} more action${more === 1 ? " is" : "s are"} not described here, to keep this text short: ${more === 1 ? "it" : "none of them"} can ever be taken in this problem, since ${more === 1 ? "its" : "their"} conditions can never all hold (${all.length} actions in all)${which}.`);
     }
     return head + "\n" + lines.join("\n");
   };
@@ -1107,6 +1308,14 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null, 
     const out: string[] = [];
     for (const it of s.pre) {
       if (it.kind !== "formula") continue;
+      // an existential: no witness, and the nearest one's failing part
+      if (it.f.kind === "exists") {
+        const t = existsFalse(it.f, b, schemaEnv(s, c.args.map((x) => phrases[x]!)), state);
+        if (t !== null) {
+          out.push(t);
+          continue;
+        }
+      }
       let g: Ground;
       try {
         g = ground(it.f, b, logic());
@@ -1191,7 +1400,43 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null, 
     return s;
   };
 
-  const critique = critic({ task, actionText, failedText, formulaReasons, stateAfterPrefix });
+  // The goal's conjuncts a relaxed reach shows unreachable (for a goal compiled into a derived fact).
+  let factIds: Map<string, number> | null = null;
+  const goalPartsUnreachable = (reach: RelaxedReach): string[] => {
+    let g: Ground;
+    try {
+      g = ground(problem.goal, new Map(), logic());
+    } catch (e) {
+      if (e instanceof TooLarge) return [];
+      throw e;
+    }
+    if (factIds === null) {
+      factIds = new Map();
+      for (let f = 0; f < task.numFacts; f++) factIds.set(task.factNames[f]!, f);
+    }
+    const ids = factIds;
+    const dead = (x: Ground): boolean => {
+      switch (x.k) {
+        case "false":
+          return true;
+        case "lit": {
+          const key = atomKey(x.pred, x.args);
+          const f = ids.get(key);
+          // an atom that is no fact of the task keeps its initial value (a derived one is not known)
+          if (f === undefined) return derivedPreds.has(x.pred) ? false : logic().inInit(key) !== x.pos;
+          return x.pos ? reach.pos[f] === 0 : reach.neg[f] === 0;
+        }
+        case "and":
+          return x.xs.some(dead);
+        case "or":
+          return x.xs.every(dead);
+        default:
+          return false;
+      }
+    };
+    return (g.k === "and" ? g.xs : [g]).filter(dead).map((x) => groundText(x, null));
+  };
+  const critique = critic({ task, actionText, failedText, formulaReasons, stateAfterPrefix, goalPartsUnreachable });
 
   // ---- parser
   interface Matcher {
@@ -1373,7 +1618,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null, 
     describeState,
     factText,
     rules: () => [0, 1, 2].map((v) => genericIntro(null, v)),
-    promptSummary: () => ({ ...summary, arithmetic: [...summary.arithmetic] }),
+    promptSummary: () => ({ ...summary, rulesOmittedNames: [...summary.rulesOmittedNames], arithmetic: [...summary.arithmetic] }),
   };
 }
 
@@ -1383,4 +1628,119 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null, 
  */
 function undoubled(text: string): string {
   return text.replace(/\b([a-z]+(?: [a-z]+){0,3}) \1 ([A-Z]\d*)\b/g, "$1 $2");
+}
+
+/**
+ * Rules of one shape said once: lines that have the same words but for one or two words that
+ * vary together ("- To make product p5 n5: ... stacks avail n5; ..." and the same with n4)
+ * become one line with a letter for each ("- To make product p5 K, for K any of n5 or n4: ...";
+ * "for (K, J) any of (n2, n3) or (n3, n4)" for two). Repeated, so a grouped line can be grouped
+ * again over another word ("for K any of o1 or o2, for J any of n1 or n2": every pair). Exact:
+ * putting each value in place of its letter gives back each line. Groups keep the order of
+ * their first line; a line alike to no other stays as it is.
+ */
+export function groupRules(lines: readonly string[]): Array<{ members: number[]; text: string }> {
+  let groups = lines.map((text, i) => ({ members: [i], text }));
+  // one word at a time first (a cross product reads as "for K any of ..., for J any of ..."),
+  // then pairs of words that vary together ("(n2, n3), (n3, n4)"), at least three of them, and
+  // last, as a table, up to five words that vary together in at least four lines
+  for (const vars of [1, 1, 1, 2, 2, 5] as const) {
+    const next = groupOnce(groups.map((g) => g.text), vars);
+    if (next.length === groups.length) continue;
+    groups = next.map((n) => ({ members: n.members.flatMap((m) => groups[m]!.members).sort((a, b) => a - b), text: n.text }));
+  }
+  return groups;
+}
+
+const LETTERS = ["K", "J", "Q", "W", "Z", "Y", "V", "U"];
+
+function groupOnce(lines: readonly string[], maxVars: 1 | 2 | 5): Array<{ members: number[]; text: string }> {
+  const toks = lines.map((l) => l.split(/(\s+|[,;:.()"])/));
+  const isWord = (t: string): boolean => t.length > 0 && !/^(\s+|[,;:.()"])$/.test(t);
+  // the words of an earlier pass's "for K any of ..." stay as they are (no letter inside a list of values)
+  const fixed = lines.map((l, i) => {
+    const spans = [...l.matchAll(/, for (?:\([A-Z, ]+\)|[A-Z]) any of [^:]*/g)].map((m) => [m.index, m.index + m[0].length] as const);
+    const out = new Uint8Array(toks[i]!.length);
+    let at = 0;
+    toks[i]!.forEach((t, k) => {
+      if (spans.some(([x, y]) => at >= x && at < y)) out[k] = 1;
+      at += t.length;
+    });
+    return out;
+  });
+  const done = new Uint8Array(lines.length);
+  const out: Array<{ first: number; members: number[]; text: string }> = [];
+  const byLen = new Map<number, number[]>();
+  toks.forEach((t, i) => {
+    const l = byLen.get(t.length);
+    if (l === undefined) byLen.set(t.length, [i]);
+    else l.push(i);
+  });
+  for (let i = 0; i < lines.length; i++) {
+    if (done[i] === 1) continue;
+    done[i] = 1;
+    const a = toks[i]!;
+    // The lines that differ from line i only in words, by where they differ and how those
+    // places pair up into variables (places that hold one word in both lines are one variable).
+    const clusters = new Map<string, { classes: number[][]; js: number[] }>();
+    for (const j of byLen.get(a.length)!) {
+      if (done[j] === 1) continue;
+      const b = toks[j]!;
+      const byPair = new Map<string, number[]>();
+      let ok = true;
+      for (let k = 0; k < a.length && ok; k++) {
+        if (a[k] === b[k]) continue;
+        if (!isWord(a[k]!) || !isWord(b[k]!) || fixed[i]![k] === 1 || fixed[j]![k] === 1) ok = false;
+        else {
+          const key = `${a[k]}\u0000${b[k]}`;
+          const c = byPair.get(key);
+          if (c === undefined) byPair.set(key, [k]);
+          else c.push(k);
+        }
+      }
+      if (!ok || byPair.size === 0 || byPair.size > maxVars) continue;
+      const classes = [...byPair.values()];
+      const key = classes.map((c) => c.join(",")).join("|");
+      const c = clusters.get(key);
+      if (c === undefined) clusters.set(key, { classes, js: [j] });
+      else c.js.push(j);
+    }
+    let best: { classes: number[][]; js: number[] } | null = null;
+    for (const c of clusters.values()) if (best === null || c.js.length > best.js.length) best = c;
+    if (best === null) {
+      out.push({ first: i, members: [i], text: lines[i]! });
+      continue;
+    }
+    const { classes } = best;
+    // each member's values (the word at the first place of each variable): one tuple per line
+    const tuple = (m: number): string[] => classes.map((c) => toks[m]![c[0]!]!);
+    // the same cluster key: the same places; each variable's places hold one word in every member
+    const members = [i];
+    const seen = new Set<string>([tuple(i).join("\u0000")]);
+    for (const j of best.js) {
+      const t = toks[j]!;
+      if (!classes.every((c) => c.every((k) => t[k] === t[c[0]!]))) continue;
+      const key = tuple(j).join("\u0000");
+      if (seen.has(key)) continue;
+      seen.add(key);
+      members.push(j);
+    }
+    const letters = LETTERS.filter((x) => !members.some((m) => toks[m]!.includes(x))).slice(0, classes.length);
+    if (members.length < (classes.length === 1 ? 2 : classes.length === 2 ? 3 : 4) || letters.length < classes.length) {
+      out.push({ first: i, members: [i], text: lines[i]! });
+      continue;
+    }
+    for (const m of members) done[m] = 1;
+    const t = a.slice();
+    classes.forEach((c, v) => {
+      for (const k of c) t[k] = letters[v]!;
+    });
+    const text = t.join("");
+    const values = members.map((m) => (classes.length === 1 ? tuple(m)[0]! : `(${tuple(m).join(", ")})`));
+    const lead = `, for ${classes.length === 1 ? letters[0] : `(${letters.join(", ")})`} any of ${joinList(values, "or")}`;
+    // "- To <act>: ..." -> "- To <act>, for K any of v1, v2 or v3: ..."
+    const colon = text.indexOf(": ");
+    out.push({ first: i, members, text: colon < 0 ? `${text} (${lead.slice(2)})` : text.slice(0, colon) + lead + text.slice(colon) });
+  }
+  return out.sort((x, y) => x.first - y.first).map(({ members, text }) => ({ members, text }));
 }
