@@ -11,6 +11,7 @@ import { readConfigFile, readRankFile } from "./state-files.js";
 import { statsCsvText, statsTable } from "./stats.js";
 import { PLOT_FILES, plotTexts } from "./plots.js";
 import { checkLedgerName, commitFiles, mayReplace, ownedFiles } from "./ownership.js";
+import { removeStaleMergeTemps } from "./output-folder.js";
 import { plainFileHash, textHash } from "./reserved.js";
 
 export type { Manifest };
@@ -73,6 +74,7 @@ export async function mergeDataset(
     if (opts.quietIfIncomplete) return null;
     throw new UserError(`${out}: ranks not complete yet: ${missing.join(", ")} (of ${world})`);
   }
+  removeStaleMergeTemps(out);
   const shards = ranks.flatMap((r) => r.shards);
   for (const s of shards) {
     const p = join(out, s.path);

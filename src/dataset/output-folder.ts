@@ -64,6 +64,29 @@ export function refuseLinks(out: string): void {
   }
 }
 
+/** Whether the temporary name `name` (`*.tmp-PID`) is of a process that no longer runs here. */
+function staleTemp(name: string): boolean {
+  const m = /\.tmp-(\d+)$/.exec(name);
+  if (m === null || Number(m[1]) === process.pid) return false;
+  try {
+    process.kill(Number(m[1]), 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+/**
+ * Remove the temporary files a killed `merge` left beside what it writes (manifest, card, stats,
+ * plots, ledger): of processes that no longer run (a merge running meanwhile keeps its own).
+ * Before this, a merge killed at its manifest's or card's rename left `manifest.json.tmp-PID`
+ * for good (bench/kill-sweep.ts).
+ */
+export function removeStaleMergeTemps(out: string): void {
+  for (const n of entries(out)) if ((TOP.test(n) || CARD.test(n) || reservedName(n)) && staleTemp(n) && isFile(join(out, n))) rmSync(join(out, n), { force: true });
+  for (const n of entries(join(out, "plots"))) if (PLOT.test(n) && staleTemp(n) && isFile(join(out, "plots", n))) rmSync(join(out, "plots", n), { force: true });
+}
+
 /**
  * Remove temporary files (`*.tmp-PID`) left in `out` by killed runs. Those of `rank` are removed
  * always (the caller holds the rank's lock); the shared ones (config, PDDL copies, manifest,
