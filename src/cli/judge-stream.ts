@@ -132,6 +132,26 @@ export async function writeLine(text: string): Promise<void> {
   if (!process.stdout.write(text + "\n")) await once(process.stdout, "drain");
 }
 
+/**
+ * Answer each request line of stdin with `answer` on this thread, one JSON line per request, in
+ * order (blank lines skipped). An exception is a bug, not the client's: it is reported on its
+ * line and on stderr, and the stream goes on.
+ */
+export async function streamLines(answer: (line: string) => Record<string, unknown>): Promise<void> {
+  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of rl) {
+    if (line.trim().length === 0) continue;
+    let out: Record<string, unknown>;
+    try {
+      out = answer(line);
+    } catch (e) {
+      process.stderr.write(`pddl2prm: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      out = { error: `internal error: ${e instanceof Error ? e.message : String(e)}` };
+    }
+    await writeLine(JSON.stringify(out));
+  }
+}
+
 /** Judge the request lines of stdin in a bounded worker (see the top of this file). */
 export async function streamBounded(session: JudgeSessionOptions & { timeMs: number }, memoryMb: number): Promise<void> {
   const timeMs = session.timeMs;

@@ -3,8 +3,6 @@
  * of any plan; `--jsonl` judges a stream of requests (one result line per request line).
  */
 import type { Command } from "commander";
-import { once } from "node:events";
-import { createInterface } from "node:readline";
 import { UserError } from "../pddl/index.js";
 import { readTemplatesFile } from "../nl/index.js";
 import { LimitError } from "../search/types.js";
@@ -12,7 +10,7 @@ import { planSteps, type Judgement } from "../products/judge.js";
 import { JudgeSession, type JudgeSessionOptions } from "../products/judge-session.js";
 import { action, commandStart, groundCapOptions, groundLimits, intFlag, printJson, readUserFileOrStdin, runsAsProgram, UsageError, type GroundCapFlags } from "./common.js";
 import { inBoundedWorker, MAX_MEMORY_HELP, maxMemoryMb, runBounded } from "./bounded.js";
-import { streamBounded, writeLine } from "./judge-stream.js";
+import { streamBounded, streamLines } from "./judge-stream.js";
 
 interface JudgeFlags extends GroundCapFlags {
   json?: boolean;
@@ -34,22 +32,6 @@ function humanText(j: Judgement): string {
   const opt = j.optimal_cost === null ? "no plan exists" : `optimal ${j.optimal_cost}`;
   lines.push(`first error: ${fe}; goal reached: ${j.goal_reached ? "yes" : "no"}; valid plan: ${j.valid ? "yes" : "no"}; cost ${j.cost} (${opt})`);
   return lines.join("\n") + "\n";
-}
-
-async function streamRequests(session: JudgeSession): Promise<void> {
-  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
-  for await (const line of rl) {
-    if (line.trim().length === 0) continue;
-    let out: Record<string, unknown>;
-    try {
-      out = session.judgeLine(line);
-    } catch (e) {
-      // a bug must not end the stream: report it on this line and on stderr
-      process.stderr.write(`pddl2prm: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-      out = { error: `internal error: ${e instanceof Error ? e.message : String(e)}` };
-    }
-    await writeLine(JSON.stringify(out));
-  }
 }
 
 /** A --jsonl request's time limit unless --time-ms says otherwise: an RL loop never waits on one plan for longer. */
@@ -106,7 +88,10 @@ export function register(program: Command): void {
       const bounded = runsAsProgram() && !inBoundedWorker();
       if (flags.jsonl) {
         if (bounded) await streamBounded({ ...options, timeMs: timeMs! }, memoryMb);
-        else await streamRequests(new JudgeSession(options));
+        else {
+          const session = new JudgeSession(options);
+          await streamLines((line) => session.judgeLine(line));
+        }
         return;
       }
       if (await runBounded("judge", flags, undefined, timeMs)) return;

@@ -4,12 +4,11 @@
  * line per request line, as `judge --jsonl` judges plans.
  */
 import type { Command } from "commander";
-import { once } from "node:events";
-import { createInterface } from "node:readline";
 import { UserError } from "../pddl/index.js";
 import { readTemplatesFile } from "../nl/index.js";
 import { LimitError } from "../search/types.js";
 import { DEFAULT_OUTCOME_WEIGHT, RewardSession, type RewardResult } from "../products/rl-reward.js";
+import { streamLines } from "./judge-stream.js";
 import { action, commandStart, groundCapOptions, groundLimits, intFlag, printJson, readUserFileOrStdin, UsageError, type GroundCapFlags } from "./common.js";
 
 interface RewardFlags extends GroundCapFlags {
@@ -35,26 +34,6 @@ function humanText(r: RewardResult): string {
     `reward ${r.reward.toFixed(4)} = outcome ${r.outcome.toFixed(4)} (valid plan: ${r.valid ? "yes" : "no"}, cost ${r.cost}, ${opt}) and process ${r.process.toFixed(4)} (progress ${r.progress.toFixed(4)})`,
   );
   return lines.join("\n") + "\n";
-}
-
-async function writeLine(text: string): Promise<void> {
-  if (!process.stdout.write(text + "\n")) await once(process.stdout, "drain");
-}
-
-async function streamRequests(session: RewardSession): Promise<void> {
-  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
-  for await (const line of rl) {
-    if (line.trim().length === 0) continue;
-    let out: Record<string, unknown>;
-    try {
-      out = session.rewardLine(line);
-    } catch (e) {
-      // a bug must not end the stream: report it on this line and on stderr
-      process.stderr.write(`pddl2prm: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-      out = { error: `internal error: ${e instanceof Error ? e.message : String(e)}` };
-    }
-    await writeLine(JSON.stringify(out));
-  }
 }
 
 /** A --jsonl request's time limit unless --time-ms says otherwise (as `judge --jsonl`). */
@@ -109,7 +88,7 @@ export function register(program: Command): void {
       if (flags.jsonl) {
         if (answer !== undefined) throw new UsageError("--jsonl reads its answers from stdin: give no ANSWER");
         if (flags.json) throw new UsageError("give --json or --jsonl, not both");
-        await streamRequests(session);
+        await streamLines((line) => session.rewardLine(line));
         return;
       }
       if (domain === undefined || problem === undefined || answer === undefined) throw new UsageError("reward needs DOMAIN PROBLEM ANSWER (or --jsonl)");
