@@ -93,10 +93,15 @@ describe("PddlCopies", () => {
     const before = readdirSync(out, { recursive: true }).sort();
     mkdirSync(join(out, ".pddl2prm-next", "pddl"), { recursive: true });
     writeFileSync(join(out, ".pddl2prm-next", "pddl", "hanoi"), "a file where the folder should be");
+    // the staging folder of an earlier forced run with these settings (its config.json, written
+    // first by every run): a folder of that name without one would be the user's, and refused
+    const same = folder();
+    await writeDataset({ domain: "hanoi", count: 3, seed: 2, workers: 1, out: same });
+    writeFileSync(join(out, ".pddl2prm-next", "config.json"), readFileSync(join(same, "config.json")));
     await expect(writeDataset({ domain: "hanoi", count: 3, seed: 2, workers: 1, out, force: true })).rejects.toThrow(
       /pddl\/hanoi\/domain\.pddl: cannot write the PDDL copy \((ENOTDIR|EEXIST)\)/,
     );
-    expect(readdirSync(join(out, ".pddl2prm-next"))).toEqual(["pddl"]);
+    expect(readdirSync(join(out, ".pddl2prm-next")).sort()).toEqual(["config.json", "pddl"]);
     expect(readdirSync(join(out, ".pddl2prm-next", "pddl"))).toEqual(["hanoi"]);
     expect(readdirSync(out, { recursive: true }).filter((n) => !String(n).startsWith(".pddl2prm-next")).sort()).toEqual(before);
   });

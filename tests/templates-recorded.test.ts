@@ -47,7 +47,8 @@ describe("--templates where it cannot apply", () => {
   });
 
   it("judge with a templates file that does not exist: an error at once", async () => {
-    const r = await run(["judge", "--templates", join(tmp, "no-such.json")]);
+    // (a stream: without DOMAIN PROBLEM PLAN a single judgement is a usage error first)
+    const r = await run(["judge", "--jsonl", "--templates", join(tmp, "no-such.json")]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/no-such\.json: no such file/);
   });
