@@ -1,11 +1,13 @@
 /**
  * bench/acp-check: every answer of `--format acp` folders re-derived by brute force, on a path
- * independent of the engine's proofs: the problem re-read from the folder's PDDL copy, the states
- * from the question's state enumerated one by one over all ground operators (no relaxation, no
- * mutexes, no h*), plans checked by the validator. Reachability and action reachability read the
- * enumeration (within `meta.horizon` steps where set), a landmark is checked by an enumeration
- * that never enters a state where the fact holds, the next action by exact goal distances with
- * action costs (Dijkstra backwards over the enumerated states).
+ * independent of the engine's proofs and of the grounder (bench/acp-truth.ts): the problem
+ * re-read from the folder's PDDL copy and its lifted formulas evaluated on states (quantified
+ * preconditions, conditional effects, derived predicates), the states from the question's state
+ * enumerated one by one over all ground actions (no relaxation, no mutexes, no h*), plans
+ * replayed. Reachability and action reachability read the enumeration (within `meta.horizon`
+ * steps where set), a landmark is checked by an enumeration that never enters a state where the
+ * fact holds, the next action by exact goal distances with action costs (Dijkstra backwards over
+ * the enumerated states). A question that shows an option or item twice is wrong.
  *
  * A question whose state space is larger than --max-states (default 200,000) is skipped and
  * counted, except within-n-steps questions, which need only the first n layers.
@@ -16,11 +18,8 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseDomain, parseProblem } from "../src/pddl/index.js";
 import type { AcpRow } from "../src/reasoning/index.js";
-import { applyOp, ground } from "../src/task/index.js";
-import type { GroundTask } from "../src/task/types.js";
-import { check, enumerate, opOf, TooLarge, type Space } from "./acp-truth.js";
+import { check, enumerate, stateOf, TooLarge, World, type Space } from "./acp-truth.js";
 
 const args = process.argv.slice(2);
 const flag = (name: string): string | undefined => {
@@ -45,12 +44,14 @@ interface Tally {
 const byKind = new Map<string, Tally>();
 const tally = (k: string): Tally => byKind.get(k) ?? byKind.set(k, { checked: 0, wrong: 0, skipped: 0 }).get(k)!;
 const wrongIds: string[] = [];
+/** Questions showing one option (or item) twice: wrong whatever their answer (counted among the wrong ones too). */
+let repeated = 0;
 for (const dir of args) {
   if (!existsSync(join(dir, "data")) || !existsSync(join(dir, "pddl"))) {
     console.error(`bench/acp-check: ${dir}: not a pddl2prm dataset folder (no data/ or pddl/)`);
     process.exit(2);
   }
-  const tasks = new Map<string, GroundTask>();
+  const worlds = new Map<string, World>();
   const spaces = new Map<string, Space | null>();
   for (const name of readdirSync(join(dir, "data")).sort()) {
     for (const [at, line] of readFileSync(join(dir, "data", name), "utf8").split("\n").entries()) {
@@ -67,27 +68,27 @@ for (const dir of args) {
         process.exit(2);
       }
       const t = tally(row.kind);
-      let task = tasks.get(`${row.domain}/${row.problem}`);
-      if (task === undefined) {
+      if ((row.choices !== null && new Set(row.choices).size < row.choices.length) || new Set(row.meta.items).size < row.meta.items.length) repeated++;
+      let world = worlds.get(`${row.domain}/${row.problem}`);
+      if (world === undefined) {
         const base = join(dir, "pddl", row.domain);
         const own = join(base, `${row.problem}.domain.pddl`);
         const df = existsSync(own) ? own : join(base, "domain.pddl");
-        const pf = join(base, `${row.problem}.pddl`);
-        const d = parseDomain(readFileSync(df, "utf8"), df);
-        task = ground(d, parseProblem(readFileSync(pf, "utf8"), pf, d));
-        tasks.set(`${row.domain}/${row.problem}`, task);
+        // one problem's world kept at a time (rows of a problem are consecutive)
+        worlds.clear();
+        world = World.fromFiles(df, join(base, `${row.problem}.pddl`));
+        worlds.set(`${row.domain}/${row.problem}`, world);
       }
-      let s = task.init;
-      for (const a of row.meta.prefix) s = applyOp(task, s, opOf(task, a));
+      const s = stateOf(world, row);
       const key = `${row.domain}/${row.problem}/${row.meta.state_index}`;
       // rows of a state are consecutive: one state's enumeration kept at a time
       if (!spaces.has(key)) spaces.clear();
-      const gt = task;
+      const w = world;
       const full = (): Space => {
         let sp = spaces.get(key);
         if (sp === undefined) {
           try {
-            sp = enumerate(gt, s, maxStates);
+            sp = enumerate(w, s, maxStates);
           } catch (e) {
             if (!(e instanceof TooLarge)) throw e;
             sp = null;
@@ -98,7 +99,7 @@ for (const dir of args) {
         return sp;
       };
       try {
-        const ok = check(task, row, s, full, maxStates);
+        const ok = check(world, row, s, full, maxStates);
         t.checked++;
         if (!ok) {
           t.wrong++;
@@ -119,6 +120,7 @@ const lines = [
   `${"kind".padEnd(22)}${"checked".padStart(9)}${"wrong".padStart(7)}${"skipped".padStart(9)}`,
   ...[...byKind.entries()].sort().map(([k, x]) => `${k.padEnd(22)}${String(x.checked).padStart(9)}${String(x.wrong).padStart(7)}${String(x.skipped).padStart(9)}`),
   `${"all".padEnd(22)}${String(total.checked).padStart(9)}${String(total.wrong).padStart(7)}${String(total.skipped).padStart(9)}`,
+  `questions with an option or item shown twice: ${repeated}`,
   "(skipped: the state space from the question's state is larger than --max-states)",
 ];
 console.log(lines.join("\n"));

@@ -34,12 +34,73 @@ export function applicableOps(task: GroundTask, state: Uint32Array): number[] {
   return out;
 }
 
-/** The facts `op` makes true and false in `state` (the difference of the two states). */
-export function progression(task: GroundTask, state: Uint32Array, op: number): { added: number[]; deleted: number[]; next: Uint32Array } {
-  const next = applyOp(task, state, op);
+/**
+ * The actions as the user sees them: a name and its arguments, as written in a plan. The
+ * grounder compiles an existential precondition (and a disjunction) into several operators of
+ * one name, one per witness or disjunct (src/task/ground.ts, `operatorList`); they are one
+ * action, taken when any of them is applicable (the validator takes the first applicable one,
+ * and all of them lead to the same state). An action is named here by its lowest operator id,
+ * so `task.opNames`, `opSchema` and `opArgs` read it as they read an operator.
+ */
+export class Actions {
+  /** Per operator: its action (the lowest operator id of its name). */
+  readonly of: Int32Array;
+  /** Every action, ascending. */
+  readonly all: number[];
+  private readonly variants = new Map<number, number[]>();
+  constructor(private readonly task: GroundTask) {
+    this.of = new Int32Array(task.numOps);
+    const byName = new Map<string, number>();
+    this.all = [];
+    for (let op = 0; op < task.numOps; op++) {
+      const name = task.opNames[op]!;
+      let a = byName.get(name);
+      if (a === undefined) {
+        byName.set(name, (a = op));
+        this.all.push(op);
+        this.variants.set(op, []);
+      }
+      this.of[op] = a;
+      this.variants.get(a)!.push(op);
+    }
+  }
+  /** The operators of action `a` (or of the action of operator `a`). */
+  variantsOf(a: number): readonly number[] {
+    return this.variants.get(this.of[a]!)!;
+  }
+  /** The first operator of the action of `a` applicable in `state` (-1: the action cannot be taken there). */
+  variantIn(state: Uint32Array, a: number): number {
+    for (const op of this.variantsOf(a)) if (isApplicable(this.task, state, op)) return op;
+    return -1;
+  }
+  /** Can the action of `a` be taken in `state`? */
+  applicable(state: Uint32Array, a: number): boolean {
+    return this.variantIn(state, a) >= 0;
+  }
+  /** The actions that can be taken in `state`, ascending (one per name). */
+  applicableIn(state: Uint32Array): number[] {
+    const out: number[] = [];
+    for (const a of this.all) if (this.applicable(state, a)) out.push(a);
+    return out;
+  }
+  /** The state after taking the action of `a` in `state` (where it can be taken). */
+  apply(state: Uint32Array, a: number): Uint32Array {
+    const op = this.variantIn(state, a);
+    if (op < 0) throw new Error(`${this.task.opNames[a]} cannot be taken here`);
+    return applyOp(this.task, state, op);
+  }
+}
+
+/**
+ * The facts the action of `op` makes true and false in `state` (the difference of the two
+ * states; derived facts left out, as the state's text leaves them out).
+ */
+export function progression(task: GroundTask, state: Uint32Array, op: number, actions: Actions = new Actions(task)): { added: number[]; deleted: number[]; next: Uint32Array } {
+  const next = actions.apply(state, op);
   const added: number[] = [];
   const deleted: number[] = [];
   for (let f = 0; f < task.numFacts; f++) {
+    if (task.factDerived[f]) continue;
     const a = hasFact(state, f);
     const b = hasFact(next, f);
     if (!a && b) added.push(f);
@@ -150,14 +211,20 @@ export function factsReachable(task: GroundTask, state: Uint32Array, facts: read
   return r.answer === null ? null : { answer: r.answer, proof: "search", states: r.states };
 }
 
-/** Can `op` become applicable from `state`? (its preconditions, negative ones included, hold at once) */
-export function actionReachable(task: GroundTask, state: Uint32Array, op: number, mutex: Mutexes, budget: SearchBudget): Proved | null {
-  if (isApplicable(task, state, op)) return { answer: true, proof: "state", states: 0 };
-  const pre = Array.from(task.pre.subarray(task.preStart[op]!, task.preStart[op + 1]!));
-  for (let i = 0; i < pre.length; i++) for (let j = i + 1; j < pre.length; j++) if (mutex.exclusive(pre[i]!, pre[j]!)) return { answer: false, proof: "mutex", states: 0 };
+/**
+ * Can the action of `op` (any of its operators: the witnesses of an existential precondition)
+ * be taken from `state`, now or later? Proved by the state, a mutex pair in every operator's
+ * preconditions, the relaxation (an unreachable precondition in every operator), or a search.
+ */
+export function actionReachable(task: GroundTask, state: Uint32Array, op: number, mutex: Mutexes, budget: SearchBudget, actions: Actions = new Actions(task)): Proved | null {
+  if (actions.applicable(state, op)) return { answer: true, proof: "state", states: 0 };
+  const variants = actions.variantsOf(op);
+  const pres = variants.map((v) => Array.from(task.pre.subarray(task.preStart[v]!, task.preStart[v + 1]!)));
+  const mutexIn = (pre: number[]): boolean => pre.some((a, i) => pre.slice(i + 1).some((b) => mutex.exclusive(a, b)));
+  if (pres.every(mutexIn)) return { answer: false, proof: "mutex", states: 0 };
   const relaxed = relaxedReachable(task, state);
-  if (pre.some((f) => relaxed[f] === 0)) return { answer: false, proof: "relaxation", states: 0 };
-  const r = searchReach(task, state, (s) => isApplicable(task, s, op), null, budget);
+  if (pres.every((pre) => pre.some((f) => relaxed[f] === 0))) return { answer: false, proof: "relaxation", states: 0 };
+  const r = searchReach(task, state, (s) => actions.applicable(s, op), null, budget);
   return r.answer === null ? null : { answer: r.answer, proof: "search", states: r.states };
 }
 
@@ -177,27 +244,32 @@ export function isLandmark(task: GroundTask, state: Uint32Array, fact: number, b
   return r.answer === null ? null : { answer: !r.answer, proof: "search", states: r.states };
 }
 
-/** Replay `ops` from `state`: the first step not applicable (-1: none), and whether the goal holds after a fully applicable plan. */
-export function replay(task: GroundTask, state: Uint32Array, ops: readonly number[]): { firstFailure: number; goal: boolean } {
+/**
+ * Replay the actions `ops` from `state` (each taken by whichever of its operators is applicable,
+ * as the validator does): the first step that cannot be taken (-1: none), and whether the goal
+ * holds after a fully applicable plan.
+ */
+export function replay(task: GroundTask, state: Uint32Array, ops: readonly number[], actions: Actions = new Actions(task)): { firstFailure: number; goal: boolean } {
   let s = state;
   for (let i = 0; i < ops.length; i++) {
-    if (!isApplicable(task, s, ops[i]!)) return { firstFailure: i, goal: false };
-    s = applyOp(task, s, ops[i]!);
+    const op = actions.variantIn(s, ops[i]!);
+    if (op < 0) return { firstFailure: i, goal: false };
+    s = applyOp(task, s, op);
   }
   return { firstFailure: -1, goal: isGoal(task, s) };
 }
 
 /** Is the plan `ops` valid from `state` (every step applicable in turn, the goal at the end)? */
-export function validPlan(task: GroundTask, state: Uint32Array, ops: readonly number[]): boolean {
-  const r = replay(task, state, ops);
+export function validPlan(task: GroundTask, state: Uint32Array, ops: readonly number[], actions: Actions = new Actions(task)): boolean {
+  const r = replay(task, state, ops, actions);
   return r.firstFailure < 0 && r.goal;
 }
 
-/** How many steps each fact and operator is from a state (`depthsFrom`). */
+/** How many steps each fact and action is from a state (`depthsFrom`). */
 export interface Depths {
   /** Per fact: the fewest steps to a state where it holds (0: holds now; -1: not within `complete`). */
   fact: Int32Array;
-  /** Per operator: the fewest steps to a state where it is applicable (-1: not within `complete`). */
+  /** Per action (`Actions`: its lowest operator id; other ids -1): the fewest steps to a state where it can be taken (-1: not within `complete`). */
   op: Int32Array;
   /** Every state at most this many steps away was seen: a depth of -1 means "more than this". */
   complete: number;
@@ -206,10 +278,10 @@ export interface Depths {
 
 /**
  * Breadth-first from `from`, layer by layer, up to `maxDepth` steps or `budget` states: the
- * fewest steps to every fact and to every operator's applicability, exact up to `complete`
+ * fewest steps to every fact and to every action's applicability, exact up to `complete`
  * (the layers searched in full; the search stops inside a layer only on the budget).
  */
-export function depthsFrom(task: GroundTask, from: Uint32Array, maxDepth: number, budget: SearchBudget): Depths | null {
+export function depthsFrom(task: GroundTask, from: Uint32Array, maxDepth: number, budget: SearchBudget, actions: Actions = new Actions(task)): Depths | null {
   const fact = new Int32Array(task.numFacts).fill(-1);
   const op = new Int32Array(task.numOps).fill(-1);
   const space = new StateSpace(task);
@@ -242,7 +314,8 @@ export function depthsFrom(task: GroundTask, from: Uint32Array, maxDepth: number
     space.getInto(id, cur);
     space.applicable(cur, ops);
     for (const o of ops) {
-      if (op[o]! < 0) op[o] = d;
+      const a = actions.of[o]!;
+      if (op[a]! < 0) op[a] = d;
       space.apply(cur, o, next);
       const known = space.size;
       if (space.intern(next) < known) continue;

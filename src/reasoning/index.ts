@@ -1,4 +1,4 @@
 /** Reasoning questions with exact answers (`--format acp`, docs/reasoning.md). */
 export { ACP_FORMS, ACP_KINDS, acpLine, buildAcp, type AcpForm, type AcpGold, type AcpInput, type AcpKind, type AcpRow } from "./questions.js";
-export { actionReachable, applicableOps, factsReachable, isLandmark, Mutexes, progression, relaxedReachable, replay, searchReach, validPlan, type Proof, type Proved, type SearchBudget } from "./engine.js";
+export { actionReachable, Actions, applicableOps, depthsFrom, factsReachable, isLandmark, Mutexes, progression, relaxedReachable, replay, searchReach, validPlan, type Proof, type Proved, type SearchBudget } from "./engine.js";
 export { formatAcpReport, gradeAcp, isAcpGold, scoreAcp, scoreAcpFiles, AcpTextReader, type AcpGoldItem, type AcpScoreReport } from "./score.js";

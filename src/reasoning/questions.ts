@@ -11,11 +11,11 @@ import { hstar } from "../label/context.js";
 import type { LabeledStep } from "../label/types.js";
 import type { Renderer } from "../nl/index.js";
 import { LimitError } from "../search/types.js";
-import { applyOp, hasFact, isApplicable, isGoal } from "../task/state.js";
+import { hasFact, isGoal } from "../task/state.js";
 import { Prng } from "../util/prng.js";
 import type { ProductInput } from "../products/chains.js";
 import { trainerPrompt } from "../products/layout.js";
-import { actionReachable, applicableOps, depthsFrom, factsReachable, isLandmark, Mutexes, progression, replay, validPlan, type Depths, type Proof, type SearchBudget } from "./engine.js";
+import { actionReachable, Actions, depthsFrom, factsReachable, isLandmark, Mutexes, progression, replay, validPlan, type Depths, type Proof, type SearchBudget } from "./engine.js";
 
 export const ACP_KINDS = ["applicability", "progression", "reachability", "action-reachability", "validation", "justification", "landmarks", "next-action"] as const;
 export type AcpKind = (typeof ACP_KINDS)[number];
@@ -107,6 +107,15 @@ export function buildAcp(input: AcpInput): AcpRow[] {
   const base = `${input.domain}/${input.problem}`;
   const prng = new Prng(input.seed, `${base}/acp`);
   const mutex = new Mutexes(task);
+  // one question per action as the user sees it: the operators of one name (the witnesses of an
+  // existential precondition, the disjuncts of a disjunction) are one action, named by its
+  // lowest operator id; it can be taken where any of them can
+  const actions = new Actions(task);
+  const canTake = (st: Uint32Array, a: number): boolean => actions.applicable(st, a);
+  const take = (st: Uint32Array, a: number): Uint32Array => actions.apply(st, a);
+  const applicableOps = (st: Uint32Array): number[] => actions.applicableIn(st);
+  /** The actions of the walk's candidates at a state (distinct, in the order drawn). */
+  const candidateActions = (cs: LabeledStep[]): number[] => [...new Set(cs.filter((c) => c.candidate.op >= 0).map((c) => actions.of[c.candidate.op]!))];
   const rows: AcpRow[] = [];
   const L = input.planOps.length;
   // one budget per question, shared by its proofs: a question whose proofs run out is not asked
@@ -231,9 +240,9 @@ export function buildAcp(input: AcpInput): AcpRow[] {
   function ask(kind: AcpKind, form: AcpForm, k: number, s: Uint32Array, here: LabeledStep[], p: Prng): Q | null {
     switch (kind) {
       case "applicability": {
-        const app = new Set(applicableOps(task, s));
-        const yes = here.filter((c) => c.candidate.op >= 0 && app.has(c.candidate.op)).map((c) => c.candidate.op);
-        const no = here.filter((c) => c.candidate.op >= 0 && !app.has(c.candidate.op)).map((c) => c.candidate.op);
+        const app = new Set(applicableOps(s));
+        const yes = candidateActions(here).filter((a) => app.has(a));
+        const no = candidateActions(here).filter((a) => !app.has(a));
         if (form === "free") {
           const set = [...app].map((o) => task.opNames[o]!).sort();
           return { text: "List every action I can take in the current state, one per line.", gold: { answer: [...app].map((o) => act(o, p)).join("\n"), accept: null, set }, proof: "state", states: 0 };
@@ -241,10 +250,10 @@ export function buildAcp(input: AcpInput): AcpRow[] {
         return yesNoOrChoice(form, p, yes, no, (o) => act(o, p), (o) => `Can I ${act(o, p)} in the current state?`, "Which of these actions can I take in the current state?", "state", schemaOf, want);
       }
       case "progression": {
-        const app = here.filter((c) => c.candidate.op >= 0 && isApplicable(task, s, c.candidate.op)).map((c) => c.candidate.op);
+        const app = candidateActions(here).filter((a) => canTake(s, a));
         if (app.length === 0) return null;
         const op = p.pick(app);
-        const { added, deleted, next } = progression(task, s, op);
+        const { added, deleted, next } = progression(task, s, op, actions);
         if (form === "free") {
           const set = [...added.map((f) => `+${task.factNames[f]!}`), ...deleted.map((f) => `-${task.factNames[f]!}`)].sort();
           const said = [added.length > 0 ? `Becomes true: ${added.map((f) => fact(f, p)).join("; ")}.` : "Nothing becomes true.", deleted.length > 0 ? `Becomes false: ${deleted.map((f) => fact(f, p)).join("; ")}.` : "Nothing becomes false."].join("\n");
@@ -276,7 +285,7 @@ export function buildAcp(input: AcpInput): AcpRow[] {
         const q = provedQuestion(form, p, yes, no, (f) => proved.get(f)!, (f) => fact(f, p), (f) => `From the current state, can it become true that ${fact(f, p)}?`, "Which of these can still become true, from the current state?", "List the options that can still become true from the current state, one letter per line.", (f) => task.factNames[f]!, false, predicateOf, want);
         if (q !== null) return q;
         // nothing cut off here (every step can be undone, say): within how many steps, which the state decides
-        const d = depthsFrom(task, s, HORIZON_STEPS, { maxStates: Math.min(input.maxStates, HORIZON_STATES), deadline: budgetOf.deadline });
+        const d = depthsFrom(task, s, HORIZON_STEPS, { maxStates: Math.min(input.maxStates, HORIZON_STATES), deadline: budgetOf.deadline }, actions);
         if (d === null) return null;
         return withinSteps(form, p, pool, (f, n) => d.fact[f]! > 0 && d.fact[f]! <= n, 1, d, predicateOf, (f) => fact(f, p), (f) => task.factNames[f]!, (n) => ({
           yesNo: (f) => `From the current state, can it become true within ${steps(n)} that ${fact(f, p)}?`,
@@ -286,12 +295,12 @@ export function buildAcp(input: AcpInput): AcpRow[] {
       }
       case "action-reachability": {
         const ops: number[] = [];
-        for (let o = 0; o < task.numOps; o++) if (!isApplicable(task, s, o) && plainOp(o)) ops.push(o);
+        for (const o of actions.all) if (!canTake(s, o) && plainOp(o)) ops.push(o);
         const yes: number[] = [];
         const no: number[] = [];
         const proved = new Map<number, { answer: boolean; proof: Proof; states: number }>();
         for (const o of p.shuffle(ops).slice(0, 12)) {
-          const r = actionReachable(task, s, o, mutex, budget());
+          const r = actionReachable(task, s, o, mutex, budget(), actions);
           // a mutex proof holds in every state (the action can never be taken): its text alone would answer it
           if (r === null || r.proof === "mutex") continue;
           proved.set(o, r);
@@ -299,7 +308,7 @@ export function buildAcp(input: AcpInput): AcpRow[] {
         }
         const q = provedQuestion(form, p, yes, no, (o) => proved.get(o)!, (o) => act(o, p), (o) => `From the current state, can I ever ${act(o, p)}?`, "Which of these actions can I still take at some point, from the current state?", "List the options I can still take at some point from the current state, one letter per line.", (o) => task.opNames[o]!, false, schemaOf, want);
         if (q !== null) return q;
-        const d = depthsFrom(task, s, HORIZON_STEPS, { maxStates: Math.min(input.maxStates, HORIZON_STATES), deadline: budgetOf.deadline });
+        const d = depthsFrom(task, s, HORIZON_STEPS, { maxStates: Math.min(input.maxStates, HORIZON_STATES), deadline: budgetOf.deadline }, actions);
         if (d === null) return null;
         // taken as one of the next n steps: applicable after at most n - 1 of them
         return withinSteps(form, p, ops, (o, n) => d.op[o]! > 0 && d.op[o]! <= n - 1, 2, d, schemaOf, (o) => act(o, p), (o) => task.opNames[o]!, (n) => ({
@@ -314,7 +323,7 @@ export function buildAcp(input: AcpInput): AcpRow[] {
         // a wrong plan: step j replaced by a near miss not applicable where it is taken
         const j = p.int(rest.length);
         let st = s;
-        for (let i = 0; i < j; i++) st = applyOp(task, st, rest[i]!);
+        for (let i = 0; i < j; i++) st = take(st, rest[i]!);
         const miss = nearMiss(st, p);
         if (miss < 0) return null;
         const bad = [...rest];
@@ -322,9 +331,9 @@ export function buildAcp(input: AcpInput): AcpRow[] {
         const planText = (ops: number[]): string => ops.map((o, i) => `${i + 1}. ${act(o, p)}`).join("\n");
         if (form === "yes-no") {
           const ops = want ? rest : bad;
-          return { text: `Starting from the current state, is this a valid plan (every step possible in turn, and the goal reached at the end)?\n${planText(ops)}\n`, gold: { answer: validPlan(task, s, ops) ? "yes" : "no", accept: null, set: null }, proof: "replay", states: 0, plan: ops };
+          return { text: `Starting from the current state, is this a valid plan (every step possible in turn, and the goal reached at the end)?\n${planText(ops)}\n`, gold: { answer: validPlan(task, s, ops, actions) ? "yes" : "no", accept: null, set: null }, proof: "replay", states: 0, plan: ops };
         }
-        const at = replay(task, s, bad).firstFailure;
+        const at = replay(task, s, bad, actions).firstFailure;
         if (form === "free") return { text: `Starting from the current state, which is the first step of this plan that cannot be taken? Answer with its number.\n${planText(bad)}\n`, gold: { answer: String(at + 1), accept: [String(at + 1)], set: null }, proof: "replay", states: 0, plan: bad };
         if (bad.length < 4) return null;
         // four consecutive steps around the wrong one, it at a drawn place among them: its number says nothing
@@ -339,10 +348,10 @@ export function buildAcp(input: AcpInput): AcpRow[] {
         // the detour at a drawn place m of the rest of the plan, so the steps to remove are anywhere
         const m = p.int(L - k);
         const at = input.planStates[k + m]!;
-        const detours = (candidatesAt.get(k + m) ?? []).filter((c) => c.candidate.op >= 0 && isApplicable(task, at, c.candidate.op) && c.category !== "optimal" && c.category !== "dead-end");
-        const tail = detours.length === 0 ? null : ((d: number) => ((t) => t && [d, ...t])(optimalFrom(applyOp(task, at, d))))(p.pick(detours).candidate.op);
+        const detours = (candidatesAt.get(k + m) ?? []).filter((c) => c.candidate.op >= 0 && canTake(at, c.candidate.op) && c.category !== "optimal" && c.category !== "dead-end");
+        const tail = detours.length === 0 ? null : ((d: number) => ((t) => t && [d, ...t])(optimalFrom(take(at, d))))(actions.of[p.pick(detours).candidate.op]!);
         const runs = (ops: number[]): number[][] => [1, 2, 3].flatMap((n) => ops.slice(n - 1).map((_, i) => Array.from({ length: n }, (__, j) => i + j)));
-        const removableIn = (ops: number[], cut: number[]): boolean => validPlan(task, s, ops.filter((_, i) => !cut.includes(i)));
+        const removableIn = (ops: number[], cut: number[]): boolean => validPlan(task, s, ops.filter((_, i) => !cut.includes(i)), actions);
         let ops = tail === null ? null : [...input.planOps.slice(k, k + m), ...tail];
         if (ops === null || !runs(ops).some((c) => removableIn(ops!, c))) {
           // no detour that leaves something to remove (a step off the plan that cannot be undone,
@@ -417,8 +426,8 @@ export function buildAcp(input: AcpInput): AcpRow[] {
       }
       case "next-action": {
         const h = hstar(input.ctx, s);
-        const app = applicableOps(task, s);
-        const optimal = app.filter((o) => task.opCost[o]! + hstar(input.ctx, applyOp(task, s, o)) === h);
+        const app = applicableOps(s);
+        const optimal = app.filter((o) => task.opCost[o]! + hstar(input.ctx, take(s, o)) === h);
         if (form === "free") {
           return { text: "Which action should I take next, to reach the goal at the lowest cost?", gold: { answer: act(optimal[0]!, p), accept: optimal.map((o) => task.opNames[o]!).sort(), set: null }, proof: "hstar", states: 0 };
         }
@@ -432,7 +441,7 @@ export function buildAcp(input: AcpInput): AcpRow[] {
           const near = p.shuffle(worse.filter((o) => schemaOf(o) === sh));
           const app1 = new Set(app);
           const idle: number[] = [];
-          for (let o = 0; o < task.numOps; o++) if (!app1.has(o) && schemaOf(o) === sh && plainOp(o)) idle.push(o);
+          for (const o of actions.all) if (!app1.has(o) && schemaOf(o) === sh && plainOp(o)) idle.push(o);
           const wrong = [...near, ...p.shuffle(idle)].slice(0, 3);
           return choice(p, [p.pick(optimal.filter((o) => schemaOf(o) === sh)), ...wrong], (o) => act(o, p), text, "hstar");
         }
@@ -493,10 +502,10 @@ export function buildAcp(input: AcpInput): AcpRow[] {
         if (seq.length === n) {
           tried++;
           const then = replan ? optimalFrom(x) : rest;
-          if (then !== null && validPlan(task, x, then) && validPlan(task, st, then)) found.push({ loop: seq, rest: then });
+          if (then !== null && validPlan(task, x, then, actions) && validPlan(task, st, then, actions)) found.push({ loop: seq, rest: then });
           return;
         }
-        for (const o of applicableOps(task, x)) grow(applyOp(task, x, o), [...seq, o]);
+        for (const o of applicableOps(x)) grow(take(x, o), [...seq, o]);
       };
       grow(st, []);
       if (found.length > 0) return p.pick(found);
@@ -506,7 +515,7 @@ export function buildAcp(input: AcpInput): AcpRow[] {
 
   /** An operator not applicable in `st`, from the walk's candidates at any state (-1: none). */
   function nearMiss(st: Uint32Array, p: Prng): number {
-    const pool = input.steps.filter((c) => c.candidate.op >= 0 && !isApplicable(task, st, c.candidate.op)).map((c) => c.candidate.op);
+    const pool = input.steps.filter((c) => c.candidate.op >= 0).map((c) => actions.of[c.candidate.op]!).filter((a) => !canTake(st, a));
     return pool.length === 0 ? -1 : p.pick(pool);
   }
 
@@ -521,10 +530,10 @@ export function buildAcp(input: AcpInput): AcpRow[] {
       const key = cur.join(",");
       if (seen.has(key)) return null;
       seen.add(key);
-      const next = applicableOps(task, cur).find((o) => task.opCost[o]! + hstar(input.ctx, applyOp(task, cur, o)) === h);
+      const next = applicableOps(cur).find((o) => task.opCost[o]! + hstar(input.ctx, take(cur, o)) === h);
       if (next === undefined) return null;
       out.push(next);
-      cur = applyOp(task, cur, next);
+      cur = take(cur, next);
       h = hstar(input.ctx, cur);
     }
     return out;
