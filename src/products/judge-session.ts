@@ -61,9 +61,11 @@ interface DomainEntry {
   builtin: string | null;
 }
 
-const isText = (spec: string): boolean => spec.includes("(");
+/** Whether a domain or problem spec is PDDL text (not a name or a path). */
+export const isText = (spec: string): boolean => spec.includes("(");
 
-function readSpecFile(path: string, what: string): string {
+/** A domain or problem file named by a request: a missing file or a folder is the client's error, in one line. */
+export function readSpecFile(path: string, what: string): string {
   try {
     return readFileSync(path, "utf8");
   } catch (e) {

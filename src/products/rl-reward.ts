@@ -18,7 +18,7 @@
  * `domain`; file, text or a shipped problem name for `problem`), so a reward server can call
  * `RewardSession.rewardLine` on the bodies it receives.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import type { Domain, Problem } from "../pddl/ast.js";
@@ -26,7 +26,7 @@ import { parseDomain, parseProblem, PddlError, UserError } from "../pddl/index.j
 import { LimitError } from "../search/types.js";
 import { BUILTIN_DOMAINS, builtinDomainFile, builtinProblemsDir } from "../generators/index.js";
 import { RecentMap } from "../util/recent-map.js";
-import { builtinNameOf, JudgeSession, type JudgeSessionOptions } from "./judge-session.js";
+import { builtinNameOf, isText, JudgeSession, readSpecFile, type JudgeSessionOptions } from "./judge-session.js";
 import type { JudgeCategory, Judgement } from "./judge.js";
 import { extractPlan, vocabularyOf, type ExtractedStep, type Extraction, type PlanVocabulary } from "./rl-extract.js";
 
@@ -184,19 +184,6 @@ function keepSteps(j: Judgement, keep: readonly boolean[]): Judgement {
 
 export interface RewardSessionOptions extends JudgeSessionOptions, RewardOptions {}
 
-const isText = (spec: string): boolean => spec.includes("(");
-
-function readSpec(path: string, what: string): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") throw new UserError(`${what} '${path}': no such file (give a built-in domain name, a file or PDDL text)`);
-    if (code === "EISDIR") throw new UserError(`${what} '${path}': is a directory, expected a file`);
-    throw new UserError(`${what} '${path}': cannot read (${code ?? String(e)})`);
-  }
-}
-
 /** Rewards many answers of many problems; judging goes through one warm `JudgeSession`. */
 export class RewardSession {
   readonly judge: JudgeSession;
@@ -223,7 +210,7 @@ export class RewardSession {
     } else {
       const shipped = builtin !== null && /^[\w.-]+$/.test(problemSpec) ? join(builtinProblemsDir(builtin), problemSpec.endsWith(".pddl") ? problemSpec : `${problemSpec}.pddl`) : null;
       file = shipped !== null && existsSync(shipped) ? shipped : problemSpec;
-      text = readSpec(file, "problem");
+      text = readSpecFile(file, "problem");
     }
     const problem: Problem = parseProblem(text, file, domain);
     const v = vocabularyOf(domain, problem);
@@ -241,7 +228,7 @@ export class RewardSession {
     } else {
       const b = BUILTIN_DOMAINS.find((x) => x.name === spec.toLowerCase());
       const file = b !== undefined ? builtinDomainFile(b.name) : spec;
-      const domain = parseDomain(readSpec(file, "domain"), file);
+      const domain = parseDomain(readSpecFile(file, "domain"), file);
       entry = { domain, builtin: b !== undefined ? b.name : builtinNameOf(domain) };
     }
     this.domains.set(spec, entry);
