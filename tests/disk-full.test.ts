@@ -4,7 +4,7 @@
  * no lock or temporary file left. Each run gets a small tmpfs of its own in a private mount
  * namespace (`unshare -rm`); where the machine allows no such namespace the test is skipped.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { CLI } from "./cli-run.js";
 
@@ -15,17 +15,21 @@ const canMount = process.env["PDDL2PRM_TEST_NO_NAMESPACE"] !== "1" && spawnSync(
  * machine allows none, a fresh folder whose files may not grow past `size` (ulimit -f, SIGXFSZ
  * ignored: the write fails with EFBIG, the same failure path as a full disk). Returns its output.
  */
-function inTmpfs(size: string, script: string): string {
+async function inTmpfs(size: string, script: string): Promise<string> {
   const dir = `/tmp/pddl2prm-full-${process.pid}`;
   const kb = Number(size.replace(/k$/, ""));
   const body = canMount
     ? `mkdir -p ${dir} && mount -t tmpfs -o size=${size} tmpfs ${dir} && D=${dir} && E=${dir}.err && LIMIT=: && ${script}`
     : `rm -rf ${dir} && mkdir -p ${dir} && D=${dir} && E=${dir}.err && trap '' XFSZ && LIMIT="ulimit -f ${kb * 2}" && ${script}; rm -rf ${dir}`;
-  const r = canMount
-    ? spawnSync("unshare", ["-rm", "sh", "-c", body], { encoding: "utf8", env: { ...process.env, NODE: process.execPath, CLI } })
-    : spawnSync("sh", ["-c", body], { encoding: "utf8", env: { ...process.env, NODE: process.execPath, CLI } });
-  if (r.status !== 0) throw new Error(`sh: ${r.stderr}`);
-  return r.stdout;
+  // asynchronous: a test of many runs must let vitest's worker answer its runner (setup-yield.ts)
+  const child = canMount ? spawn("unshare", ["-rm", "sh", "-c", body], { env: { ...process.env, NODE: process.execPath, CLI } }) : spawn("sh", ["-c", body], { env: { ...process.env, NODE: process.execPath, CLI } });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  if (status !== 0) throw new Error(`sh: ${stderr}`);
+  return stdout;
 }
 
 const RUN = `"$NODE" "$CLI" generate --domain ferry --count 10 --workers 1 --quiet`;
@@ -36,10 +40,10 @@ const GEN = `($LIMIT; ${RUN}`;
 const REPORT = `echo "rc=$rc"; echo "err=$(cat $E)"; rm -f $E; echo "files:"; (cd $D && find . -type f | sort | xargs -r sha256sum); echo "leftovers: $(find $D -name '*.tmp-*' -o -name '.pddl2prm-lock*' -o -name '.pddl2prm-next' | wc -l)"`;
 
 describe("a full disk (or a file size limit where no mount namespace can be made)", () => {
-  it("a new dataset: at every point the disk fills, one line naming the file, nothing left", () => {
+  it("a new dataset: at every point the disk fills, one line naming the file, nothing left", async () => {
     let failures = 0;
     for (const size of ["120k", "400k", "900k", "1400k", "1700k", "1880k", "1900k", "1920k"]) {
-      const out = inTmpfs(size, `${GEN} --out $D/out) 2>$E; rc=$?; ${REPORT}`);
+      const out = await inTmpfs(size, `${GEN} --out $D/out) 2>$E; rc=$?; ${REPORT}`);
       const rc = /rc=(\d+)/.exec(out)![1];
       const err = /err=(.*)/.exec(out)![1]!;
       if (rc === "0") continue;
@@ -52,8 +56,8 @@ describe("a full disk (or a file size limit where no mount namespace can be made
     expect(failures).toBeGreaterThanOrEqual(canMount ? 6 : 4);
   });
 
-  it("--force on a full disk: the old dataset byte-identical, no staging folder, lock or temporary file left", () => {
-    const out = inTmpfs(
+  it("--force on a full disk: the old dataset byte-identical, no staging folder, lock or temporary file left", async () => {
+    const out = await inTmpfs(
       canMount ? "3000k" : "1000k",
       `${RUN} --out $D/out 2>/dev/null; (cd $D && find . -type f | sort | xargs sha256sum) > /tmp/pddl2prm-before-$$; ` +
         `${GEN} --out $D/out --seed 2 --force) 2>$E; rc=$?; echo "same=$(cd $D && find . -type f | sort | xargs sha256sum | cmp -s - /tmp/pddl2prm-before-$$ && echo yes || echo no)"; rm -f /tmp/pddl2prm-before-$$; ${REPORT}`,
@@ -66,17 +70,17 @@ describe("a full disk (or a file size limit where no mount namespace can be made
 });
 
 describe.runIf(canMount)("inodes running out during --force (issue 50): one line, the folder old or new, never half", () => {
-  it("at every inode count from the old dataset's to the new one's: exit 0 with the new dataset, or exit 1 in one line with the old one byte-identical", () => {
+  it("at every inode count from the old dataset's to the new one's: exit 0 with the new dataset, or exit 1 in one line with the old one byte-identical", async () => {
     // $D is remounted with room for only K more inodes once the old dataset is written
     const script = (k: number) =>
       `${RUN} --out $D/out 2>/dev/null; (cd $D/out && find . -type f | sort | xargs sha256sum) > /tmp/pddl2prm-old-$$; used=$(df --output=iused $D | tail -1); ` +
       `mount -o remount,nr_inodes=$((used + ${k})) $D && ${RUN} --out $D/out --seed 2 --force 2>$E; rc=$?; ` +
       `echo "old=$(cd $D/out && find . -type f | sort | xargs sha256sum | cmp -s - /tmp/pddl2prm-old-$$ && echo yes || echo no)"; rm -f /tmp/pddl2prm-old-$$; ` +
       `echo "seed=$(grep -o '"seed": [0-9]*' $D/out/config.json | head -1)"; ${REPORT}`;
-    const fresh = inTmpfs("8000k", `${RUN} --out $D/out --seed 2 2>/dev/null; echo "new:"; (cd $D/out && find . -type f | sort | xargs sha256sum)`).split("new:\n")[1]!.trim();
+    const fresh = (await inTmpfs("8000k", `${RUN} --out $D/out --seed 2 2>/dev/null; echo "new:"; (cd $D/out && find . -type f | sort | xargs sha256sum)`)).split("new:\n")[1]!.trim();
     let failed = 0;
     for (let k = 2; k <= 70; k += 4) {
-      const out = inTmpfs("8000k", script(k));
+      const out = await inTmpfs("8000k", script(k));
       const rc = /rc=(\d+)/.exec(out)![1];
       const err = /err=(.*)/.exec(out)![1]!;
       expect(out, `k=${k}`).toMatch(/leftovers: 0/);

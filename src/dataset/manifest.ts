@@ -137,8 +137,9 @@ export async function mergeDataset(
   manifest.counts.by_domain_split_category = table.byDomainSplitCategory;
   if (opts.audit) manifest.audit = await opts.audit(out);
   // A file of the user's where the dataset's would go is kept: the manifest is required, the
-  // card, stats and plots are not written over it (ownership.ts).
-  const owned = ownedFiles(out);
+  // card, stats and plots are not written over it (ownership.ts). Only those are asked about: the
+  // shards need no hashing here.
+  const owned = ownedFiles(out, new Set(["manifest.json", "README.md", "stats.csv", ...Object.values(PLOT_FILES)]));
   checkLedgerName(out);
   if (!mayReplace(out, "manifest.json", owned)) throw new UserError(`${join(out, "manifest.json")}: exists and pddl2prm did not write it; move it away, or use another --out`);
   const texts = new Map<string, string>([["manifest.json", JSON.stringify(manifest, null, 2) + "\n"]]);

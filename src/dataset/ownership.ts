@@ -100,9 +100,12 @@ function pddlCopies(domain: string, problem: string): string[] {
 /**
  * The files of `out` (relative paths, "/"-separated) that pddl2prm can prove it wrote, each with
  * its sha256: see the module comment. Lock and temporary files are not included (their own rules
- * apply), nor is anything reached through a link.
+ * apply), nor is anything reached through a link. With `only`, the ledger's and the records'
+ * entries other than those are not examined (a shard is read whole to be hashed: a caller that
+ * asks about the card need not read the shards).
  */
-export function ownedHashes(out: string): Map<string, string> {
+export function ownedHashes(out: string, only?: ReadonlySet<string>): Map<string, string> {
+  const wanted = (rel: string): boolean => only === undefined || only.has(rel);
   const owned = new Map<string, string>();
   const hashes = new Map<string, string | null>();
   const hashOf = (rel: string): string | null => {
@@ -110,7 +113,7 @@ export function ownedHashes(out: string): Map<string, string> {
     return hashes.get(rel)!;
   };
   for (const f of readLedger(out)) {
-    if (owned.has(f.path) || sizeOf(out, f.path) !== f.bytes) continue;
+    if (!wanted(f.path) || owned.has(f.path) || sizeOf(out, f.path) !== f.bytes) continue;
     const h = hashOf(f.path);
     if (h === f.sha256) owned.set(f.path, h);
   }
@@ -146,20 +149,20 @@ export function ownedHashes(out: string): Map<string, string> {
     }
   }
   for (const [name, rec] of rankRecords(out)) {
-    owned.set(`completions/${name}`, hashOf(`completions/${name}`)!);
+    if (wanted(`completions/${name}`)) owned.set(`completions/${name}`, hashOf(`completions/${name}`)!);
     // a shard by its recorded sha256 (a same-size edit is the user's)
-    for (const s of rec.shards) if (datasetRel(s.path) && sizeOf(out, s.path) === s.bytes && hashOf(s.path) === s.sha256) owned.set(s.path, s.sha256);
+    for (const s of rec.shards) if (wanted(s.path) && datasetRel(s.path) && sizeOf(out, s.path) === s.bytes && hashOf(s.path) === s.sha256) owned.set(s.path, s.sha256);
     for (const p of rec.problems) {
       if (!safeRel(p.domain) || !safeRel(p.problem)) continue;
-      for (const rel of pddlCopies(p.domain, p.problem)) if (!owned.has(rel) && isFile(out, rel)) owned.set(rel, hashOf(rel)!);
+      for (const rel of pddlCopies(p.domain, p.problem)) if (wanted(rel) && !owned.has(rel) && isFile(out, rel)) owned.set(rel, hashOf(rel)!);
     }
   }
   return owned;
 }
 
 /** The files of `out` pddl2prm can prove it wrote (`ownedHashes` without the hashes). */
-export function ownedFiles(out: string): Set<string> {
-  return new Set(ownedHashes(out).keys());
+export function ownedFiles(out: string, only?: ReadonlySet<string>): Set<string> {
+  return new Set(ownedHashes(out, only).keys());
 }
 
 /** Whether pddl2prm may write `rel` in `out`: nothing is there, or what is there is provably its own. */
