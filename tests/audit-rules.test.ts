@@ -246,7 +246,10 @@ const failed = (r: AuditReport): string[] => r.checks.filter((c) => !c.pass).map
 /** Failed checks by name, once each, sorted (probes fail once per class). */
 const distinct = (names: string[]): string[] => [...new Set(names)].sort();
 /** The probes a word planted in the step may fail: its words, and the characters it adds. */
-const WORD_PROBES = ["probe: candidate words (ap gain over the action (type and objects))", "probe: candidate characters (ap gain over the action (type and objects))"];
+// the raw probe (issue 55) reads the word too: its n-grams of the text as written
+const WORD_PROBES = ["probe: candidate words (ap gain over the action (type and objects))", "probe: candidate characters (ap gain over the action (type and objects))", "probe: raw form (ap gain over the action (type and objects))"];
+/** The raw probe: a turn's preceding message is in its view, and after a rejected step it says so (issue 55). */
+const RAW_PROBE = "probe: raw form (ap gain over the action (type and objects))";
 
 describe("audit measures", () => {
   it("AUC: ties count half, perfect separation is 1, standard error shrinks with n", () => {
@@ -400,7 +403,8 @@ describe("audit: step rows", () => {
     const r = await runAudit(dataset("steps-position", "native", stepRows({ position: true })));
     expect(ruleOf(r, "candidate position").value).toBeLessThan(0.2);
     expect(failed(r)).toContain("candidate position (auc)");
-    expect(distinct(failed(r))).toEqual(["candidate position (auc)", "probe: candidate position (ap gain over the action (type and objects))"]);
+    // rows written in their new id order: the row-order rule sees it too (issue 55)
+    expect(distinct(failed(r))).toEqual(["candidate position (auc)", "probe: candidate position (ap gain over the action (type and objects))", "row order in its state (file) (auc)"]);
   });
 
   it("repeated object: non-executable rows that name one object twice", async () => {
@@ -516,7 +520,8 @@ describe("audit: assistant turns (feedback)", () => {
   it("a retry after a rejected step is never wrong: the attempt position gives it away", async () => {
     const r = await runAudit(dataset("feedback-retry", "feedback", feedbackRows({ retry: true })));
     expect(ruleOf(r, "candidate position").value).toBeGreaterThan(0.55);
-    expect(failed(r)).toEqual(["candidate position (auc)"]);
+    // the raw probe reads the environment's answer before the turn: "Nothing has changed." marks a retry
+    expect(distinct(failed(r)).filter((n) => n !== RAW_PROBE)).toEqual(["candidate position (auc)"]);
   });
 
   it("mistakes only early in the dialogue: the turn's depth gives it away", async () => {
@@ -542,7 +547,7 @@ describe("audit: assistant turns (feedback)", () => {
     const word = await runAudit(dataset("feedback-turns-word", "feedback", turnRows(feedbackRows({ word: true }))));
     expect(distinct(failed(word))).toEqual(distinct(failed(await runAudit(dataset("feedback-word-2", "feedback", feedbackRows({ word: true }))))));
     const retry = await runAudit(dataset("feedback-turns-retry", "feedback", turnRows(feedbackRows({ retry: true }))));
-    expect(failed(retry)).toEqual(["candidate position (auc)"]);
+    expect(distinct(failed(retry)).filter((n) => n !== RAW_PROBE)).toEqual(["candidate position (auc)"]);
   });
 
   it("a dialogue whose turns and categories disagree is a clear error", async () => {

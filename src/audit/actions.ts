@@ -7,7 +7,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRenderer, loadTemplates, type Renderer } from "../nl/index.js";
 import { parseDomain, parseProblem } from "../pddl/index.js";
-import { findOperator, ground } from "../task/index.js";
+import { applyOp, findOperator, ground, isApplicable, isGoal } from "../task/index.js";
+import type { GroundTask } from "../task/types.js";
 
 /** An action as the audit sees it: its type (`domain/schema`) and its objects. */
 export interface Act {
@@ -87,15 +88,32 @@ export class StepTextParser {
    * problem or the action cannot be resolved.
    */
   prunedGrounding(domain: string, problem: string, act: Act | null): boolean | null {
-    const r = act === null ? null : this.renderer(domain, problem);
-    if (r === null || act === null) return null;
-    const t = r.task;
-    const name = act.type.slice(act.type.indexOf("/") + 1);
-    const schema = t.domain.actions.findIndex((a) => a.name.toLowerCase() === name);
-    if (schema < 0 || t.domain.actions[schema]!.params.length !== act.args.length) return null;
-    const args = act.args.map((o) => t.objects.findIndex((x) => x.toLowerCase() === o.toLowerCase()));
-    if (args.some((a) => a < 0)) return null;
-    return findOperator(t, schema, args).length === 0;
+    const t = act === null ? null : this.task(domain, problem);
+    if (t === null || act === null) return null;
+    const g = resolve(t, act);
+    return g === null ? null : findOperator(t, g.schema, g.args).length === 0;
+  }
+
+  /**
+   * Does the chain of `acts` end at the goal, replayed from the initial state (a step that is
+   * not applicable changes nothing, as the chains are labelled)? Null when the problem or a
+   * step cannot be resolved.
+   */
+  endsAtGoal(domain: string, problem: string, acts: readonly (Act | null)[]): boolean | null {
+    const t = this.task(domain, problem);
+    if (t === null) return null;
+    let s = t.init;
+    for (const a of acts) {
+      const g = a === null ? null : resolve(t, a);
+      if (g === null) return null;
+      for (const op of findOperator(t, g.schema, g.args)) {
+        if (isApplicable(t, s, op)) {
+          s = applyOp(t, s, op);
+          break;
+        }
+      }
+    }
+    return isGoal(t, s);
   }
 
   private renderer(domain: string, problem: string): Renderer | null {
@@ -103,21 +121,59 @@ export class StepTextParser {
     if (this.renderers.has(key)) return this.renderers.get(key)!;
     // Shards hold a problem's rows together: a few recent renderers are enough.
     if (this.renderers.size >= 16) this.renderers.delete(this.renderers.keys().next().value!);
+    const task = this.task(domain, problem);
     let r: Renderer | null = null;
+    try {
+      let templates = this.templates.get(domain);
+      if (templates === undefined && this.builtinTemplates) this.templates.set(domain, (templates = loadTemplates(domain)));
+      r = task === null ? null : createRenderer(task, this.builtinTemplates ? templates! : null);
+    } catch {
+      r = null; // a problem we cannot rebuild: its steps count as not parsed
+    }
+    this.renderers.set(key, r);
+    return r;
+  }
+
+  /** A built-in domain's templates, loaded once. */
+  private readonly templates = new Map<string, ReturnType<typeof loadTemplates>>();
+  /** Ground tasks of recent problems, and parsed domain files (a domain's problems share one). */
+  private readonly tasks = new Map<string, GroundTask | null>();
+  private readonly domainFiles = new Map<string, ReturnType<typeof parseDomain> | null>();
+
+  /** The ground task of a problem, rebuilt from the dataset's `pddl/` copy (null: it cannot be). */
+  private task(domain: string, problem: string): GroundTask | null {
+    const key = `${domain}/${problem}`;
+    if (this.tasks.has(key)) return this.tasks.get(key)!;
+    if (this.tasks.size >= 16) this.tasks.delete(this.tasks.keys().next().value!);
+    let task: GroundTask | null = null;
     const base = join(this.dir, "pddl", domain);
     const own = join(base, `${problem}.domain.pddl`);
     const domainFile = existsSync(own) ? own : join(base, "domain.pddl");
     const problemFile = join(base, `${problem}.pddl`);
     if (existsSync(domainFile) && existsSync(problemFile)) {
       try {
-        const d = parseDomain(readFileSync(domainFile, "utf8"), domainFile);
-        const task = ground(d, parseProblem(readFileSync(problemFile, "utf8"), problemFile, d));
-        r = createRenderer(task, this.builtinTemplates ? loadTemplates(domain) : null);
+        let d = this.domainFiles.get(domainFile);
+        if (d === undefined) {
+          if (this.domainFiles.size >= 64) this.domainFiles.clear();
+          d = parseDomain(readFileSync(domainFile, "utf8"), domainFile);
+          this.domainFiles.set(domainFile, d);
+        }
+        if (d !== null) task = ground(d, parseProblem(readFileSync(problemFile, "utf8"), problemFile, d));
       } catch {
-        r = null; // a problem we cannot rebuild: its steps count as not parsed
+        task = null;
       }
     }
-    this.renderers.set(key, r);
-    return r;
+    this.tasks.set(key, task);
+    return task;
   }
+
+}
+
+/** An act's schema and object indices in `t`, or null when it names an unknown action or object. */
+function resolve(t: GroundTask, act: Act): { schema: number; args: number[] } | null {
+  const name = act.type.slice(act.type.indexOf("/") + 1);
+  const schema = t.domain.actions.findIndex((a) => a.name.toLowerCase() === name);
+  if (schema < 0 || t.domain.actions[schema]!.params.length !== act.args.length) return null;
+  const args = act.args.map((o) => t.objects.findIndex((x) => x.toLowerCase() === o.toLowerCase()));
+  return args.some((a) => a < 0) ? null : { schema, args };
 }

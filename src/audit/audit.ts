@@ -8,7 +8,7 @@
 import { UserError } from "../pddl/errors.js";
 import { hashString } from "../util/prng.js";
 import { repeatsObject, sameObjects, StepTextParser, type Act } from "./actions.js";
-import { accuracy, auc, bestDirection, clusterBootstrapSe, macroF1, macroF1Coded, LogisticRegression, meanShare, pickAccuracy, type Scored } from "./measures.js";
+import { accuracy, auc, bestDirection, clusterBootstrapSe, clusteredMean, macroF1, macroF1Coded, LogisticRegression, meanShare, pickAccuracy, type Scored } from "./measures.js";
 import { PairProbes, UnitProbes, type ProbeResult } from "./probes.js";
 import { countRows, openDataset, readRowBatches } from "./read.js";
 import { toUnits, unitKind, type ChainUnit, type Side, type StepUnit, type Unit } from "./units.js";
@@ -142,9 +142,10 @@ class Classifiers {
   readonly test: { action: string[]; text: string[]; label: string; problem: string }[] = [];
   trained = 0;
 
-  learn(action: string[], text: string[], label: string): void {
-    this.action.add(action, label);
-    this.text.add(text, label);
+  /** `key` places the example in the training order (a hash of its unit's id): the order rows come in changes nothing. */
+  learn(action: string[], text: string[], label: string, key: number): void {
+    this.action.add(action, label, key);
+    this.text.add(text, label, key);
     this.labelCounts.set(label, (this.labelCounts.get(label) ?? 0) + 1);
   }
 
@@ -287,6 +288,14 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
   const contexts = new Map<string, number>();
   let contextDiffers = 0;
   let contextStates = 0;
+  // rows' places in their shards, by state (chains: by problem)
+  const orders: OrderItem[] = [];
+  // chains and plans: does each end at the goal? (the length x goal rule; step pairs are one step)
+  const chainGoals = info.format === "processbench" || info.format === "verifier" || info.format === "trajectories";
+  const goalOf = (problem: string, acts: readonly (Act | null)[]): boolean | null => {
+    const at = problem.indexOf("/");
+    return parser.endsAtGoal(problem.slice(0, at), problem.slice(at + 1), acts);
+  };
 
   const sampleRate = options.maxRows !== undefined && total > options.maxRows ? options.maxRows / total : 1;
   const keep = sampleRate < 1 ? (line: string): boolean => inSample(line, sampleRate) : undefined;
@@ -302,23 +311,25 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
     if (u.kind === "pair") {
       pruned += u.pruned;
       if (r === "train") {
-        cls.learn(actTokens(u.chosen.acts), u.chosen.words, "chosen");
-        cls.learn(actTokens(u.rejected.acts), u.rejected.words, "rejected");
+        cls.learn(actTokens(u.chosen.acts), u.chosen.words, "chosen", hashString(`${u.id}\u0000chosen`));
+        cls.learn(actTokens(u.rejected.acts), u.rejected.words, "rejected", hashString(`${u.id}\u0000rejected`));
         cls.trained++;
         pairProbes!.learn(u);
       } else if (r === "test") {
         pairTests.push({ chosen: u.chosen, rejected: u.rejected, first: u.first, problem: u.problem });
       }
       if (r !== "train" && heldOut(u)) pairProbes!.keep(u);
-      pairs.push({ group: u.group, first: u.first, chosen: sideFeatures(u.chosen), rejected: sideFeatures(u.rejected) });
+      const goals = chainGoals ? [goalOf(u.problem, u.chosen.acts), goalOf(u.problem, u.rejected.acts)] : [null, null];
+      pairs.push({ problem: u.problem, group: u.group, first: u.first, chosen: sideFeatures(u.chosen), rejected: sideFeatures(u.rejected), goal: { chosen: goals[0]!, rejected: goals[1]! } });
       continue;
     }
     const label = u.kind === "step" ? u.category : u.error ? "error" : "correct";
     const at = u.kind === "step" ? [u.act?.type ?? "?"] : actTokens(u.acts);
     if (r === "train") {
-      cls.learn(at, u.words, label);
+      const key = hashString(u.id);
+      cls.learn(at, u.words, label, key);
       cls.trained++;
-      unitProbes!.learn(u, label);
+      unitProbes!.learn(u, label, key);
     } else if (r === "test") {
       cls.test.push({ action: at, text: u.words, label, problem: u.problem });
     }
@@ -328,10 +339,13 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
       if (seen === undefined) (contexts.set(u.state, u.context), contextStates++);
       else if (seen !== u.context) contextDiffers++;
     }
+    // where the row is in its shard, for the row-order rules (not for feedback turns: a dialogue's order is its walk)
+    const orderGroup = u.kind === "chain" ? u.problem : info.format === "feedback" ? null : u.state ?? u.problem;
+    if (orderGroup !== null) orders.push({ group: orderGroup, file: u.raw.file, line: u.raw.line, label, problem: u.problem });
     if (u.kind === "step") {
       steps.push({ problem: u.problem, executable: u.category !== "non-executable", steps: u.steps, chars: u.chars, position: u.position, repeats: repeatsObject(u.act), same: sameObjects(u.prev, u.act) });
     } else {
-      chains.push({ problem: u.problem, error: u.error, values: CHAIN_FEATURES.map(([, get]) => get(u)), firstError: firstErrorShares(u) });
+      chains.push({ problem: u.problem, error: u.error, values: CHAIN_FEATURES.map(([, get]) => get(u)), firstError: firstErrorShares(u), goal: chainGoals ? goalOf(u.problem, u.acts) : null });
     }
   }
 
@@ -342,10 +356,11 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
   let rules: RuleResult[];
   if (kind === "pair") {
     head = scorePairs(cls, pairTests);
-    rules = pairRules(pairs);
+    rules = pairRules(pairs, chainGoals);
   } else {
     head = scoreSingles(cls);
-    rules = kind === "step" ? stepRules(steps) : chainRules(chains);
+    rules = kind === "step" ? stepRules(steps) : chainRules(chains, chainGoals);
+    rules.push(...orderRules(orders, kind));
   }
   const testCount = kind === "pair" ? pairTests.length : cls.test.length;
   const probes = kind === "pair" ? pairProbes!.results() : unitProbes!.results(options.headlineOnly === true ? AUDIT_THRESHOLDS.probeGain : undefined);
@@ -427,11 +442,16 @@ interface ChainFeatures {
   values: number[];
   /** Per FIRST_ERROR_FEATURES: the share of the steps before the first wrong step it exceeds (null: no error, or it is step 1). */
   firstError: (number | null)[];
+  /** Does the chain end at the goal, replayed (null: not asked, or not resolved)? */
+  goal: boolean | null;
 }
 
 /** What the rules need of a pair: the values of PAIR_FEATURES on each side. */
 interface PairFeatures {
+  problem: string;
   group: string;
+  /** Does each side end at the goal, replayed (trajectories; null: not asked or not resolved)? */
+  goal: { chosen: boolean | null; rejected: boolean | null };
   first: "chosen" | "rejected";
   chosen: number[];
   rejected: number[];
@@ -463,7 +483,7 @@ const CHAIN_FEATURES: [string, (u: ChainUnit) => number][] = [
   ["length: characters", (u) => u.chars],
   ["position", (u) => u.position],
   ["repeated object", (u) => u.acts.filter(repeatsObject).length],
-  ["same objects as previous step", (u) => countSame({ steps: u.steps, chars: u.chars, acts: u.acts, prev: null, words: [], texts: [] })],
+  ["same objects as previous step", (u) => countSame({ steps: u.steps, chars: u.chars, acts: u.acts, prev: null, words: [], texts: [], raw: "" })],
 ];
 
 /** Features of one step of a chain, for "can the surface tell the first wrong step from the steps before it?". */
@@ -487,7 +507,7 @@ function firstErrorShares(u: ChainUnit): (number | null)[] {
   });
 }
 
-function chainRules(units: ChainFeatures[]): RuleResult[] {
+function chainRules(units: ChainFeatures[], goals: boolean): RuleResult[] {
   const byProblem = new Map<string, ChainFeatures[]>();
   for (const u of units) byProblem.set(u.problem, [...(byProblem.get(u.problem) ?? []), u]);
   const errors = units.filter((u) => u.error);
@@ -504,6 +524,110 @@ function chainRules(units: ChainFeatures[]): RuleResult[] {
     const shares = units.map((u) => u.firstError[k]).filter((x): x is number => x != null);
     out.push(rule(`first error: ${name}`, "all", "rank", meanShare(shares)));
   });
+  if (goals) {
+    const items: LengthGoalItem[] = [];
+    for (const us of byProblem.values()) {
+      for (const e of us) {
+        if (!e.error || e.goal === null) continue;
+        for (const c of us) if (!c.error && c.goal !== null) items.push({ wrong: [e.goal ? 1 : 0, e.values[0]!], right: [c.goal ? 1 : 0, c.values[0]!], problem: e.problem });
+      }
+    }
+    out.push(rule(LENGTH_GOAL, "all", "paired", lengthGoal(items)));
+  }
+  return out;
+}
+
+/** The rule of issue 55: which chain of a pair is wrong, from whether each ends at the goal and their lengths. */
+const LENGTH_GOAL = "length x goal";
+
+interface LengthGoalItem {
+  /** (ends at the goal: 1 or 0, length in steps) of the wrong chain (rejected side) and of the right one. */
+  wrong: [number, number];
+  right: [number, number];
+  problem: string;
+}
+
+/**
+ * The best rule that reads only whether each chain of a pair ends at the goal and their lengths
+ * ("if both reach the goal pick the shorter, else the longer" was right on every pair before
+ * issue 55): pairs fall into cells by the two chains' (goal, length) seen without their labels
+ * (both at the goal, the longer one; one at the goal, the longer or shorter one; ...), and in
+ * each cell the rule picks the side that is more often wrong there. The side is learnt on one
+ * half of the problems (by id hash) and scored on the other, and the other way round, so a
+ * rule that knows nothing scores 0.5 in expectation, not above it. Ties count half; the
+ * standard error is over problems (a problem's pairs share its plan).
+ */
+export function lengthGoal(items: readonly LengthGoalItem[]): Scored {
+  const cellOf = (x: LengthGoalItem): { key: string; wrongIsX: boolean } | null => {
+    const cmp = x.wrong[0] - x.right[0] || x.wrong[1] - x.right[1];
+    if (cmp === 0) return null;
+    const [X, Y] = cmp > 0 ? [x.wrong, x.right] : [x.right, x.wrong];
+    return { key: `${X[0]}${Y[0]}${Math.sign(X[1] - Y[1])}`, wrongIsX: cmp > 0 };
+  };
+  const half = (x: LengthGoalItem): number => hashString(x.problem) & 1;
+  // per half, per cell: pairs and how many have X wrong
+  const counts = [new Map<string, [number, number]>(), new Map<string, [number, number]>()];
+  const cells = items.map(cellOf);
+  items.forEach((x, i) => {
+    const c = cells[i];
+    if (c === null || c === undefined) return;
+    const m = counts[half(x)]!;
+    const e = m.get(c.key) ?? [0, 0];
+    e[0]++;
+    if (c.wrongIsX) e[1]++;
+    m.set(c.key, e);
+  });
+  const credit = items.map((x, i) => {
+    const c = cells[i];
+    if (c === null || c === undefined) return 0.5;
+    const [n, w] = counts[1 - half(x)]!.get(c.key) ?? [0, 0];
+    if (2 * w === n) return 0.5;
+    return (2 * w > n) === c.wrongIsX ? 1 : 0;
+  });
+  if (credit.length === 0) return { value: 0.5, se: 0.5, n: 0 };
+  return clusteredMean(credit, items.map((x) => x.problem));
+}
+
+/** A row's place in its shard (the row-order rules). */
+interface OrderItem {
+  /** Its state (step rows) or problem (chains, questions). */
+  group: string;
+  file: string;
+  line: number;
+  label: string;
+  problem: string;
+}
+
+/**
+ * Row order in the shard (issue 55): per class, the AUC of a row's rank among its state's rows
+ * as written (chains: among its problem's), 0 first, 1 last. A writer that puts the optimal
+ * candidate last in each state, or error chains second, shows here even when the ids say
+ * otherwise. (Where rows sit among other states is their walk's order, not a label's.)
+ */
+function orderRules(items: OrderItem[], kind: Unit["kind"]): RuleResult[] {
+  const byGroup = new Map<string, OrderItem[]>();
+  for (const x of items) {
+    const l = byGroup.get(x.group);
+    if (l) l.push(x);
+    else byGroup.set(x.group, [x]);
+  }
+  const ranked: { rank: number; label: string; problem: string }[] = [];
+  for (const xs of byGroup.values()) {
+    const rows = [...new Set(xs.map((x) => `${x.file}\u0000${String(x.line).padStart(12, "0")}`))].sort();
+    if (rows.length < 2) continue;
+    const at = new Map(rows.map((r, i) => [r, i / (rows.length - 1)]));
+    for (const x of xs) ranked.push({ rank: at.get(`${x.file}\u0000${String(x.line).padStart(12, "0")}`)!, label: x.label, problem: x.problem });
+  }
+  const labels = [...new Set(ranked.map((r) => r.label))].sort();
+  const classes = kind === "chain" ? ["error"] : labels;
+  const name = kind === "chain" ? "row order in its problem (file)" : "row order in its state (file)";
+  const out: RuleResult[] = [];
+  for (const c of classes) {
+    const pos = ranked.filter((r) => r.label === c);
+    const neg = ranked.filter((r) => r.label !== c);
+    if (pos.length === 0 || neg.length === 0) continue;
+    out.push(rule(name, c, "auc", auc(pos.map((r) => r.rank), neg.map((r) => r.rank), { pos: pos.map((r) => r.problem), neg: neg.map((r) => r.problem) })));
+  }
   return out;
 }
 
@@ -516,13 +640,21 @@ const PAIR_FEATURES: [string, (s: Side) => number][] = [
 
 const sideFeatures = (s: Side): number[] => PAIR_FEATURES.map(([, get]) => get(s));
 
-function pairRules(units: PairFeatures[]): RuleResult[] {
+function pairRules(units: PairFeatures[], goals: boolean): RuleResult[] {
   const groups = ["all", ...[...new Set(units.map((u) => u.group))].sort()];
   const out: RuleResult[] = [];
   for (const g of groups) {
     const us = g === "all" ? units : units.filter((u) => u.group === g);
     PAIR_FEATURES.forEach(([name], k) => out.push(rule(name, g, "pick", pickAccuracy(us.map((u) => [u.chosen[k]!, u.rejected[k]!])))));
     out.push(rule("position (first side)", g, "pick", pickAccuracy(us.map((u) => (u.first === "chosen" ? [1, 0] : [0, 1])))));
+    if (goals) {
+      const items: LengthGoalItem[] = [];
+      for (const u of us) {
+        const { chosen: gc, rejected: gr } = u.goal;
+        if (gc !== null && gr !== null) items.push({ wrong: [gr ? 1 : 0, u.rejected[0]!], right: [gc ? 1 : 0, u.chosen[0]!], problem: u.problem });
+      }
+      out.push(rule(LENGTH_GOAL, g, "pick", lengthGoal(items)));
+    }
   }
   return out;
 }
@@ -564,7 +696,7 @@ function makeChecks(kind: Unit["kind"], format: string, rules: RuleResult[], c: 
   for (const r of rules) {
     const name = `${r.name} (${r.measure})`;
     if (kind === "step") {
-      if (r.name === "candidate position") {
+      if (r.name === "candidate position" || r.name.startsWith("row order")) {
         pending.push({ name, group: r.group, value: r.value, limit: `0.5 +- ${T.positionAuc}`, excess: Math.abs(r.value - 0.5) - T.positionAuc, distance: Math.abs(r.value - 0.5), se: r.se });
       }
       // a dialogue's turns: mistakes must not gather early or late (its turns share one walk)
@@ -579,7 +711,9 @@ function makeChecks(kind: Unit["kind"], format: string, rules: RuleResult[], c: 
       // action type says; the classifier gap measures that. Whole chains and plans are gated on
       // length. Acting on the objects of the step before is planning knowledge (see docs/audit.md).
       const oneStep = format === "pairs" || r.name.startsWith("first error");
-      const lim = r.name.startsWith("length") || r.name.endsWith("characters")
+      const lim = r.name === LENGTH_GOAL
+        ? T.lengthRule
+        : r.name.startsWith("length") || r.name.endsWith("characters")
         ? oneStep ? null : T.lengthRule
         : r.name.endsWith("same objects as previous step") ? null : T.pairChainRule;
       if (lim !== null) pending.push(ruleCheck(r, name, lim));

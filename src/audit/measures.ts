@@ -274,6 +274,12 @@ export class LogisticRegression {
   private features = new Int32Array(1024);
   private starts: number[] = [0];
   private readonly labels: number[] = [];
+  /**
+   * Per example, the key that places it in the training order (a hash of its unit's id): so
+   * that the fitted model, and every figure, do not depend on the order rows are read in
+   * (rows of a state shuffled in their shard give the same audit). Default: the example's index.
+   */
+  private readonly keys: number[] = [];
   /** Per feature, the last example that had it (deduplication without a Set per example). */
   private lastSeen = new Int32Array(1024).fill(-1);
   /** Weight of feature f for class k at f * K + k (one flat array: the training loop is the audit's hot path). */
@@ -285,13 +291,13 @@ export class LogisticRegression {
 
   constructor(readonly vocabulary: Vocabulary = new Vocabulary()) {}
 
-  /** Keep one training example (features are deduplicated, in order of first occurrence). */
-  add(tokens: readonly string[], label: string): void {
-    this.addIds(this.vocabulary.ids(tokens), label);
+  /** Keep one training example (features are deduplicated, in order of first occurrence; `key`: see `keys`). */
+  add(tokens: readonly string[], label: string, key?: number): void {
+    this.addIds(this.vocabulary.ids(tokens), label, key);
   }
 
   /** `add` for tokens already interned in this model's vocabulary. */
-  addIds(ids: ArrayLike<number>, label: string): void {
+  addIds(ids: ArrayLike<number>, label: string, key?: number): void {
     let y = this.classes.indexOf(label);
     if (y < 0) y = this.classes.push(label) - 1;
     const ex = this.labels.length;
@@ -322,6 +328,7 @@ export class LogisticRegression {
       this.features[at++] = f;
     }
     this.starts.push(at);
+    this.keys.push(key ?? ex);
     this.labels.push(y);
   }
 
@@ -333,7 +340,9 @@ export class LogisticRegression {
     const bias = (this.bias = new Float64Array(K));
     const g2 = new Float64Array(F * K).fill(1e-8);
     const b2 = new Float64Array(K).fill(1e-8);
-    const order = this.labels.map((_, i) => i);
+    // the seeded shuffle starts from the examples in key order, not in the order they came
+    const keys = this.keys;
+    const order = this.labels.map((_, i) => i).sort((i, j) => keys[i]! - keys[j]! || i - j);
     const prng = new Prng(seed, "audit/logistic");
     const p = new Float64Array(K);
     const g = new Float64Array(K);

@@ -8,7 +8,9 @@
  * and the probe's heaviest features are named.
  */
 import type { Act } from "./actions.js";
+import { hashString } from "../util/prng.js";
 import { apGain, clusteredMean, LogisticRegression, Vocabulary, words } from "./measures.js";
+import { RawTokens } from "./raw.js";
 import type { ChainUnit, PairUnit, Side, StepUnit } from "./units.js";
 
 /** One probe's result for one class (or pair group). */
@@ -59,7 +61,11 @@ const ACTION_PREV = "the action and the previous action";
 class Interner {
   private readonly byTag = new Map<string, Map<string, number>>();
   private readonly prompts = new Map<string, Int32Array>();
-  constructor(readonly vocabulary: Vocabulary) {}
+  /** The raw probe's tokens (hashed n-grams of the text as written, the id, the other fields). */
+  readonly raw: RawTokens;
+  constructor(readonly vocabulary: Vocabulary) {
+    this.raw = new RawTokens(vocabulary);
+  }
   plain(tokens: readonly string[], out: number[]): void {
     for (const t of tokens) out.push(this.vocabulary.id(t));
   }
@@ -156,6 +162,14 @@ function stepSpecs(feedback: boolean): Spec<StepUnit>[] {
       own: ["pw:", "pc"],
     },
     { name: "prompt", gated: true, prior: action, extra: (u, t, out) => t.prompt(u.prompt, out), own: ["q:"] },
+    // one combined probe on the bytes (issue 55): the candidate as written (a turn: and the message before it), its id, its row's keys and other fields
+    {
+      name: "raw form",
+      gated: true,
+      prior: action,
+      extra: (u, t, out) => (t.raw.texts(u.raw.texts, out), t.raw.context(u.raw.context, out), t.raw.meta(u.raw, out)),
+      own: RAW_OWN,
+    },
   ];
   return specs;
 }
@@ -166,6 +180,13 @@ function chainSpecs(): Spec<ChainUnit>[] {
     { name: "chain words", gated: true, prior: action, extra: (u, t, out) => t.tagged("w:", [...new Set(u.words)], out), own: ["w:"] },
     { name: "chain characters", gated: true, prior: action, extra: (u, t, out) => t.plain([...new Set(u.texts.flatMap((x, i) => charTokens(x, u.acts[i]?.type ?? "?")))], out), own: ["L:", "p:", "e:", "s2", "sx", "c:"] },
     { name: "prompt", gated: true, prior: action, extra: (u, t, out) => t.prompt(u.prompt, out), own: ["q:"] },
+    {
+      name: "raw form",
+      gated: true,
+      prior: action,
+      extra: (u, t, out) => (t.raw.texts(u.raw.texts, out), t.raw.context(u.raw.context, out), t.raw.meta(u.raw, out)),
+      own: RAW_OWN,
+    },
   ];
 }
 
@@ -177,8 +198,13 @@ function sideSpecs(): Spec<Side>[] {
   return [
     { name: "side words", gated: true, prior: action, extra: (s, t, out) => t.tagged("w:", [...new Set(s.words)], out), own: ["w:"] },
     { name: "side characters", gated: true, prior: action, extra: (s, t, out) => t.plain([...new Set(s.texts.flatMap((x, i) => charTokens(x, s.acts[i]?.type ?? "?")))], out), own: ["L:", "p:", "e:", "s2", "sx", "c:"] },
+    // the side as written: its lines, blank ones included, and their form (issue 55)
+    { name: "side raw form", gated: true, prior: action, extra: (s, t, out) => t.raw.side(s.raw, out), own: ["r:"] },
   ];
 }
+
+/** Token prefixes of the raw probe's own features (src/audit/raw.ts). */
+const RAW_OWN = ["r:", "rq:", "qc:", "id", "k:", "f:"];
 
 /** A unit's token ids: per prior (in `Models.priorNames` order), and per probe its view's own. */
 interface UnitIds {
@@ -227,10 +253,11 @@ class Models<U> {
     out.set(b, a.length);
     return out;
   }
-  learn(u: U, label: string): void {
+  /** Keep a training unit; `key` places it in the training order (a hash of its id: the order rows come in does not matter). */
+  learn(u: U, label: string, key: number): void {
     const x = this.ids(u);
-    this.priorModels.forEach((m, p) => m.addIds(x.priors[p]!, label));
-    this.probes.forEach((m, i) => m.addIds(this.joined(x, i), label));
+    this.priorModels.forEach((m, p) => m.addIds(x.priors[p]!, label, key));
+    this.probes.forEach((m, i) => m.addIds(this.joined(x, i), label, key));
   }
   train(): void {
     for (const m of this.priorModels) m.train(1);
@@ -265,8 +292,9 @@ export class UnitProbes<U extends StepUnit | ChainUnit> {
     const specs = (kind === "step" ? stepSpecs(feedback) : chainSpecs()) as unknown as Spec<U>[];
     this.models = new Models<U>(gatedOnly ? specs.filter((s) => s.gated) : specs);
   }
-  learn(u: U, label: string): void {
-    this.models.learn(u, label);
+  /** `key`: a hash of the unit's id (see `Models.learn`). */
+  learn(u: U, label: string, key: number): void {
+    this.models.learn(u, label, key);
   }
   keep(u: U, label: string, problem: string): void {
     this.test.push({ x: this.models.ids(u), label, problem });
@@ -313,8 +341,8 @@ export class PairProbes {
   private readonly models = new Models<Side>(sideSpecs());
   private readonly test: { chosen: UnitIds; rejected: UnitIds; group: string; problem: string }[] = [];
   learn(u: PairUnit): void {
-    this.models.learn(u.chosen, "chosen");
-    this.models.learn(u.rejected, "rejected");
+    this.models.learn(u.chosen, "chosen", hashString(`${u.id}\u0000chosen`));
+    this.models.learn(u.rejected, "rejected", hashString(`${u.id}\u0000rejected`));
   }
   keep(u: PairUnit): void {
     this.test.push({ chosen: this.models.ids(u.chosen), rejected: this.models.ids(u.rejected), group: u.group, problem: u.problem });
@@ -348,7 +376,8 @@ export class PairProbes {
         const p = m.priorNames.indexOf(s.prior.name);
         const prior = idx.reduce((a, j) => a + picks[j]!.priors[p]!, 0) / idx.length;
         const d = clusteredMean(idx.map((j) => picks[j]!.probes[i]! - picks[j]!.priors[p]!), idx.map((j) => this.test[j]!.problem));
-        out.push({ probe: s.name, group: g, measure: "pick", prior_reads: s.prior.name, n: idx.length, prior, probe_value: prior + d.value, gain: d.value, se: d.se, gated: s.gated, top: m.top(i, "chosen") });
+        // what marks the chosen side, then what marks the rejected one (a blank line in rejected plans)
+        out.push({ probe: s.name, group: g, measure: "pick", prior_reads: s.prior.name, n: idx.length, prior, probe_value: prior + d.value, gain: d.value, se: d.se, gated: s.gated, top: [...m.top(i, "chosen"), ...m.top(i, "rejected")] });
       }
     });
     return out;

@@ -13,6 +13,26 @@ import { hashString } from "../util/prng.js";
 import { words } from "./measures.js";
 import type { ShardRow } from "./read.js";
 
+/**
+ * The form of a row as a trainer reads it, for the raw probe (src/audit/raw.ts): nothing here is
+ * tokenised or normalised.
+ */
+export interface RawForm {
+  /** The unit's own text, verbatim: a step with its marker, a chain's steps, an option. */
+  texts: string[];
+  /** Text the row shows around it that may differ between its units (a chain's problem statement and instruction), or null. */
+  context: string | null;
+  /** The row's id. */
+  id: string;
+  /** The row's top-level keys, in order. */
+  keys: string;
+  /** The row's other top-level string fields (not text, label or split): [key, value]. */
+  fields: [string, string][];
+  /** Where the row is: its shard file and line (the audit's row-order rules). */
+  file: string;
+  line: number;
+}
+
 /** One candidate step of a step format (or one assistant turn of a dialogue): its label is its category. */
 export interface StepUnit {
   kind: "step";
@@ -47,6 +67,7 @@ export interface StepUnit {
    */
   state: string | null;
   context: number | null;
+  raw: RawForm;
 }
 
 /** A first-error chain: its label is whether it holds an error. */
@@ -70,6 +91,7 @@ export interface ChainUnit {
   texts: string[];
   /** The problem statement the row shows, or null. */
   prompt: string | null;
+  raw: RawForm;
 }
 
 /** One side of a preference pair. */
@@ -82,6 +104,8 @@ export interface Side {
   words: string[];
   /** Each step's text (without its marker). */
   texts: string[];
+  /** The side as the row writes it, verbatim (a chat side: its messages' contents, one per line). */
+  raw: string;
 }
 
 /** A preference pair: its label is which side is chosen. */
@@ -113,6 +137,31 @@ const MARKER = /^\s*Step \d+:\s*/;
 function body(step: string): string {
   const m = MARKER.exec(step);
   return m === null ? step : step.slice(m[0].length);
+}
+
+/**
+ * Top-level fields that are not "other strings" for the raw probe: the texts a unit reads, the
+ * labels and what is derived from them, the side metadata of pairs, the split (held-out rows
+ * are never "train": it would tell a test row from a train row, nothing about its label).
+ */
+const NOT_FREE = new Set([
+  "id", "prompt", "completions", "completion", "labels", "rewards", "category", "critique", "meta", "label", "steps", "score", "value", "input",
+  "task", "chosen", "rejected", "margin", "first", "perturbation", "level", "messages", "question", "choices", "answer", "kind", "form", "split",
+  // the domain: every action type names it
+  "domain",
+]);
+
+/** The raw form of a row: `texts` its unit's own text(s), `context` what surrounds them. */
+function rawForm(row: ShardRow, texts: string[], context: string | null): RawForm {
+  const o = row.obj;
+  const keys = Object.keys(o);
+  const fields: [string, string][] = [];
+  for (const k of keys) {
+    const v = o[k];
+    // (processbench's `problem` is the chain's context, read as such)
+    if (typeof v === "string" && v !== context && !NOT_FREE.has(k) && !k.startsWith("chosen_") && !k.startsWith("rejected_")) fields.push([k, v]);
+  }
+  return { texts, context, id: typeof o["id"] === "string" ? o["id"] : "", keys: keys.join(","), fields, file: row.file, line: row.line };
 }
 
 function bad(row: ShardRow, format: string, what: string): never {
@@ -149,10 +198,11 @@ function taggedSteps(input: string, n: number): string[] {
 }
 
 /** A chain unit of steps `stepTexts` whose first wrong step is `firstError`. */
-function chain(row: ShardRow, ids: { id: string; domain: string; problem: string; index: number }, stepTexts: string[], actions: unknown, firstError: number, prompt: string | null): ChainUnit {
+function chain(row: ShardRow, ids: { id: string; domain: string; problem: string; index: number }, stepTexts: string[], actions: unknown, firstError: number, prompt: string | null, context: string | null): ChainUnit {
   const s = side(ids.domain, stepTexts, actions, null);
   const stepChars = s.texts.map((t) => t.length);
-  return { kind: "chain", id: ids.id, problem: `${ids.domain}/${ids.problem}`, split: row.split, error: firstError >= 0, steps: s.steps, chars: s.chars, position: ids.index, acts: s.acts, words: s.words, firstError, stepChars, texts: s.texts, prompt };
+  const raw = rawForm(row, stepTexts, context);
+  return { kind: "chain", id: ids.id, problem: `${ids.domain}/${ids.problem}`, split: row.split, error: firstError >= 0, steps: s.steps, chars: s.chars, position: ids.index, acts: s.acts, words: s.words, firstError, stepChars, texts: s.texts, prompt, raw };
 }
 
 /** The chain of a verifier prompt: the `length` lines after "Proposed solution:" (the completion is the target, not read). */
@@ -182,6 +232,10 @@ function feedbackUnits(row: ShardRow): StepUnit[] {
   const actions = Array.isArray(meta["actions"]) ? meta["actions"] : [];
   if (!Array.isArray(messages) || !Array.isArray(categories)) bad(row, format, turnRow ? "no 'prompt', 'completion' and 'meta.categories'" : "no 'messages' and 'meta.categories'");
   const turns = messages.filter((m): m is Record<string, unknown> => m !== null && typeof m === "object" && (m as Record<string, unknown>)["role"] === "assistant");
+  // the message before each assistant turn (the environment's answer to the turn before), verbatim: the raw probe's context
+  const before = (messages as unknown[]).flatMap((m, i) =>
+    m !== null && typeof m === "object" && (m as Record<string, unknown>)["role"] === "assistant" ? [i > 0 ? String(((messages as unknown[])[i - 1] as Record<string, unknown>)?.["content"] ?? "") : null] : [],
+  );
   // the problem statement: the first user turn
   const user = (messages as unknown[]).find((m): m is Record<string, unknown> => m !== null && typeof m === "object" && (m as Record<string, unknown>)["role"] === "user");
   const prompt = user === undefined ? null : String(user["content"] ?? "");
@@ -199,7 +253,8 @@ function feedbackUnits(row: ShardRow): StepUnit[] {
     // the attempt at this state: a rejected step leaves the agent where it was
     attempt = i > 0 && categories[i - 1] === "non-executable" ? attempt + 1 : 0;
     if (i < from) return;
-    const b = body(String(m["content"] ?? ""));
+    const content = String(m["content"] ?? "");
+    const b = body(content);
     const prevText = i > 0 ? body(String(turns[i - 1]!["content"] ?? "")) : null;
     out.push({
       kind: "step",
@@ -218,6 +273,7 @@ function feedbackUnits(row: ShardRow): StepUnit[] {
       prompt,
       state: null,
       context: null,
+      raw: rawForm(row, [content], i === 0 ? null : before[i] ?? null),
     });
   });
   return out;
@@ -228,10 +284,10 @@ function pruned(parser: StepTextParser, domain: string, problem: string, actions
   return actions.filter((a) => parser.prunedGrounding(domain, problem, pddlAct(domain, a)) === true).length;
 }
 
-function side(domain: string, stepTexts: string[], actions: unknown, prev: Act | null): Side {
+function side(domain: string, stepTexts: string[], actions: unknown, prev: Act | null, raw = ""): Side {
   const bodies = stepTexts.map(body);
   const acts = Array.isArray(actions) ? actions.map((a) => pddlAct(domain, a)) : [];
-  return { steps: stepTexts.length, chars: bodies.reduce((a, b) => a + b.length, 0), acts, prev, words: bodies.flatMap(words), texts: bodies };
+  return { steps: stepTexts.length, chars: bodies.reduce((a, b) => a + b.length, 0), acts, prev, words: bodies.flatMap(words), texts: bodies, raw };
 }
 
 /** The units of one row of `format` (one, but a dialogue's turns and a question's options); `parser` recovers actions from text where rows have none. */
@@ -268,7 +324,7 @@ function acpUnits(row: ShardRow): StepUnit[] {
     const cut = question.lastIndexOf("\n\n");
     const text = question.slice(cut + 2);
     if (answer !== "yes" && answer !== "no") bad(row, format, `a yes/no answer '${answer}'`);
-    return [{ ...base, id, category: answer, chars: text.length, position: 0, act: actOf("yes-no", items[0]), words: words(text), text, prompt: question.slice(0, Math.max(0, cut)), state: null, context: null }];
+    return [{ ...base, id, category: answer, chars: text.length, position: 0, act: actOf("yes-no", items[0]), words: words(text), text, prompt: question.slice(0, Math.max(0, cut)), state: null, context: null, raw: rawForm(row, [text], null) }];
   }
   if (form !== "choice") return [];
   const choices = row.obj["choices"];
@@ -279,7 +335,7 @@ function acpUnits(row: ShardRow): StepUnit[] {
   const context = hashString(stem);
   return choices.map((c, i) => {
     const text = String(c);
-    return { ...base, id: `${id}/o${i}`, category: i === right ? "right" : "wrong", chars: text.length, position: i, act: actOf("choice", items[i]), words: words(text), text, prompt: stem, state: id, context };
+    return { ...base, id: `${id}/o${i}`, category: i === right ? "right" : "wrong", chars: text.length, position: i, act: actOf("choice", items[i]), words: words(text), text, prompt: stem, state: id, context, raw: rawForm(row, [text], null) };
   });
 }
 
@@ -293,16 +349,19 @@ function toUnit(format: Exclude<Format, "feedback" | "acp">, row: ShardRow, pars
       if (typeof o["label"] !== "number") bad(row, format, "no 'label'");
       let steps: unknown[];
       let prompt: string | null;
+      let context: string | null;
       if (format === "processbench") {
         if (!Array.isArray(o["steps"])) bad(row, format, "no 'steps'");
         steps = o["steps"];
         prompt = typeof o["problem"] === "string" ? o["problem"] : null;
+        context = prompt;
       } else {
         const text = prefText(row, format, "prompt");
         steps = verifierSteps(row, text, meta["length"]);
         prompt = text.slice(0, text.indexOf(PROPOSED));
+        context = text;
       }
-      return chain(row, ids, steps.map(String), meta["actions"], o["label"], prompt);
+      return chain(row, ids, steps.map(String), meta["actions"], o["label"], prompt, context);
     }
     case "pairs":
     case "trajectories": {
@@ -319,12 +378,15 @@ function toUnit(format: Exclude<Format, "feedback" | "acp">, row: ShardRow, pars
           split: row.split,
           group: String(o["rejected_category"] ?? "all"),
           first,
-          chosen: side(domain, [prefText(row, format, "chosen")], [o["chosen_action"]], prev),
-          rejected: side(domain, [prefText(row, format, "rejected")], [o["rejected_action"]], prev),
+          chosen: side(domain, [prefText(row, format, "chosen")], [o["chosen_action"]], prev, prefText(row, format, "chosen")),
+          rejected: side(domain, [prefText(row, format, "rejected")], [o["rejected_action"]], prev, prefText(row, format, "rejected")),
           pruned: pruned(parser, domain, problem, [o["rejected_action"]]),
         };
       }
-      const sideOf = (n: "chosen" | "rejected"): Side => side(domain, prefText(row, format, n).split("\n").filter((l) => l.length > 0), o[`${n}_actions`], null);
+      const sideOf = (n: "chosen" | "rejected"): Side => {
+        const text = prefText(row, format, n);
+        return side(domain, text.split("\n").filter((l) => l.length > 0), o[`${n}_actions`], null, text);
+      };
       const rejectedActions = Array.isArray(o["rejected_actions"]) ? (o["rejected_actions"] as unknown[]) : [];
       return {
         kind: "pair",
@@ -345,15 +407,19 @@ function toUnit(format: Exclude<Format, "feedback" | "acp">, row: ShardRow, pars
       let act: Act | null;
       let prev: Act | null;
       let prompt: string;
+      // the candidate as the row writes it (the raw probe)
+      let rawCand: string;
       if (format === "native" || format === "trl") {
         const c = o["completions"];
         if (!Array.isArray(c) || c.length === 0) bad(row, format, "no 'completions'");
         stepTexts = c.map(String);
+        rawCand = stepTexts[stepTexts.length - 1]!;
         prompt = prefText(row, format, "prompt");
       } else if (format === "paper-prm") {
         const c = o["steps"];
         if (!Array.isArray(c) || c.length === 0) bad(row, format, "no 'steps'");
         stepTexts = c.map((t, i) => `Step ${i + 1}: ${String(t)}`);
+        rawCand = String(c[c.length - 1]);
         prompt = str(row, format, "problem");
       } else {
         const input = str(row, format, "input");
@@ -361,6 +427,7 @@ function toUnit(format: Exclude<Format, "feedback" | "acp">, row: ShardRow, pars
         if (n === 0) bad(row, format, "no steps");
         stepTexts = taggedSteps(input, n);
         const lines = input.split("\n");
+        rawCand = lines[lines.length - 1]!;
         prompt = lines.slice(0, Math.max(0, lines.length - n)).join("\n");
       }
       const cand = stepTexts[stepTexts.length - 1]!;
@@ -378,7 +445,7 @@ function toUnit(format: Exclude<Format, "feedback" | "acp">, row: ShardRow, pars
       // everything the row shows but its candidate: the same for every candidate of a state
       const context = hashString(`${prompt}\u0000${stepTexts.slice(0, -1).join("\u0000")}`);
       const state = id.slice(0, id.lastIndexOf("/"));
-      return { kind: "step", id, problem: `${domain}/${problem}`, split: row.split, category, steps: stepTexts.length, chars: b.length, position: index, act, prev, words: words(b), text: b, prevText, prompt, state, context };
+      return { kind: "step", id, problem: `${domain}/${problem}`, split: row.split, category, steps: stepTexts.length, chars: b.length, position: index, act, prev, words: words(b), text: b, prevText, prompt, state, context, raw: rawForm(row, [rawCand], null) };
     }
   }
 }

@@ -64,7 +64,7 @@ export interface ProcessBenchRow {
     domain: string;
     problem_id: string;
     split: string;
-    /** What follows the wrong step: an optimal plan from the true state, or the stale old plan (both cut to the plan's length). */
+    /** What follows the wrong step: an optimal plan from the true state, or the stale old plan (both cut to the chain's drawn length). */
     continuation: "optimal" | "stale" | null;
   };
 }
@@ -83,22 +83,28 @@ export interface ChainDraft {
 }
 
 /**
- * The first-error chains of one problem, drawn with `prng` (processbench and verifier rows): one error-free chain and, when a wrong candidate
- * exists, one chain with a wrong step (its category drawn evenly among those the sampler
- * offered at a seeded depth d). So that neither length nor "ends at the goal" tells them apart
- * (issue 40), both chains of a problem reach the goal, or neither does, half of the time each:
- * - to the goal: the optimal plan (L steps), and the wrong step followed by an optimal plan
- *   from the true state after it to the goal (longer than L: the wrong one is the longer);
- * - short of it: a correct prefix of c steps (L/2 <= c < L), and the wrong step followed by a
- *   continuation (optimal from the true state, or the rest of the old plan) cut to m = c - 1 or
- *   c - 2 steps (the wrong one is the shorter, by as much as a chain to the goal is longer).
- * Where one of the two cannot be built (no wrong step but dead ends, which never reach the goal;
- * a plan too short to cut) the other is taken. The gold `label` is the first step whose
- * replayed reward is under `threshold`. The error-free chain comes first.
+ * The first-error chains of one problem, drawn with `prng` (processbench and verifier rows): one
+ * error-free chain and, when a wrong candidate exists, one chain with a wrong step (its category
+ * drawn evenly among those the sampler offered at a seeded depth d). So that neither length,
+ * nor reaching the goal, nor the two together tell them apart (issues 40 and 55), both chains
+ * stop short of the goal and their lengths are two independent draws from one distribution:
+ * - the error-free chain is a correct prefix of c steps of the optimal plan;
+ * - the wrong chain is the plan's first d steps, the wrong step, and a continuation (optimal
+ *   from the true state, or the rest of the old plan), cut to m steps;
+ * - c and m are drawn independently and uniformly from [a, b], a = max(ceil(L/2), d + 1) (the
+ *   wrong step is in every cut), b = L - 1 (a correct prefix never reaches the goal), lowered
+ *   below the first cut of the wrong chain that would reach it: the wrong chain is the longer
+ *   as often as the shorter.
+ * A chain that reaches the goal cannot take part: one without a wrong step is an optimal plan
+ * (L steps) and one with a wrong step has at least L + 1 (unit costs), so in a pair where both
+ * reached it the longer would be the wrong one, and in a pair where one did, reaching it or
+ * the lengths would tell. A plan of one step has no shorter prefix: no chains. The gold `label`
+ * is the first step whose replayed reward is under `threshold`. The error-free chain comes first.
  */
 export function firstErrorChains(input: ProductInput, prng: Prng): ChainDraft[] {
   const { task, ctx, threshold } = input;
   const L = input.planOps.length;
+  if (L < 2) return [];
   const plan = input.planOps.map((op) => candidateOf(task, op));
   const lo = Math.max(1, Math.ceil(L / 2));
 
@@ -110,27 +116,17 @@ export function firstErrorChains(input: ProductInput, prng: Prng): ChainDraft[] 
     if (list) list.push(st);
     else wrongAt.set(st.stateIndex, [st]);
   }
-  const reachable = (st: LabeledStep) => st.category !== "dead-end";
   const depthOrder = prng.shuffle(Array.from({ length: L }, (_, i) => i));
-  // to the goal: a depth with a wrong step that is not a dead end; short: a depth that leaves room for c and m
-  const goalDepths = depthOrder.filter((d) => (wrongAt.get(d) ?? []).some(reachable));
-  const shortDepths = depthOrder.filter((d) => wrongAt.has(d) && d + 2 <= L - 1);
-  let toGoal = prng.next() < 0.5;
-  if (wrongAt.size > 0 && (toGoal ? goalDepths : shortDepths).length === 0) toGoal = !toGoal;
-  if (!toGoal && L < 2) toGoal = true;
-  const d = wrongAt.size === 0 ? -1 : (toGoal ? goalDepths : shortDepths)[0] ?? -1;
-  // the correct prefix's length, past the wrong step's depth + 1 so that the cut chain fits below it
-  const c = toGoal ? L : Math.max(lo, d + 2) + prng.int(L - Math.max(lo, d + 2));
-  const chains: ChainDraft[] = [{ cands: plan.slice(0, c), continuation: null }];
-  if (d >= 0) {
-    const options = wrongAt.get(d)!.filter((o) => !toGoal || reachable(o));
+  // a depth whose wrong step fits in a chain that stops short of the goal
+  const draw = (a: number, b: number): number => a + prng.int(b - a + 1);
+  for (const d of depthOrder) {
+    if (!wrongAt.has(d) || d + 1 > L - 1) continue;
+    const options = wrongAt.get(d)!;
     const cats = [...new Set(options.map((o) => o.category))].sort();
     const cat = prng.pick(cats);
     const err = prng.pick(options.filter((o) => o.category === cat));
-    let continuation: "optimal" | "stale" = toGoal || prng.next() < 0.5 ? "optimal" : "stale";
+    let continuation: "optimal" | "stale" = prng.next() < 0.5 ? "optimal" : "stale";
     if (err.category === "dead-end") continuation = "stale";
-    // one or two steps short of c, as a chain to the goal runs one or two past L: length alone says nothing
-    const m = toGoal ? Infinity : Math.max(d + 1, c - 1 - prng.int(2));
     let rest: Candidate[];
     if (continuation === "stale") {
       rest = plan.slice(d + 1);
@@ -143,9 +139,31 @@ export function firstErrorChains(input: ProductInput, prng: Prng): ChainDraft[] 
       // No visited set: after a backtracking step the optimal plan may cross states seen before.
       rest = optimalWalk(ctx, from, null).ops.map((op) => candidateOf(task, op));
     }
-    chains.push({ cands: [...plan.slice(0, d), err.candidate, ...rest].slice(0, m), continuation });
+    const full = [...plan.slice(0, d), err.candidate, ...rest];
+    const a = Math.max(lo, d + 1);
+    const b = Math.min(L - 1, lastShortCut(ctx, full, a));
+    if (b < a) continue;
+    const c = draw(a, b);
+    const m = draw(a, b);
+    return [
+      { cands: plan.slice(0, c), continuation: null },
+      { cands: full.slice(0, m), continuation },
+    ];
   }
-  return chains;
+  // no wrong step on offer: the error-free chain alone, a prefix like any other
+  return [{ cands: plan.slice(0, draw(lo, L - 1)), continuation: null }];
+}
+
+/**
+ * The largest m such that no cut of `chain` to a length in [a, m] ends at the goal (a rejected
+ * step changes nothing); a - 1 when the cut to a does.
+ */
+export function lastShortCut(ctx: LabelContext, chain: readonly Candidate[], a: number): number {
+  const r = replayChain(ctx, chain);
+  const atGoal = (m: number): boolean => isGoal(ctx.task, m < chain.length ? r.before[m]! : r.final);
+  let m = a - 1;
+  while (m + 1 <= chain.length && !atGoal(m + 1)) m++;
+  return m;
 }
 
 /** Processbench rows of one problem: `firstErrorChains`, rendered; ids in seeded order. */

@@ -11,7 +11,7 @@ import type { GroundTask } from "../task/types.js";
 import { Prng } from "../util/prng.js";
 import { oneLine, STEP_SEPARATOR, trainerPrompt } from "./layout.js";
 import { preferenceLine, type PreferenceRow } from "./preference.js";
-import { candidateOf, replayChain } from "./processbench.js";
+import { candidateOf, lastShortCut, replayChain } from "./processbench.js";
 import { firstBelow, type ProductInput } from "./chains.js";
 
 /**
@@ -42,8 +42,8 @@ export interface TrajectorySide {
 
 /**
  * A trajectory-level pair in TRL's preference layout: `prompt` the problem text (ended by a
- * newline), `chosen` the optimal plan (or a correct prefix of it) and `rejected` a strictly
- * worse one (a perturbed plan to the goal, or cut short of it), each as its steps on
+ * newline), `chosen` a correct prefix of the optimal plan and `rejected` a strictly worse
+ * one (a perturbed plan, cut to a length drawn as the chosen one's), each as its steps on
  * consecutive lines; what is known about each side under `chosen_*` / `rejected_*`; `margin` =
  * planReward(chosen) - planReward(rejected).
  */
@@ -262,11 +262,6 @@ function continueToGoal(input: ProductInput, cands: readonly Candidate[]): Candi
   return [...cands, ...optimalWalk(ctx, s, null).ops.map((op) => candidateOf(task, op))];
 }
 
-/** Does the chain end in a goal state (a rejected step changes nothing)? */
-function endsAtGoal(input: ProductInput, cands: readonly Candidate[]): boolean {
-  return isGoal(input.task, replayChain(input.ctx, cands).final);
-}
-
 /** `planReward` of a chain replayed from the initial state. */
 function chainReward(input: ProductInput, cands: readonly Candidate[], optCost: number): number {
   const r = replayChain(input.ctx, cands);
@@ -275,29 +270,33 @@ function chainReward(input: ProductInput, cands: readonly Candidate[], optCost: 
 
 /**
  * The rejected plan of a perturbation and the chosen side's length. So that neither reaching
- * the goal nor length tells the sides apart (issue 40), both sides reach the goal or neither:
- * - `toGoal`: the optimal plan, and the perturbed plan continued to the goal by an optimal plan
- *   from the true state (longer, or as long when a step is rejected or replaced);
- * - short of it: a correct prefix of c steps (L/2 <= c < L), and the perturbed plan cut to
- *   c - 1 or c - 2 steps, the perturbation kept, its reward (`planReward`) under 1.
- * Positions are tried in seeded order; null when none gives such a pair.
+ * the goal, nor length, nor the two together tell the sides apart (issues 40 and 55), both
+ * sides stop short of the goal and their lengths are two independent draws from one
+ * distribution: the chosen side is a correct prefix of c steps, the rejected one the perturbed
+ * plan (continued to the goal by an optimal plan from the true state where it can be) cut to m
+ * steps, c and m uniform on [a, b], a = max(ceil(L/2), the steps the perturbation needs, its
+ * first wrong step + 1), b = L - 1, lowered below the first cut that would reach the goal: the
+ * rejected side is the longer as often as the shorter. (A pair where both sides reach the goal
+ * has the rejected one longer: the chosen is an optimal plan, the rejected at least one step
+ * more; see `firstErrorChains`.) Positions are tried in seeded order; null when none gives a pair.
  */
-function perturb(kind: Perturbation, input: ProductInput, prng: Prng, optCost: number, toGoal: boolean): Perturbed | null {
+function perturb(kind: Perturbation, input: ProductInput, prng: Prng, optCost: number): Perturbed | null {
   const L = input.planOps.length;
+  if (L < 2) return null;
   const lo = Math.max(1, Math.ceil(L / 2));
   for (const core of cores(kind, input, prng, optCost)) {
     const full = continueToGoal(input, core.cands);
     const n = core.cands.length;
-    if (toGoal) {
-      if (!endsAtGoal(input, full) || !worse(input.task, full, optCost)) continue;
-      return { cands: full, chosen: L, position: core.position, fit: full.length > n ? "continued" : "as-is" };
-    }
-    const cMin = Math.max(lo, core.keep + 1);
-    if (cMin > L - 1) continue;
-    const c = cMin + prng.int(L - cMin);
-    const m = Math.max(core.keep, c - 1 - prng.int(2));
+    const fe = firstBelow(replayChain(input.ctx, full).labels.map((l) => l.reward), 1.0);
+    if (fe < 0) continue;
+    const a = Math.max(lo, core.keep, fe + 1);
+    const b = Math.min(L - 1, lastShortCut(input.ctx, full, a));
+    if (b < a) continue;
+    const c = a + prng.int(b - a + 1);
+    const m = a + prng.int(b - a + 1);
     const cands = full.slice(0, m);
-    if (endsAtGoal(input, cands) || chainReward(input, cands, optCost) >= 1) continue;
+    // a cut that holds the first wrong step is worth less than a correct prefix (checked again by the caller)
+    if (chainReward(input, cands, optCost) >= 1) throw new Error(`internal: a cut of perturbation ${kind} holds no wrong step`);
     return { cands, chosen: c, position: core.position, fit: m < n ? "cut" : m > n ? "continued" : "as-is" };
   }
   return null;
@@ -337,9 +336,9 @@ function sideColumns(name: "chosen" | "rejected", s: TrajectorySide): Record<str
 }
 
 /**
- * Trajectory pairs of one problem: for each perturbation that applies, the optimal plan or a
- * correct prefix of it (chosen) against the plan perturbed at a seeded position (rejected),
- * both to the goal or both short of it (`perturb`). Every rejected side is checked by replay to
+ * Trajectory pairs of one problem: for each perturbation that applies, a correct prefix of
+ * the optimal plan (chosen) against the plan perturbed at a seeded position (rejected), both
+ * short of the goal, their lengths drawn alike (`perturb`). Every rejected side is checked by replay to
  * have a lower `planReward` than the chosen one.
  */
 export function buildTrajectoryPairs(input: ProductInput): TrajectoryPairRow[] {
@@ -350,11 +349,8 @@ export function buildTrajectoryPairs(input: ProductInput): TrajectoryPairRow[] {
   for (const kind of PERTURBATIONS) {
     const id = `${base}/j-${kind}`;
     const prng = new Prng(input.seed, id);
-    // both sides to the goal, or both short of it: a seeded coin, the other case where it cannot be built
-    // (three forks always, so the draws after them do not depend on which case was built)
-    const toGoal = prng.fork("goal").next() < 0.5;
-    const [tryFirst, tryOther] = [prng.fork("perturb"), prng.fork("perturb-other")];
-    const p = perturb(kind, input, tryFirst, optCost, toGoal) ?? perturb(kind, input, tryOther, optCost, !toGoal);
+    // a fork, so that the draws after it do not depend on how many positions were tried
+    const p = perturb(kind, input, prng.fork("perturb"), optCost);
     if (p === null) continue;
     const first = prng.next() < 0.5 ? "chosen" : "rejected";
     const prompt = input.renderer.prompt(prng);
