@@ -23,7 +23,7 @@ const cli = cliRunner(tmp);
 
 const DOMAINS = "blocksworld,ferry,logistics";
 /** Problems per domain: chain and pair formats have one or two units per problem, so more of them. */
-const COUNT: Record<string, number> = { native: 12, trl: 12, pairs: 12, feedback: 20, trajectories: 30, processbench: 40, verifier: 40 };
+const COUNT: Record<string, number> = { native: 12, trl: 12, pairs: 24, feedback: 20, trajectories: 30, processbench: 40, verifier: 40 };
 const FORMATS = Object.keys(COUNT);
 const SEEDS = [4242, 9090];
 const clean = new Map<string, string>();

@@ -6,7 +6,7 @@
  * label clearly better than chance (DESIGN.md §13, docs/audit.md).
  */
 import { UserError } from "../pddl/errors.js";
-import { hashString } from "../util/prng.js";
+import { mixedHash, uniformOf } from "../util/prng.js";
 import { repeatsObject, sameObjects, StepTextParser, type Act } from "./actions.js";
 import { accuracy, auc, bestDirection, clusterBootstrapSe, clusteredMean, macroF1, macroF1Coded, LogisticRegression, meanShare, pickAccuracy, type Scored } from "./measures.js";
 import { PairProbes, UnitProbes, type ProbeResult } from "./probes.js";
@@ -248,7 +248,7 @@ const CLASSIFIER_CAP = { train: 200_000, test: 50_000 } as const;
 /** Is the row on `line` of a problem in the sample? (its "domain/problem" id prefix, hashed; rows without one are kept) */
 function inSample(line: string, rate: number): boolean {
   const m = /^\{"id":"([^"/]*\/[^"/]*)/.exec(line);
-  return m === null || hashString(m[1]!) / 4294967296 < rate;
+  return m === null || uniformOf(m[1]!) < rate;
 }
 
 /** Run the audit on the dataset folder `dir`. */
@@ -266,13 +266,13 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
   const rates = bySplits ? { train: rate("train", rows.train), test: rate("test", rows.test) } : { train: rate("train", total), test: rate("test", total / 3) };
   const role = (u: Unit): "train" | "test" | null => {
     // A dataset without both splits: a third of the problems, by hash, are the test set.
-    const r = bySplits ? (u.split === "train" ? "train" : u.split === "test" ? "test" : null) : hashString(u.problem) % 3 === 0 ? "test" : "train";
-    return r !== null && hashString(u.id) / 4294967296 < rates[r] ? r : null;
+    const r = bySplits ? (u.split === "train" ? "train" : u.split === "test" ? "test" : null) : uniformOf(u.problem) < 1 / 3 ? "test" : "train";
+    return r !== null && uniformOf(u.id) < rates[r] ? r : null;
   };
   // The probes are scored on every held-out problem (validation too: more items, smaller
   // intervals), capped as the classifiers' test set is.
   const heldOutRate = bySplits ? rate("test", rows.test + rows.validation) : rates.test;
-  const heldOut = (u: Unit): boolean => (bySplits ? u.split !== "train" : hashString(u.problem) % 3 === 0) && hashString(u.id) / 4294967296 < heldOutRate;
+  const heldOut = (u: Unit): boolean => (bySplits ? u.split !== "train" : uniformOf(u.problem) < 1 / 3) && uniformOf(u.id) < heldOutRate;
   const builtin = info.config["domain_file"] === null && info.config["pairs"] === null && info.config["templates_sha256"] === undefined;
   const parser = new StepTextParser(info.dir, builtin);
   const cls = new Classifiers();
@@ -311,8 +311,8 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
     if (u.kind === "pair") {
       pruned += u.pruned;
       if (r === "train") {
-        cls.learn(actTokens(u.chosen.acts), u.chosen.words, "chosen", hashString(`${u.id}\u0000chosen`));
-        cls.learn(actTokens(u.rejected.acts), u.rejected.words, "rejected", hashString(`${u.id}\u0000rejected`));
+        cls.learn(actTokens(u.chosen.acts), u.chosen.words, "chosen", mixedHash(`${u.id}\u0000chosen`));
+        cls.learn(actTokens(u.rejected.acts), u.rejected.words, "rejected", mixedHash(`${u.id}\u0000rejected`));
         cls.trained++;
         pairProbes!.learn(u);
       } else if (r === "test") {
@@ -326,7 +326,7 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
     const label = u.kind === "step" ? u.category : u.error ? "error" : "correct";
     const at = u.kind === "step" ? [u.act?.type ?? "?"] : actTokens(u.acts);
     if (r === "train") {
-      const key = hashString(u.id);
+      const key = mixedHash(u.id);
       cls.learn(at, u.words, label, key);
       cls.trained++;
       unitProbes!.learn(u, label, key);
@@ -564,7 +564,7 @@ export function lengthGoal(items: readonly LengthGoalItem[]): Scored {
     const [X, Y] = cmp > 0 ? [x.wrong, x.right] : [x.right, x.wrong];
     return { key: `${X[0]}${Y[0]}${Math.sign(X[1] - Y[1])}`, wrongIsX: cmp > 0 };
   };
-  const half = (x: LengthGoalItem): number => hashString(x.problem) & 1;
+  const half = (x: LengthGoalItem): number => (uniformOf(x.problem) < 0.5 ? 0 : 1);
   // per half, per cell: pairs and how many have X wrong
   const counts = [new Map<string, [number, number]>(), new Map<string, [number, number]>()];
   const cells = items.map(cellOf);

@@ -8,7 +8,7 @@
  * and the probe's heaviest features are named.
  */
 import type { Act } from "./actions.js";
-import { hashString } from "../util/prng.js";
+import { mixedHash } from "../util/prng.js";
 import { apGain, clusteredMean, LogisticRegression, Vocabulary, words } from "./measures.js";
 import { RawTokens } from "./raw.js";
 import type { ChainUnit, PairUnit, Side, StepUnit } from "./units.js";
@@ -47,6 +47,12 @@ interface Spec<U> {
   /** The prior's name and tokens (the action, or the action and the previous action). */
   prior: { name: string; tokens: View<U> };
   extra: View<U>;
+  /**
+   * What the view's tokens depend on, when that repeats across units (a state's candidates share
+   * their previous step; a step's text recurs in other states): its token ids are then computed
+   * once per key (the same ids: a token's id never changes once given).
+   */
+  key?: (u: U) => string;
   /** Token prefixes of the view's own features (for `top`). */
   own: string[];
 }
@@ -144,8 +150,16 @@ function stepSpecs(feedback: boolean): Spec<StepUnit>[] {
     tokens: (u: StepUnit, t: Interner, out: number[]): void => (t.plain(actTokens(u.act), out), t.plain(prevTokens(u.prev, u.act), out)),
   };
   const specs: Spec<StepUnit>[] = [
-    { name: "candidate words", gated: true, prior: action, extra: (u, t, out) => t.tagged("w:", u.words, out), own: ["w:"] },
-    { name: "candidate characters", gated: true, prior: action, extra: (u, t, out) => t.plain(charTokens(u.text, u.act?.type ?? "?"), out), own: ["L:", "p:", "e:", "s2", "sx", "c:"] },
+    // (a unit's words are words(u.text): units.ts)
+    { name: "candidate words", gated: true, prior: action, extra: (u, t, out) => t.tagged("w:", u.words, out), key: (u) => u.text, own: ["w:"] },
+    {
+      name: "candidate characters",
+      gated: true,
+      prior: action,
+      extra: (u, t, out) => t.plain(charTokens(u.text, u.act?.type ?? "?"), out),
+      key: (u) => `${u.act?.type ?? "?"}\u0000${u.text}`,
+      own: ["L:", "p:", "e:", "s2", "sx", "c:"],
+    },
     // a dialogue's attempt is its history (a retry follows a rejected step): the attempt rule checks it
     { name: "candidate position", gated: !feedback, prior: action, extra: (u, t, out) => t.plain([`pos:${Math.min(u.position, 20)}`], out), own: ["pos:"] },
     // the step before says a lot that is true (an undo is backtracking): reported, the bar a model must beat
@@ -159,6 +173,7 @@ function stepSpecs(feedback: boolean): Spec<StepUnit>[] {
         t.tagged("pw:", words(u.prevText), out);
         t.plain(charTokens(u.prevText, u.prev?.type ?? "?", "pc"), out);
       },
+      key: (u) => (u.prevText === null ? "" : `${u.prev?.type ?? "?"}\u0000${u.prevText}`),
       own: ["pw:", "pc"],
     },
     { name: "prompt", gated: true, prior: action, extra: (u, t, out) => t.prompt(u.prompt, out), own: ["q:"] },
@@ -212,6 +227,9 @@ interface UnitIds {
   extras: Int32Array[];
 }
 
+/** Keys a view cache holds before it starts again (bounded memory on any folder). */
+const VIEW_CACHE = 8192;
+
 /** Models per prior and per probe, fed while the rows stream, scored at the end. */
 class Models<U> {
   readonly vocabulary = new Vocabulary();
@@ -222,7 +240,10 @@ class Models<U> {
   private readonly priorOf: number[];
   readonly probes: LogisticRegression[];
   private readonly scratch: number[] = [];
+  /** Per spec with a `key`, the token ids of the keys seen lately. */
+  private readonly viewCache: Map<string, Int32Array>[];
   constructor(readonly specs: Spec<U>[]) {
+    this.viewCache = specs.map(() => new Map());
     for (const s of specs) {
       if (!this.priorNames.includes(s.prior.name)) {
         this.priorNames.push(s.prior.name);
@@ -242,7 +263,17 @@ class Models<U> {
     };
     return {
       priors: this.priorNames.map((_, p) => view(this.specs[this.priorOf.indexOf(p)]!.prior.tokens)),
-      extras: this.specs.map((s) => view(s.extra)),
+      extras: this.specs.map((s, i) => {
+        if (s.key === undefined) return view(s.extra);
+        const cache = this.viewCache[i]!;
+        const k = s.key(u);
+        let x = cache.get(k);
+        if (x === undefined) {
+          if (cache.size >= VIEW_CACHE) cache.clear();
+          cache.set(k, (x = view(s.extra)));
+        }
+        return x;
+      }),
     };
   }
   private joined(x: UnitIds, i: number): Int32Array {
@@ -341,8 +372,8 @@ export class PairProbes {
   private readonly models = new Models<Side>(sideSpecs());
   private readonly test: { chosen: UnitIds; rejected: UnitIds; group: string; problem: string }[] = [];
   learn(u: PairUnit): void {
-    this.models.learn(u.chosen, "chosen", hashString(`${u.id}\u0000chosen`));
-    this.models.learn(u.rejected, "rejected", hashString(`${u.id}\u0000rejected`));
+    this.models.learn(u.chosen, "chosen", mixedHash(`${u.id}\u0000chosen`));
+    this.models.learn(u.rejected, "rejected", mixedHash(`${u.id}\u0000rejected`));
   }
   keep(u: PairUnit): void {
     this.test.push({ chosen: this.models.ids(u.chosen), rejected: this.models.ids(u.rejected), group: u.group, problem: u.problem });

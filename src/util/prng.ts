@@ -13,6 +13,27 @@ export function hashString(s: string): number {
   return h >>> 0;
 }
 
+/**
+ * FNV-1a with a finalizer (murmur3's fmix32): every bit of the result depends on every
+ * character. FNV-1a alone leaves the high bits of ids that differ in their last characters
+ * ("p0001", "p0002") close together: a sample "hash / 2^32 < rate" of them kept 22% of the
+ * problems at rates 0.13 and 0.26, and an order by it kept a problem's rows together.
+ */
+export function mixedHash(s: string): number {
+  let h = hashString(s);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** A string's uniform bucket in [0, 1) (`mixedHash`). */
+export function uniformOf(s: string): number {
+  return mixedHash(s) / 4294967296;
+}
+
 /** sfc32 generator: small, fast, good statistical quality. */
 export class Prng {
   private a: number;
