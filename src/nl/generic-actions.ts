@@ -32,6 +32,9 @@ interface Move {
 const MOTION = new Set(["move", "go", "drive", "fly", "walk", "sail", "travel", "ride", "run", "climb", "navigate", "turn", "roll", "slide"]);
 const PARTICLES = new Set(["up", "down", "off", "out", "back", "away", "over", "in", "on"]);
 
+/** Prepositions of place a name can end with ("workat", "park-in"). */
+const LOCATIVE_PREP = new Set(["at", "in", "on", "inside", "into", "onto", "near"]);
+
 function collect(decl: ActionDecl): { pre: Lit[]; adds: Lit[]; dels: Lit[] } {
   const vars = decl.params.map((p) => p.name);
   const arg = (t: Term): number | string => {
@@ -547,6 +550,8 @@ export function actionPhrases(
       if (adj !== null && adj !== undefined && ps[left[k]!]!.typeWords.length > 0 && ["adj", "past"].includes(senseOf(adj[1]!))) roles[k] = `${adj[1]} ${ps[left[k]!]!.typeWords.join(" ")}`;
       else if (u !== undefined) roles[k] = splitName(u.pred).join(" ");
     }
+    // a parameter a relative clause names ("I, which D dispenses") is not listed again as a role
+    const named = new Set<number>();
     const items = left.map((i, k) => {
       const r = roles[k]!;
       const clash = r !== "" && roles.filter((x) => x === r).length > 1;
@@ -557,6 +562,7 @@ export function actionPhrases(
       const verbal = pre.find((l) => l.args.length === 2 && l.args[1] === i && typeof l.args[0] === "number" && l.args[0] !== i && VERB_READING.test(pp(l.pred)?.pos ?? ""));
       if (verbal !== undefined && (clash || r === "" || r === ps[i]!.typeWords.join(" "))) {
         const verb = VERB_READING.exec(pp(verbal.pred)!.pos)![1]!;
+        named.add(verbal.args[0] as number);
         return `${ph[i]}, which ${ph[verbal.args[0] as number]} ${verb}`;
       }
       // what another parameter has: have_soil_analysis(r, p) gives "the soil analysis of p"
@@ -578,7 +584,7 @@ export function actionPhrases(
         }
       }
       return r === "" || clash ? ph[i]! : `${r} ${ph[i]}`;
-    }).filter((x): x is string => x !== null);
+    }).filter((x, k): x is string => x !== null && !(named.has(left[k]!) && !x.includes(", which ")));
     items.unshift(...pairItems);
     items.push(...betweenItems);
     if (items.length > 0) pps.push(`with ${items.length === 1 ? items[0] : items.slice(0, -1).join(", ") + " and " + items[items.length - 1]}`);
@@ -596,6 +602,15 @@ export function actionPhrases(
 
   // ---- assemble
   let restPP = "";
+  // "workat ?day ?airport": the name's lone place preposition takes the place among the roles
+  // ("work ... at airport A", not "work ... at with airport A")
+  if (rest.length === 1 && LOCATIVE_PREP.has(rest[0]!)) {
+    const k = pps.findIndex((x) => /^with [a-z ]*\{[^}]+\}$/.test(x) && ps.some((p) => p.place && x.endsWith(`{${p.ph}}`)));
+    if (k >= 0) {
+      pps[k] = `${rest[0]} ${pps[k]!.slice(5)}`;
+      rest = [];
+    }
+  }
   if (rest.length > 0 && isPreposition(rest[0]!)) {
     // "push-to-goal": "to goal" after the thing; a lone "to" the roles say anyway is dropped.
     // (nor "to" and a word naming where the thing goes, which its move says: "move-car-to-curb")
@@ -628,7 +643,8 @@ export function actionPhrases(
   const primaryPrep = typeof primary === "number" ? splitName(decl.params[primary]!.name) : [];
   if (typeof primary === "number" && primaryPrep.length === 1 && isPreposition(primaryPrep[0]!)) obj = `${primaryPrep[0]} ${ph[primary]}`;
   else if (typeof primary === "number") obj = ph[primary]!;
-  else if (typeof primary === "string") obj = primary;
+  // (an implicit thing the name's own words do not go with: "move-painting" is no "move painting the robot")
+  else if (typeof primary === "string" && said.length === 0) obj = primary;
   // a place as the object of a verb that names its own thing ("place-block ?bpos - position"):
   // the block goes onto the place, or comes from it
   if (typeof primary === "number" && ps[primary]!.place && (REMOVAL.has(verb) || PLACING.has(verb)) && objWords.length > 0 && !isPreposition(obj.split(" ")[0]!) && !objWords.some((x) => ps.some((p) => names([x], p)))) {

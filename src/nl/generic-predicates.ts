@@ -36,7 +36,7 @@ const PAST_PREP: Record<string, string> = {
   boarded: "on", loaded: "in", stored: "in", parked: "at", located: "at", placed: "on", mounted: "on", attached: "to",
   connected: "to", linked: "to", joined: "to", painted: "", coloured: "", colored: "", included: "in", contained: "in",
   assigned: "to", committed: "to", incorporated: "into", calibrated: "for", equipped: "with", served: "at", delivered: "to",
-  visited: "by", blocked: "by", covered: "by", owned: "by", needed: "by", required: "by", made: "from",
+  visited: "by", blocked: "by", used: "for", covered: "by", owned: "by", needed: "by", required: "by", made: "from",
 };
 const ADJ_PREP: Record<string, string> = {
   adjacent: "to", next: "to", close: "to", near: "to", equal: "to", similar: "to", related: "to", neighbour: "to",
@@ -74,6 +74,10 @@ function beforeAfter(a: string, b: string): boolean {
   return BEFORE_AFTER.some(([x, y]) => x.test(a) && y.test(b));
 }
 const ORDINALS = new Set(["first", "last", "second", "third", "top", "bottom", "next", "previous", "final", "initial"]);
+// Last words of a name that say "where it is" ("robot-pos ?c": the robot is at c).
+const PLACE_NOUNS = new Set(["pos", "position", "loc", "location", "place", "cell"]);
+// Verbs that take no object and are no thing's name: "exist ?s" is "s exists".
+const INTRANSITIVE = new Set(["exist", "remain", "survive", "persist", "live", "die", "stay", "sleep", "arrive", "happen", "occur", "appear", "disappear", "vanish", "idle"]);
 // Words that are a subject without an article: "today is d1".
 const ADVERB_SUBJECTS = new Set(["today", "now", "tomorrow", "yesterday", "tonight"]);
 const ROUTES = new Set(["road", "link", "path", "route", "edge", "way", "street", "bridge", "corridor", "passage", "track", "rail", "connection", "lane", "arc", "door"]);
@@ -146,6 +150,10 @@ const ORDER_WORDS = new Set([
 ]);
 // Abbreviated comparisons, read as the order they name.
 const COMPARISON: Record<string, NumericRelation> = { le: "le", leq: "le", lte: "le", lt: "lt", ge: "ge", geq: "ge", gte: "ge", gt: "gt" };
+const COMPARISON_WORDS: Record<string, NumericRelation> = {
+  "less equal": "le", "less or equal": "le", "less than or equal": "le", "less than equal": "le", "less than": "lt", less: "lt", smaller: "lt", "smaller than": "lt",
+  "greater equal": "ge", "greater or equal": "ge", "greater than or equal": "ge", "greater than equal": "ge", "greater than": "gt", greater: "gt", larger: "gt", "larger than": "gt",
+};
 const NUMBERISH = /^(n|num|number|numbers|count|counter|level|levels|flevel|fuellevel|quantity|qty|amount|capacity|size|value|val|integer|int|digit|fuel|load|height|length|width|weight|cost|price|money|credit|score|index|idx|unit|units)$/;
 
 function numericPhrase(rel: NumericRelation, ps: ParamInfo[]): PredicatePhrase {
@@ -221,7 +229,8 @@ function predicatePhraseOf(decl: PredicateDecl, hint?: PredicateHint, keepNames 
   });
   // "le ?t1 ?t2" not proven the order of the names' numbers: still a comparison ("t1 is at most
   // t6"), the facts listed define it; its negation says only that the fact does not hold.
-  const cmp = w.length === 1 && ps.length === 2 && ps[0]!.typeWords.join() === ps[1]!.typeWords.join() ? COMPARISON[w[0]!] : undefined;
+  // ("less-equal", "greater-than": the comparison in words)
+  const cmp = ps.length === 2 && ps[0]!.typeWords.join() === ps[1]!.typeWords.join() ? (w.length === 1 ? COMPARISON[w[0]!] : COMPARISON_WORDS[w.join(" ")]) : undefined;
   if (cmp !== undefined) {
     const num = numericPhrase(cmp, ps);
     return { ...num, neg: `it is not the case that ${num.pos}` };
@@ -255,6 +264,12 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
   const ph = ps.map((p) => `{${p.ph}}`);
   if (n === 0) return nullary(w, all, agent);
   const a = ph[0]!;
+  // "nextSnake ?a ?b", "next-seat": "b is the next snake after a" (not "the snake of a is next with
+  // b", nor "a is the next seat of b"), over one type
+  if (n === 2 && (w[0] === "next" || w[0] === "previous") && w.length > 1 && w.slice(1).every(nounLike) && ps[0]!.typeWords.join() === ps[1]!.typeWords.join()) {
+    const np = `the ${all} ${w[0] === "next" ? "after" : "before"} ${a}`;
+    return { ...base(), pos: `${ph[1]} is ${np}`, neg: `${ph[1]} is not ${np}`, groupable: false, attr: all };
+  }
   // Words naming the first argument ("robot-has ?r", "lift-at ?lift", "at-lander ?l ?w"): drop
   // them, unless nothing or only "of" would be left ("part-of ?part ?whole" stays).
   let r = [...w];
@@ -319,7 +334,18 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
     const rel = head === "up" || head === "down" ? `${head} from` : `${head} of`;
     return done(`${a} is ${rel} ${b}`, `${a} is not ${rel} ${b}`, rel);
   }
-  if (n >= 4 && ps.every((p) => p.typeWords.join() === ps[0]!.typeWords.join())) return plainPhrase(w.join(" "), ps);
+  const oneType = ps.every((p) => p.typeWords.join() === ps[0]!.typeWords.join());
+  // A parameter named as the relation is its value: "sum ?n1 ?n2 ?sum" is "sum is the sum of n1
+  // and n2" (never "n1 is the sum of n2 with sum sum", which makes an addend the sum).
+  const self = n >= 3 && oneType && w.length === 1 ? raw.findIndex((v) => splitName(v.replace(/^\?/, "")).join(" ") === w[0]) : -1;
+  // "between ?a ?b ?c": a lies between the other two
+  if (n === 3 && w.length === 1 && w[0] === "between") return (rest = []), done(`${a} is between ${ph[1]} and ${ph[2]}`, `${a} is not between ${ph[1]} and ${ph[2]}`);
+  if (self >= 0) {
+    const others = ph.filter((_, i) => i !== self);
+    const list = `${others.slice(0, -1).join(", ")} and ${others[others.length - 1]}`;
+    rest = [];
+    return done(`${ph[self]} is the ${w[0]} of ${list}`, `${ph[self]} is not the ${w[0]} of ${list}`);
+  }
   if (verbal && fromTo(0)) {
     const vp = hs === "can" ? x : r.join(" ");
     rest = ps.slice(2).map((p, i) => roleOf(p, raw[i + 2]!));
@@ -417,7 +443,8 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
       return done(`${a} ${f.third}${more} ${b}`, `${a} does not ${f.base}${more} ${b}`, `${f.third}${more}`);
     }
     case "gerund": {
-      const prep = r.length === 1 ? (GERUND_PREP[head] ?? "") : "";
+      // (a place is where one waits or works: "child1 is waiting at table1", not "for table1")
+      const prep = r.length === 1 ? (ps[1]!.place && (head === "waiting" || head === "working") ? "at" : (GERUND_PREP[head] ?? "")) : "";
       const rel = [r.join(" "), prep].filter((s) => s !== "").join(" ");
       return done(`${a} is ${rel} ${b}`, `${a} is not ${rel} ${b}`);
     }
@@ -429,6 +456,11 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
         // "reachable-floor ?lift ?floor": "floor is a reachable floor for lift".
         const np = withArticle(`${r.join(" ")} ${namedWords.join(" ")}`);
         return done(`${b} is ${np} for ${a}`, `${b} is not ${np} for ${a}`);
+      }
+      if (n === 2 && hs === "adj" && r.length > 1 && senseOf(r[r.length - 1]!) === "plural" && (ps[1]!.value || NUMBERISH.test(ps[1]!.noun))) {
+        // "remaining-cells ?g ?n": "g has n remaining cells" (not "the cells of g is remaining")
+        res.attr = r.join(" ");
+        return done(`${a} has ${b} ${r.join(" ")}`, `${a} does not have ${b} ${r.join(" ")}`);
       }
       if (r.length > 1 && r.slice(1).every((y) => isNounSense(senseOf(y)))) {
         // "communicated-image-data ?o ?m": "the image data of o is communicated with mode m".
@@ -445,9 +477,10 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
     default: {
       const lastW = r[r.length - 1]!;
       if (r.length > 1 && isPreposition(lastW)) {
-        // "store-of ?s ?r": "s is the store of r".
+        // "store-of ?s ?r": "s is the store of r" ("part-of ?c ?g": c is part of g).
         const np = r.slice(0, -1).join(" ");
-        return done(`${a} is the ${np} ${lastW} ${b}`, `${a} is not the ${np} ${lastW} ${b}`, `${lastW}`);
+        const the = np === "part" ? "" : "the ";
+        return done(`${a} is ${the}${np} ${lastW} ${b}`, `${a} is not ${the}${np} ${lastW} ${b}`, `${lastW}`);
       }
       const lsense = senseOf(lastW);
       if (r.length > 1 && (lsense === "past" || lsense === "adj")) {
@@ -464,7 +497,12 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
       }
       // Over one type, "a is the N of b" ("s1 is the predecessor of s2"), unless the parameters are
       // named as a before and an after ("?old ?new": the change of old is new).
-      if (same && hs !== "plural" && !beforeAfter(raw[0]!, raw[1]!)) return done(`${a} is the ${noun} of ${b}`, `${a} is not the ${noun} of ${b}`);
+      if (same && hs !== "plural" && !beforeAfter(raw[0]!, raw[1]!)) {
+        // (three or more of one type, no role told apart: "a is the N of b with N c" would make one
+        // of them the N on no ground; the relation named, its arguments in order)
+        if (n >= 3 && oneType) return plainPhrase(w.join(" "), ps);
+        return done(`${a} is the ${noun} of ${b}`, `${a} is not the ${noun} of ${b}`);
+      }
       if (hs === "plural") {
         res.attr = noun;
         return done(`${a} has ${b} ${noun}`, `${a} does not have ${b} ${noun}`);
@@ -473,6 +511,9 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
       res.attr = noun;
       // "the N of a" says there is one; where a has several (proven), b is one of them.
       if (hint?.multiValued && n === 2) return done(`${a} has ${b} as ${withArticle(noun)}`, `${a} does not have ${b} as ${withArticle(noun)}`);
+      // a place first, then what it belongs to: the place is the N ("source ?c - cell ?g - group":
+      // c is the source of g; "the source of c is g" would make the group a place's source)
+      if (n === 2 && ps[0]!.place && !ps[1]!.place && !ps[1]!.value && !NUMBERISH.test(ps[1]!.noun)) return done(`${a} is the ${noun} of ${b}`, `${a} is not the ${noun} of ${b}`);
       return done(`the ${noun} of ${a} is ${b}`, `the ${noun} of ${a} is not ${b}`);
     }
   }
@@ -502,6 +543,8 @@ function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: Predica
     return done(`${subj} is ${a}`, `${subj} is not ${a}`);
   }
   if (r.length === 0) {
+    // "today ?d" true of several days at once is no "d is a today": it says only that it holds
+    if (w.length === 1 && ADVERB_SUBJECTS.has(w[0]!)) return plainPhrase(w[0]!, [p]);
     const np = withArticle(w.join(" "));
     return done(`${a} is ${np}`, `${a} is not ${np}`);
   }
@@ -543,6 +586,16 @@ function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: Predica
     res.implicit = subj;
     res.attr = r.slice(0, -1).join(" ");
     return done(`${subj} is ${last} ${a}`, `${subj} is not ${last} ${a}`);
+  }
+  // "today ?d" true of several days at once is no "d is a today": it says only that it holds
+  if (r.length === 1 && ADVERB_SUBJECTS.has(head) && !hint?.exactlyOne) return plainPhrase(head, [p]);
+  // "robot-pos ?c", "agent-location ?l" of a place: where that thing is ("the robot is at c")
+  if (r.length > 1 && p.place && PLACE_NOUNS.has(last) && r.slice(0, -1).every((y) => isNounSense(senseOf(y))) && !r.slice(0, -1).some((y) => names([y], p))) {
+    const subj = theNoun(r.slice(0, -1));
+    res.locative = true;
+    res.implicit = subj;
+    res.attr = r.slice(0, -1).join(" ");
+    return done(`${subj} is at ${a}`, `${subj} is not at ${a}`);
   }
   switch (hs) {
     case "be": {
@@ -590,6 +643,8 @@ function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: Predica
     case "verb3":
       return done(`${a} ${r.join(" ")}`, `${a} does not ${verbForms(head).base}${x ? " " + x : ""}`);
     case "verb": {
+      // a verb that takes no object and names no thing: "s exists" (not "s is an exist")
+      if (r.length === 1 && INTRANSITIVE.has(head)) return done(`${a} ${verbForms(head).third}`, `${a} does not ${head}`);
       if (r.length === 1) return done(`${a} is ${withArticle(head)}`, `${a} is not ${withArticle(head)}`);
       const f = verbForms(head);
       return done(`${a} ${f.third}${x ? " " + x : ""}`, `${a} does not ${f.base}${x ? " " + x : ""}`);

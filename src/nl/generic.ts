@@ -117,6 +117,12 @@ export function genericType(type: string): TypeTemplate {
     if (split.every((w) => isEnglishWord(w) && (senseOf(w) === "noun" || senseOf(w) === "plural"))) noun = split.join(" ");
     else plural = `objects of type ${type}`;
   }
+  // a type named in the plural ("numbers"): its noun is the singular, its plural the name (not "numberses")
+  const last = noun.split(" ").pop()!;
+  if (plural === null && senseOf(last) === "plural" && last.endsWith("s") && isEnglishWord(last.slice(0, -1)) && senseOf(last.slice(0, -1)) !== "plural") {
+    plural = noun;
+    noun = noun.slice(0, -1);
+  }
   return { noun, plural: plural ?? pluralOf(noun), single: null, match: null, fallback: null, phrase: compile("{name}", ["name"]), phraseNames: ["name"] };
 }
 

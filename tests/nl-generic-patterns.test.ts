@@ -1,0 +1,113 @@
+/**
+ * Generic readings of name shapes found unread on domains nobody tuned for (issue 51, second
+ * reading): a workshop domain of our own with each shape, read through the translator.
+ */
+import { describe, expect, it } from "vitest";
+import { parseDomain, parseProblem } from "../src/pddl/index.js";
+import { createRenderer, genericTemplates } from "../src/nl/index.js";
+import { fill } from "../src/nl/text.js";
+import { ground } from "../src/task/index.js";
+import { Prng } from "../src/util/prng.js";
+
+const DOMAIN = `(define (domain workshop-shapes)
+  (:requirements :strips :typing)
+  (:types cell group num day depot place order seat item station numbers)
+  (:predicates
+    (notexist ?o - order) (today ?d - day) (waiting ?o - order ?k - place)
+    (remaining-slots ?g - group ?n - num) (agent-pos ?c - cell) (origin ?c - cell ?g - group)
+    (nextSeat ?a - seat ?b - seat) (part-of ?c - cell ?g - group) (done ?o - order)
+    (stocks ?s - station ?i - item) (has ?o - order ?i - item) (open ?d - day)
+    (adjacent ?a - cell ?b - cell)
+    (SUM ?n1 - numbers ?n2 - numbers ?sum - numbers) (LESS-EQUAL ?n1 - numbers ?n2 - numbers)
+    (between ?a - seat ?b - seat ?c - seat) (product ?a - seat ?b - seat ?c - seat))
+  (:action create
+    :parameters (?o - order)
+    :precondition (notexist ?o)
+    :effect (not (notexist ?o)))
+  (:action workat
+    :parameters (?d - day ?k - place)
+    :precondition (today ?d)
+    :effect (and (not (today ?d)) (open ?d)))
+  (:action step
+    :parameters (?a - cell ?b - cell)
+    :precondition (and (agent-pos ?a) (adjacent ?a ?b))
+    :effect (and (agent-pos ?b) (not (agent-pos ?a))))
+  (:action collect
+    :parameters (?o - order ?i - item ?s - station ?k - place)
+    :precondition (and (stocks ?s ?i) (waiting ?o ?k))
+    :effect (has ?o ?i)))`;
+
+const PROBLEM = `(define (problem p1) (:domain workshop-shapes)
+  (:objects x0 x1 - numbers c1 c2 - cell g1 - group n0 n1 - num d1 d2 - day k1 - place o1 - order s1 s2 - seat i1 - item st1 - station)
+  (:init (notexist o1) (today d1) (today d2) (agent-pos c1) (adjacent c1 c2) (stocks st1 i1))
+  (:goal (and (open d1) (agent-pos c2))))`;
+
+const domain = parseDomain(DOMAIN, "workshop-shapes.pddl");
+const task = ground(domain, parseProblem(PROBLEM, "p1.pddl", domain));
+const templates = genericTemplates(domain);
+
+function pred(name: string, args: string[], pos = true): string {
+  const t = templates.predicates.get(name)!;
+  return fill((pos ? t.pos : t.neg)[0]!, args);
+}
+
+describe("generic readings of name shapes (issue 51)", () => {
+  it("a lone verb that takes no object: 'o1 does not exist', not 'o1 is not an exist'", () => {
+    expect(pred("notexist", ["o1"])).toBe("o1 does not exist");
+    expect(pred("notexist", ["o1"], false)).toBe("o1 exists");
+  });
+
+  it("a time word true of several objects is named as it is, not 'd1 is a today'", () => {
+    expect(pred("today", ["d1"])).toBe('d1 has the property "today"');
+  });
+
+  it("waiting at a place of its own type, not 'waiting for' it", () => {
+    expect(pred("waiting", ["o1", "k1"])).toBe("o1 is waiting at k1");
+  });
+
+  it("an adjective and a plural noun with a number: 'g1 has n1 remaining slots'", () => {
+    expect(pred("remaining-slots", ["g1", "n1"])).toBe("g1 has n1 remaining slots");
+    expect(pred("remaining-slots", ["g1", "n1"], false)).toBe("g1 does not have n1 remaining slots");
+  });
+
+  it("a thing's position named after it: 'the agent is at c1'", () => {
+    expect(pred("agent-pos", ["c1"])).toBe("the agent is at c1");
+  });
+
+  it("a place and what it belongs to: the place is the noun ('c1 is the origin of g1'); 'part of' takes no article", () => {
+    expect(pred("origin", ["c1", "g1"])).toBe("c1 is the origin of g1");
+    expect(pred("part-of", ["c1", "g1"])).toBe("c1 is part of g1");
+  });
+
+  it("next-X over one type: 'b is the next seat after a'", () => {
+    expect(pred("nextseat", ["s1", "s2"])).toBe("s2 is the next seat after s1");
+  });
+
+  it("an action named verb + place preposition takes the place: 'work ... at place k1', no dangling 'at'", () => {
+    const r = createRenderer(task, null);
+    const a = task.domain.actions.findIndex((x) => x.name === "workat");
+    const text = r.actionText(a, [task.objects.indexOf("d1"), task.objects.indexOf("k1")], null);
+    expect(text).toContain("at place k1");
+    expect(text).not.toMatch(/\bat with\b/);
+  });
+
+  it("a parameter named as the relation is its value: 'x1 is the sum of x0 and x1', never an addend made the sum", () => {
+    expect(pred("sum", ["x0", "x1", "x1"])).toBe("x1 is the sum of x0 and x1");
+  });
+
+  it("three of one type and no role told apart: the plain reading, arguments in order", () => {
+    expect(pred("product", ["s1", "s2", "s3"])).toBe('the relation "product" links s1, s2 and s3, in this order');
+    expect(pred("between", ["s1", "s2", "s3"])).toBe("s1 is between s2 and s3");
+  });
+
+  it("a comparison in words: 'x0 is at most x1'", () => {
+    expect(pred("less-equal", ["x0", "x1"])).toMatch(/^x0 is (at most|less than or equal to) x1$/);
+  });
+
+  it("a type named in the plural: 'the numbers are x0 and x1', not 'numberses'", () => {
+    const r = createRenderer(task, null);
+    const prompt = r.prompt(new Prng(1, "t"));
+    expect(prompt).not.toContain("numberses");
+    expect(prompt).toMatch(/numbers (are|:) ?x0/);
+  });
+});
