@@ -12,7 +12,9 @@ problem's ground task and h* values are computed once). The rows of ``pddl2prm g
 - Process rewards on tokens: ``token_rewards(result, offsets)``.
 
 Which program runs: ``$PDDL2PRM`` (a command line, e.g. ``node /path/to/dist/src/cli/main.js``),
-else ``pddl2prm`` on the PATH, else ``npx --no-install pddl2prm``.
+else ``pddl2prm`` on the PATH, else ``npx --no-install pddl2prm``. With ``$PDDL2PRM_URL`` set (a
+``pddl2prm serve`` address, e.g. ``http://127.0.0.1:8808``) every function above calls that
+server's ``/batch`` instead (``ServerClient``), so that many trainer processes share one pool.
 """
 
 import json
@@ -21,9 +23,13 @@ import shlex
 import shutil
 import subprocess
 import threading
+import time
+import urllib.error
+import urllib.request
 
 __all__ = [
     "RewardClient",
+    "ServerClient",
     "client",
     "rewards",
     "make_reward_func",
@@ -95,14 +101,56 @@ class RewardClient:
             self._proc = None
 
 
+class ServerClient:
+    """A ``pddl2prm serve`` reward server: the same ``batch``/``reward`` as ``RewardClient``, over HTTP.
+
+    ``batch`` posts ``{"requests": [...]}`` to ``URL/batch`` and returns the results in order; a
+    full queue (503) is retried after its Retry-After, up to ``retries`` times.
+    """
+
+    def __init__(self, url=None, timeout=600, retries=20, chunk=512):
+        self.url = (url or os.environ.get("PDDL2PRM_URL") or "http://127.0.0.1:8808").rstrip("/")
+        self.timeout = timeout
+        self.retries = retries
+        # a batch larger than the server's --queue is refused: sent in chunks of this many
+        self.chunk = chunk
+
+    def _post(self, path, body):
+        data = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        for attempt in range(self.retries + 1):
+            req = urllib.request.Request(self.url + path, data=data, headers={"Content-Type": "application/json"})
+            try:
+                with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                    return json.loads(resp.read().decode("utf-8"))
+            except urllib.error.HTTPError as e:
+                if e.code == 503 and attempt < self.retries:
+                    time.sleep(float(e.headers.get("Retry-After") or 1))
+                    continue
+                raise RuntimeError("pddl2prm serve %s: HTTP %d: %s" % (path, e.code, e.read().decode("utf-8", "replace").strip()))
+
+    def batch(self, requests):
+        """Results of many requests ({domain, problem, completion, ...}), in order."""
+        requests = list(requests)
+        out = []
+        for i in range(0, len(requests), self.chunk):
+            out.extend(self._post("/batch", {"requests": requests[i : i + self.chunk]})["results"])
+        return out
+
+    def reward(self, domain, problem, completion, **options):
+        return self.batch([dict(domain=domain, problem=problem, completion=completion, **options)])[0]
+
+    def close(self):
+        pass
+
+
 _client = None
 
 
 def client():
-    """The process-wide client (started on first use)."""
+    """The process-wide client (started on first use): ``ServerClient`` if ``$PDDL2PRM_URL`` is set, else ``RewardClient``."""
     global _client
     if _client is None:
-        _client = RewardClient()
+        _client = ServerClient() if os.environ.get("PDDL2PRM_URL") else RewardClient()
     return _client
 
 

@@ -331,14 +331,10 @@ describe("TRL SFTTrainer (verifier: prompt-completion)", () => {
         if (name === "verifier-rrm") expect(completion).toMatch(/^<think>\n[\s\S]+\n<\/think>\n<critique>[^\n]+<\/critique>\n<score>[01]\.\d\d<\/score>$/);
         else expect(completion).toMatch(/\nVerdict: [^\n]+$/);
       }
-      // one correct and one wrong chain per problem, of different lengths (tests/products: the goal rule)
+      // one correct and one wrong chain per problem (their lengths drawn alike: issue 55, tests/products)
       const byProblem = new Map<string, Row[]>();
       for (const r of rs) byProblem.set(`${r["domain"]}/${r["problem"]}`, [...(byProblem.get(`${r["domain"]}/${r["problem"]}`) ?? []), r]);
-      for (const pair of byProblem.values()) {
-        expect(pair.map((r) => (r["label"] as number) >= 0).sort()).toEqual([false, true]);
-        const lengths = pair.map((r) => (r["meta"] as { length: number }).length);
-        expect(lengths[0]).not.toBe(lengths[1]);
-      }
+      for (const pair of byProblem.values()) expect(pair.map((r) => (r["label"] as number) >= 0).sort()).toEqual([false, true]);
     });
   }
 });

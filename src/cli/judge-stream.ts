@@ -14,7 +14,8 @@ import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { Worker } from "node:worker_threads";
 import type { JudgeSessionOptions } from "../products/judge-session.js";
-import type { JudgeWorkerRequest } from "./judge-worker.js";
+import type { RewardOptions } from "../products/rl-reward.js";
+import type { JudgeWorkerAnswer, JudgeWorkerData, JudgeWorkerRequest, WorkerLineKind } from "./judge-worker.js";
 
 const WORKER_SCRIPT = new URL("./judge-worker.js", import.meta.url);
 
@@ -33,10 +34,15 @@ export function backstopMs(timeMs: number): number {
 /** How often a request past its limit and grace is looked at. */
 const POLL_MS = 50;
 
-type Outcome = { kind: "answer"; line: string } | { kind: "memory" } | { kind: "time" } | { kind: "crash"; message: string };
+/** How a request given to a worker ended: its result line, or the worker is gone (and why). */
+export type Outcome = { kind: "answer"; line: string; steps: number; error: string | null } | { kind: "memory" } | { kind: "time" } | { kind: "crash"; message: string };
 
-/** One worker thread with its session; `ask` judges one line. */
-class StreamWorker {
+/**
+ * One worker thread with its session (judge-worker.ts); `ask` answers one line. Shared by
+ * `judge --jsonl` (one worker) and `serve` (a pool of them, with `reward` options so that they
+ * answer reward lines too).
+ */
+export class StreamWorker {
   private readonly worker: Worker;
   private pending: ((o: Outcome) => void) | null = null;
   private error: (Error & { code?: string }) | null = null;
@@ -57,13 +63,14 @@ class StreamWorker {
   /** 1 while the worker reads or parses (see `onBlind` of the session). */
   private readonly blind = new Int32Array(new SharedArrayBuffer(4));
 
-  constructor(session: JudgeSessionOptions, memoryMb: number) {
+  constructor(session: JudgeSessionOptions, memoryMb: number, reward?: RewardOptions) {
     this.ready = new Promise<number>((resolve) => (this.onReady = resolve));
-    this.worker = new Worker(WORKER_SCRIPT, { workerData: { session, blind: this.blind.buffer }, resourceLimits: { maxOldGenerationSizeMb: memoryMb } });
-    this.worker.on("message", (m: string | { ready: true }) => {
-      if (typeof m !== "string") return this.onReady(performance.now());
+    const data: JudgeWorkerData = { session, blind: this.blind.buffer as SharedArrayBuffer, ...(reward !== undefined ? { reward } : {}) };
+    this.worker = new Worker(WORKER_SCRIPT, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: memoryMb } });
+    this.worker.on("message", (m: JudgeWorkerAnswer | { ready: true }) => {
+      if ("ready" in m) return this.onReady(performance.now());
       this.served++;
-      this.settle({ kind: "answer", line: m });
+      this.settle({ kind: "answer", line: m.out, steps: m.steps, error: m.error });
     });
     this.worker.on("error", (e: Error & { code?: string }) => {
       this.error ??= e;
@@ -92,7 +99,7 @@ class StreamWorker {
    * Judge `line`, whose clock started at `start` (`performance.now()`): stopped from `hardEnd` on
    * while it reads or parses, and at `backstop` wherever it is.
    */
-  ask(line: string, start: number, hardEnd: number, backstop: number): Promise<Outcome> {
+  ask(line: string, start: number, hardEnd: number, backstop: number, kind: WorkerLineKind = "judge"): Promise<Outcome> {
     if (this.dead) return Promise.resolve({ kind: "crash", message: "the judging thread stopped" });
     return new Promise<Outcome>((resolve) => {
       let timer: NodeJS.Timeout;
@@ -107,7 +114,7 @@ class StreamWorker {
         clearTimeout(timer);
         resolve(o);
       };
-      const request: JudgeWorkerRequest = { line, startedAt: performance.timeOrigin + start };
+      const request: JudgeWorkerRequest = { line, startedAt: performance.timeOrigin + start, kind };
       this.worker.postMessage(request);
     });
   }
@@ -118,13 +125,29 @@ class StreamWorker {
 }
 
 /** The `id` of a request line, if it has one (for an answer made without the worker). */
-function requestId(line: string): unknown {
+export function requestId(line: string): unknown {
   try {
     const raw = JSON.parse(line) as unknown;
     return raw !== null && typeof raw === "object" && "id" in raw ? (raw as { id: unknown }).id : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The answer of a request whose worker is gone (`o` is not an answer): a limit or an internal
+ * error, with the request's id (an internal error is also reported on stderr).
+ */
+export function lostAnswer(o: Exclude<Outcome, { kind: "answer" }>, line: string, timeMs: number, memoryMb: number): Record<string, unknown> {
+  const error =
+    o.kind === "memory"
+      ? `limit reached: the request needs more than ${memoryMb} MB of memory (--max-memory ${memoryMb})`
+      : o.kind === "time"
+        ? `limit reached: the time limit of ${timeMs} ms is reached (--time-ms, parsing included)`
+        : `internal error: ${o.message}`;
+  if (o.kind === "crash") process.stderr.write(`pddl2prm: internal error: ${o.message}\n`);
+  const id = requestId(line);
+  return id === undefined ? { error } : { id, error };
 }
 
 /** Write one line, waiting when the pipe is full (a slow reader never makes us buffer without bound). */
@@ -179,15 +202,7 @@ export async function streamBounded(session: JudgeSessionOptions & { timeMs: num
         worker = new StreamWorker(session, memoryMb);
         // out of heap with other problems' caches held: once more, alone, if time is left
         if (o.kind === "memory" && warm && attempt === 0 && performance.now() < read + timeMs) continue;
-        const error =
-          o.kind === "memory"
-            ? `limit reached: the request needs more than ${memoryMb} MB of memory (--max-memory ${memoryMb})`
-            : o.kind === "time"
-              ? `limit reached: the time limit of ${timeMs} ms is reached (--time-ms, parsing included)`
-              : `internal error: ${o.message}`;
-        if (o.kind === "crash") process.stderr.write(`pddl2prm: internal error: ${o.message}\n`);
-        const id = requestId(line);
-        out = JSON.stringify(id === undefined ? { error } : { id, error });
+        out = JSON.stringify(lostAnswer(o, line, timeMs, memoryMb));
       }
       await writeLine(out);
     }

@@ -18,6 +18,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   label: () => import("./label.js"),
   judge: () => import("./judge.js"),
   reward: () => import("./reward.js"),
+  serve: () => import("./serve.js"),
   domains: () => import("./domains.js"),
   problems: () => import("./problems.js"),
   generate: () => import("./generate.js"),

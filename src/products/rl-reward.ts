@@ -237,17 +237,28 @@ export class RewardSession {
 
   /**
    * The rewards of one answer. Throws UserError/PddlError for a bad request (unknown problem,
-   * bad PDDL) and LimitError past the time limit; any answer text is fine.
+   * bad PDDL) and LimitError past the time limit (`timeMs` from this call, the session's by
+   * default, or the absolute `deadline` in `performance.now()` ms, whichever comes first); any
+   * answer text is fine.
    */
-  reward(request: Omit<RewardRequest, "completion"> & { completion: string | ReadonlyArray<{ role: string; content: string }> }, timeMs?: number): RewardResult {
+  reward(request: Omit<RewardRequest, "completion"> & { completion: string | ReadonlyArray<{ role: string; content: string }> }, timeMs?: number, deadline = Infinity): RewardResult {
     const domain = request.domain ?? this.options.domain;
     const problem = request.problem ?? this.options.problem;
     if (domain === undefined) throw new UserError("the request names no domain");
     if (problem === undefined) throw new UserError("the request names no problem");
     const answer = answerText(request.completion);
-    const extraction = extractPlan(answer, this.vocabulary(domain, problem));
+    // reading and parsing cannot look at a clock: said to the session's watcher (`onBlind`)
+    const on = this.options.onBlind;
+    on?.(true);
+    let vocabulary: PlanVocabulary;
+    try {
+      vocabulary = this.vocabulary(domain, problem);
+    } finally {
+      on?.(false);
+    }
+    const extraction = extractPlan(answer, vocabulary);
     const seed = request.seed ?? this.options.seed;
-    const j = this.judge.judge({ domain, problem, steps: extraction.steps.map((s) => s.text), ...(seed !== undefined ? { seed } : {}) }, timeMs);
+    const j = this.judge.judge({ domain, problem, steps: extraction.steps.map((s) => s.text), ...(seed !== undefined ? { seed } : {}) }, timeMs, deadline);
     let steps = extraction.steps;
     let judgement = j;
     if (extraction.mode === "prose") {
@@ -263,8 +274,12 @@ export class RewardSession {
     });
   }
 
-  /** Parse and reward one JSON line: the result, or `{error}` (with the request's id). Only internal errors throw. */
-  rewardLine(line: string): Record<string, unknown> {
+  /**
+   * Parse and reward one JSON line: the result, or `{error}` (with the request's id). Only
+   * internal errors throw. `deadline` (`performance.now()` ms: when the line arrived plus the
+   * limit) bounds it besides the session's `timeMs`.
+   */
+  rewardLine(line: string, deadline = Infinity): Record<string, unknown> {
     let raw: unknown;
     try {
       raw = JSON.parse(line);
@@ -279,7 +294,7 @@ export class RewardSession {
       return withId({ error: `bad request: ${issue.path.join(".") || "line"}: ${issue.message}` });
     }
     try {
-      return withId({ ...this.reward(parsed.data) });
+      return withId({ ...this.reward(parsed.data, undefined, deadline) });
     } catch (e) {
       if (e instanceof PddlError) return withId({ error: e.format() });
       if (e instanceof UserError) return withId({ error: e.message });

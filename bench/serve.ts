@@ -1,0 +1,180 @@
+/**
+ * The reward server's throughput, latency and memory: `npm run bench:serve` (after `npm run
+ * build`). Not a timed test (issue 53: on 2 cores the server should judge >= 1.6x the steps per
+ * second of one `reward --jsonl` process, with p99 < 50 ms at 8 clients on built-in problems).
+ *
+ * Requests: for every built-in domain, random plans (bench/judge-plans.ts) of its first shipped
+ * problems, written as a model answer (a sentence, a numbered plan, a closing line), in rounds
+ * over the problems (an RL loop's order: each problem warm after its first request).
+ * - baseline: one `reward --jsonl` process, warm (a first pass unmeasured), all requests written
+ *   at once (steps/s), then one at a time (latency per request);
+ * - `pddl2prm serve` (default workers: the cores), POST /reward from 1, 8 and 64 concurrent
+ *   clients (keep-alive connections): steps/s and p50/p99 latency per request;
+ * - the server's RSS before and after --requests N more requests (8 clients; default 10,000),
+ *   sampled along the way.
+ *
+ * Options: --problems N (per domain, default 3)  --rounds R (default 20)  --workers W
+ * --requests N (the memory run; 100000 for the issue's check)  --seed S
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { Agent, request } from "node:http";
+import { createInterface } from "node:readline";
+import { join } from "node:path";
+import { availableParallelism } from "node:os";
+import { BUILTIN_DOMAINS, builtinDomainFile, builtinProblemsDir } from "../src/generators/index.js";
+import { createJudgeTask } from "../src/products/judge.js";
+import { loadTemplates } from "../src/nl/index.js";
+import { parseDomain, parseProblem } from "../src/pddl/index.js";
+import { packageRoot } from "../src/util/paths.js";
+import { Prng } from "../src/util/prng.js";
+import { randomPlan } from "./judge-plans.js";
+import { checkBenchFlags } from "./args.js";
+
+checkBenchFlags("bench/serve", "usage: npm run bench:serve -- [--problems 3] [--rounds 20] [--workers W] [--requests 10000] [--seed 1]", {
+  values: ["--problems", "--rounds", "--workers", "--requests", "--seed"],
+});
+function flag(name: string, dflt: string): string {
+  const i = process.argv.indexOf(name);
+  return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1]! : dflt;
+}
+const nProblems = Number(flag("--problems", "3"));
+const rounds = Number(flag("--rounds", "20"));
+const workers = Number(flag("--workers", String(availableParallelism())));
+const memRequests = Number(flag("--requests", "10000"));
+const seed = Number(flag("--seed", "1"));
+const CLI = join(packageRoot(), "dist", "src", "cli", "main.js");
+
+/** Request lines in RL-loop order. */
+function buildRequests(): string[] {
+  const perProblem: string[][] = [];
+  for (const d of BUILTIN_DOMAINS) {
+    const file = builtinDomainFile(d.name);
+    const domain = parseDomain(readFileSync(file, "utf8"), file);
+    const templates = loadTemplates(d.name);
+    for (let i = 1; i <= nProblems; i++) {
+      const id = `p${String(i).padStart(4, "0")}`;
+      const pfile = join(builtinProblemsDir(d.name), `${id}.pddl`);
+      const jt = createJudgeTask(domain, parseProblem(readFileSync(pfile, "utf8"), pfile, domain), { templates });
+      const prng = new Prng(seed, `${d.name}/${id}/serve-bench`);
+      perProblem.push(
+        Array.from({ length: rounds }, () => {
+          const steps = randomPlan(jt, prng);
+          const completion = `Let me plan this.\n\nPlan:\n${steps.map((s, k) => `${k + 1}. ${s}`).join("\n")}\n\nThis should reach the goal.`;
+          return JSON.stringify({ domain: d.name, problem: id, completion });
+        }),
+      );
+    }
+  }
+  const out: string[] = [];
+  for (let r = 0; r < rounds; r++) for (const p of perProblem) out.push(p[r]!);
+  return out;
+}
+
+const quantile = (xs: number[], q: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+};
+const stepsOf = (line: string): number => (JSON.parse(line) as { extraction?: { steps: number } }).extraction?.steps ?? 0;
+const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+
+/**
+ * `reward --jsonl` alone, warm: one pass of the requests first (its caches warm, as the server's
+ * workers are), then all of them written at once (steps/s), then one at a time (latency).
+ */
+async function baseline(lines: string[]): Promise<{ stepsPerS: number; p50: number; p99: number }> {
+  const p = spawn(process.execPath, [CLI, "reward", "--jsonl"], { stdio: ["pipe", "pipe", "inherit"] });
+  const answers = createInterface({ input: p.stdout })[Symbol.asyncIterator]();
+  const next = async (): Promise<string> => (await answers.next()).value as string;
+  const piped = async (): Promise<{ ms: number; steps: number }> => {
+    const t0 = performance.now();
+    p.stdin.write(lines.map((l) => l + "\n").join(""));
+    let steps = 0;
+    for (let i = 0; i < lines.length; i++) steps += stepsOf(await next());
+    return { ms: performance.now() - t0, steps };
+  };
+  await piped();
+  const run = await piped();
+  const lat: number[] = [];
+  for (const l of lines) {
+    const t0 = performance.now();
+    p.stdin.write(l + "\n");
+    await next();
+    lat.push(performance.now() - t0);
+  }
+  p.stdin.end();
+  await new Promise((r) => p.on("exit", r));
+  return { stepsPerS: (run.steps / run.ms) * 1000, p50: quantile(lat, 0.5), p99: quantile(lat, 0.99) };
+}
+
+function startServer(): Promise<{ proc: ChildProcess; port: number }> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [CLI, "serve", "--port", "0", "--workers", String(workers), "--queue", "4096"], { stdio: ["ignore", "inherit", "pipe"] });
+    let err = "";
+    proc.stderr!.on("data", (c: Buffer) => {
+      err += c.toString();
+      const m = /listening on http:\/\/[^\s]+:(\d+)/.exec(err);
+      if (m !== null) resolve({ proc, port: Number(m[1]) });
+    });
+    proc.on("exit", (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+  });
+}
+
+/** POST /reward from `clients` concurrent clients until `lines` are all answered. */
+async function load(port: number, lines: string[], clients: number, onDone?: (n: number) => void): Promise<{ ms: number; steps: number; lat: number[] }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: clients });
+  const lat: number[] = [];
+  let steps = 0;
+  let next = 0;
+  const one = (body: string): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const req = request({ port, host: "127.0.0.1", path: "/reward", method: "POST", agent, headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } }, (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (text += c));
+        res.on("end", () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`HTTP ${res.statusCode}: ${text}`))));
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < lines.length) {
+        const i = next++;
+        const t0 = performance.now();
+        const answered = stepsOf(await one(lines[i]!));
+        lat.push(performance.now() - t0);
+        steps += answered;
+        onDone?.(i);
+      }
+    }),
+  );
+  agent.destroy();
+  return { ms: performance.now() - start, steps, lat };
+}
+
+const lines = buildRequests();
+const totalSteps = lines.reduce((a, l) => a + (JSON.parse(l) as { completion: string }).completion.split("\n").filter((x) => /^\d+\. /.test(x)).length, 0);
+console.log(`bench/serve: ${lines.length} requests (${BUILTIN_DOMAINS.length} built-in domains x ${nProblems} problems x ${rounds} rounds, ~${totalSteps} steps), ${availableParallelism()} cores, server workers ${workers}`);
+const base = await baseline(lines);
+console.log(`reward --jsonl (one process, warm): ${base.stepsPerS.toFixed(0)} steps/s pipelined; one request at a time: p50 ${base.p50.toFixed(2)} ms, p99 ${base.p99.toFixed(2)} ms`);
+const { proc, port } = await startServer();
+const pid = proc.pid!;
+// one pass to warm every worker's caches, as the baseline's process warmed its own
+await load(port, lines, workers);
+for (const clients of [1, 8, 64]) {
+  const r = await load(port, lines, clients);
+  const sps = (r.steps / r.ms) * 1000;
+  console.log(`serve, ${String(clients).padStart(2)} clients: ${sps.toFixed(0)} steps/s (${(sps / base.stepsPerS).toFixed(2)}x reward --jsonl), p50 ${quantile(r.lat, 0.5).toFixed(2)} ms, p99 ${quantile(r.lat, 0.99).toFixed(2)} ms, max ${Math.max(...r.lat).toFixed(0)} ms, wall ${r.ms.toFixed(0)} ms`);
+}
+const memLines = Array.from({ length: memRequests }, (_, i) => lines[i % lines.length]!);
+const samples: string[] = [];
+const before = rssMb(pid);
+const mem = await load(port, memLines, 8, (i) => {
+  if ((i + 1) % Math.max(1, Math.floor(memRequests / 4)) === 0) samples.push(`${i + 1}: ${rssMb(pid).toFixed(0)} MB`);
+});
+const after = rssMb(pid);
+console.log(`serve RSS (server process, ${workers} workers): ${before.toFixed(0)} MB before ${memRequests} more requests, ${after.toFixed(0)} MB after (${samples.join(", ")}); ${((mem.steps / mem.ms) * 1000).toFixed(0)} steps/s at 8 clients`);
+proc.kill("SIGTERM");
+await new Promise((r) => proc.on("exit", r));

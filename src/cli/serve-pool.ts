@@ -1,0 +1,207 @@
+/**
+ * `serve`'s worker pool: N threads of judge-worker.ts (the `StreamWorker`s of `judge --jsonl`,
+ * each with a warm RewardSession) and one bounded queue of request lines. A line goes to an idle
+ * worker in arrival order; its limit counts from its arrival (time in the queue included), and
+ * holds as in `judge --jsonl`: the worker stops itself at the limit where it can look at a clock,
+ * and is stopped and replaced when it is still reading or parsing past the limit and a grace, or
+ * not answering long after it. The pool never holds more than `queue` waiting lines.
+ */
+import type { JudgeSessionOptions } from "../products/judge-session.js";
+import type { RewardOptions } from "../products/rl-reward.js";
+import { backstopMs, lostAnswer, requestGraceMs, StreamWorker } from "./judge-stream.js";
+import type { WorkerLineKind } from "./judge-worker.js";
+import { itemOutcome, type ItemOutcome, type ServeMetrics } from "./serve-metrics.js";
+
+/** A request line's answer: the result line as `reward --jsonl` / `judge --jsonl` prints it. */
+export interface PoolAnswer {
+  line: string;
+  outcome: ItemOutcome;
+}
+
+/** What the pool is made with. */
+export interface PoolOptions {
+  workers: number;
+  /** Lines that may wait for a worker (beyond those being judged). */
+  queue: number;
+  /** Each line's limit from its arrival, ms. */
+  timeMs: number;
+  /** Heap limit of each worker, MB. */
+  memoryMb: number;
+  session: JudgeSessionOptions;
+  reward: RewardOptions;
+  metrics: ServeMetrics;
+}
+
+interface Job {
+  kind: WorkerLineKind;
+  line: string;
+  /** `performance.now()` at its arrival: its clock starts there. */
+  arrival: number;
+  resolve: (a: PoolAnswer) => void;
+  cancelled: boolean;
+  retried: boolean;
+}
+
+/** A handle on submitted lines: cancel drops those still waiting (a client that went away). */
+export interface Submission {
+  answers: Promise<PoolAnswer>[];
+  cancel(): void;
+}
+
+export class WorkerPool {
+  private readonly options: PoolOptions;
+  private readonly idle: StreamWorker[] = [];
+  private readonly all = new Set<StreamWorker>();
+  private readonly jobs: Job[] = [];
+  private head = 0;
+  private busy = 0;
+  private stopping = false;
+
+  constructor(options: PoolOptions) {
+    this.options = options;
+    options.metrics.gauges = () => ({ queue: this.queued, queueCapacity: options.queue, workers: this.all.size, busy: this.busy });
+  }
+
+  /** Lines waiting for a worker. */
+  get queued(): number {
+    return this.jobs.length - this.head;
+  }
+
+  /** Start the workers; resolves once every one has loaded and warmed up. */
+  async start(): Promise<void> {
+    const ws = Array.from({ length: this.options.workers }, () => this.spawn());
+    await Promise.all(ws.map((w) => w.ready));
+    for (const w of ws) {
+      if (w.dead) throw new Error("a worker thread did not start");
+      this.idle.push(w);
+    }
+  }
+
+  private spawn(): StreamWorker {
+    const w = new StreamWorker(this.options.session, this.options.memoryMb, this.options.reward);
+    this.all.add(w);
+    return w;
+  }
+
+  /**
+   * Queue `lines` (each with its kind), all arrived at `arrival`; null when the queue has no room
+   * for all of them (the caller answers 503). Answers come in any order; each promise is its line's.
+   */
+  submit(lines: readonly { kind: WorkerLineKind; line: string }[], arrival: number): Submission | null {
+    if (this.stopping || this.queued + lines.length > this.options.queue) return null;
+    const jobs: Job[] = [];
+    const answers = lines.map(
+      (l) =>
+        new Promise<PoolAnswer>((resolve) => {
+          jobs.push({ kind: l.kind, line: l.line, arrival, resolve, cancelled: false, retried: false });
+        }),
+    );
+    this.jobs.push(...jobs);
+    this.pump();
+    return {
+      answers,
+      cancel: () => {
+        for (const j of jobs) j.cancelled = true;
+      },
+    };
+  }
+
+  private take(): Job | undefined {
+    while (this.head < this.jobs.length) {
+      const j = this.jobs[this.head++]!;
+      // compact now and then: the array never holds more than the queue's lines for long
+      if (this.head > 1024 && this.head * 2 > this.jobs.length) {
+        this.jobs.splice(0, this.head);
+        this.head = 0;
+      }
+      if (!j.cancelled) return j;
+      j.resolve({ line: "", outcome: "ok" });
+    }
+    return undefined;
+  }
+
+  private pump(): void {
+    while (this.idle.length > 0) {
+      const job = this.take();
+      if (job === undefined) return;
+      const { timeMs } = this.options;
+      if (performance.now() >= job.arrival + timeMs) {
+        // its time went by in the queue: answered without a worker
+        this.finish(job, lostAnswer({ kind: "time" }, job.line, timeMs, this.options.memoryMb), null);
+        continue;
+      }
+      void this.run(this.idle.pop()!, job);
+    }
+  }
+
+  private finish(job: Job, out: Record<string, unknown> | string, error: string | null, steps = 0): void {
+    const outcome = typeof out === "string" ? itemOutcome(error) : itemOutcome(typeof out.error === "string" ? out.error : null);
+    this.options.metrics.item(job.kind, outcome, steps);
+    job.resolve({ line: typeof out === "string" ? out : JSON.stringify(out), outcome });
+  }
+
+  private async run(worker: StreamWorker, job: Job): Promise<void> {
+    this.busy++;
+    const { timeMs, memoryMb } = this.options;
+    const warm = worker.served > 0;
+    const start = job.arrival;
+    const o = await worker.ask(job.line, start, start + timeMs + requestGraceMs(timeMs), start + backstopMs(timeMs), job.kind);
+    this.busy--;
+    if (o.kind === "answer") {
+      this.finish(job, o.line, o.error, o.steps);
+      if (worker.usable) this.release(worker);
+      else this.replace(worker);
+    } else {
+      this.replace(worker);
+      // out of heap with other problems' caches held: once more, in a fresh worker, if time is left
+      if (o.kind === "memory" && warm && !job.retried && performance.now() < start + timeMs) {
+        job.retried = true;
+        this.jobs.splice(this.head, 0, job);
+      } else this.finish(job, lostAnswer(o, job.line, timeMs, memoryMb), null);
+    }
+    this.pump();
+  }
+
+  private release(worker: StreamWorker): void {
+    if (this.stopping) {
+      this.all.delete(worker);
+      void worker.stop();
+    } else this.idle.push(worker);
+  }
+
+  /** A worker that is gone or being stopped: a fresh one takes its place once it has loaded. */
+  private replace(worker: StreamWorker): void {
+    this.all.delete(worker);
+    void worker.stop();
+    if (this.stopping) return;
+    this.options.metrics.workerRestarts++;
+    const fresh = this.spawn();
+    void fresh.ready.then(() => {
+      if (fresh.dead) {
+        // could not even start: try again a little later rather than spin
+        this.all.delete(fresh);
+        setTimeout(() => this.stopping || this.replaceLater(), 1000).unref();
+        return;
+      }
+      this.release(fresh);
+      this.pump();
+    });
+  }
+
+  private replaceLater(): void {
+    const fresh = this.spawn();
+    void fresh.ready.then(() => {
+      this.release(fresh);
+      this.pump();
+    });
+  }
+
+  /** Stop the workers (answers still pending are the caller's to wait for first). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const ws = [...this.all];
+    this.all.clear();
+    this.idle.length = 0;
+    await Promise.all(ws.map((w) => w.stop()));
+  }
+}
