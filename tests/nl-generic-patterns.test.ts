@@ -19,6 +19,7 @@ const DOMAIN = `(define (domain workshop-shapes)
     (stocks ?s - station ?i - item) (has ?o - order ?i - item) (open ?d - day)
     (adjacent ?a - cell ?b - cell)
     (SUM ?n1 - numbers ?n2 - numbers ?sum - numbers) (LESS-EQUAL ?n1 - numbers ?n2 - numbers)
+    (in_place ?i - item) (make-movable ?c - cell) (collect-item ?i - item) (same_line ?a - cell ?b - cell)
     (between ?a - seat ?b - seat ?c - seat) (product ?a - seat ?b - seat ?c - seat))
   (:action create
     :parameters (?o - order)
@@ -109,5 +110,12 @@ describe("generic readings of name shapes (issue 51)", () => {
     const prompt = r.prompt(new Prng(1, "t"));
     expect(prompt).not.toContain("numberses");
     expect(prompt).toMatch(/numbers (are|:) ?x0/);
+  });
+
+  it("idioms, flags and same-N (round 2): 'i1 is in place', 'c1 is to be made movable', the plain reading of collect-item, 'c1 has the same line as c2'", () => {
+    expect(pred("in_place", ["i1"])).toBe("i1 is in place");
+    expect(pred("make-movable", ["c1"])).toBe("c1 is to be made movable");
+    expect(pred("collect-item", ["i1"])).toBe('i1 has the property "collect item"');
+    expect(pred("same_line", ["c1", "c2"])).toBe("c1 has the same line as c2");
   });
 });

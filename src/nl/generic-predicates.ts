@@ -74,6 +74,8 @@ function beforeAfter(a: string, b: string): boolean {
   return BEFORE_AFTER.some(([x, y]) => x.test(a) && y.test(b));
 }
 const ORDINALS = new Set(["first", "last", "second", "third", "top", "bottom", "next", "previous", "final", "initial"]);
+// Prepositional idioms of state, said as they are ("in place", "in use").
+const IDIOMS = new Set(["in place", "in use", "in service", "in stock", "on fire", "on hold", "in progress", "out of order", "out of service"]);
 // Last words of a name that say "where it is" ("robot-pos ?c": the robot is at c).
 const PLACE_NOUNS = new Set(["pos", "position", "loc", "location", "place", "cell"]);
 // Verbs that take no object and are no thing's name: "exist ?s" is "s exists".
@@ -264,6 +266,11 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
   const ph = ps.map((p) => `{${p.ph}}`);
   if (n === 0) return nullary(w, all, agent);
   const a = ph[0]!;
+  // "same-line ?a ?b": "a has the same line as b" (not "the line of a is same at b")
+  if (n === 2 && w[0] === "same" && w.length > 1 && w.slice(1).every(nounLike)) {
+    const np = w.slice(1).join(" ");
+    return { ...base(), pos: `${a} has the same ${np} as ${ph[1]}`, neg: `${a} does not have the same ${np} as ${ph[1]}`, groupable: false, attr: np };
+  }
   // "nextSnake ?a ?b", "next-seat": "b is the next snake after a" (not "the snake of a is next with
   // b", nor "a is the next seat of b"), over one type
   if (n === 2 && (w[0] === "next" || w[0] === "previous") && w.length > 1 && w.slice(1).every(nounLike) && ps[0]!.typeWords.join() === ps[1]!.typeWords.join()) {
@@ -522,6 +529,9 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
 function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: PredicateHint, agent = "I"): PredicatePhrase {
   const res = base();
   const done = (pos: string, neg: string): PredicatePhrase => ({ ...res, pos, neg, attr: res.attr || w.join(" ") });
+  // a verb and a noun of the argument's own kind ("collect-card ?c - cardposition"): done to it,
+  // or still to be done? The name does not say: the plain reading, not "c collects card"
+  if (w.length >= 2 && senseOf(w[0]!) === "verb" && !LIGHT.has(w[0]!) && w.slice(1).some((y) => p.typeWords.some((t) => t.startsWith(y)) || names([y], p))) return plainPhrase(w.join(" "), [p]);
   // "is-at ?l": the "is" says nothing more than "at ?l" does (a bare "l2 is at" names no subject)
   if (r.length === 2 && senseOf(r[0]!) === "be" && LOCATIVE.has(r[1]!)) r = r.slice(1);
   // "have ?x", "holds ?x": the one argument is what is had; the one who has it is never named,
@@ -589,6 +599,10 @@ function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: Predica
   }
   // "today ?d" true of several days at once is no "d is a today": it says only that it holds
   if (r.length === 1 && ADVERB_SUBJECTS.has(head) && !hint?.exactlyOne) return plainPhrase(head, [p]);
+  // an idiom of state ("in_place ?r": the road is in place, not "in the place")
+  if (IDIOMS.has(r.join(" "))) return done(`${a} is ${r.join(" ")}`, `${a} is not ${r.join(" ")}`);
+  // "make-movable ?p": a flag that p is still to be made so ("p makes movable" says nothing)
+  if (r.length === 2 && head === "make" && senseOf(r[1]!) === "adj") return done(`${a} is to be made ${r[1]}`, `${a} is not to be made ${r[1]}`);
   // "robot-pos ?c", "agent-location ?l" of a place: where that thing is ("the robot is at c")
   if (r.length > 1 && p.place && PLACE_NOUNS.has(last) && r.slice(0, -1).every((y) => isNounSense(senseOf(y))) && !r.slice(0, -1).some((y) => names([y], p))) {
     const subj = theNoun(r.slice(0, -1));
