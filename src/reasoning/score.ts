@@ -15,6 +15,7 @@ import { UserError } from "../pddl/errors.js";
 import { findOperator, ground } from "../task/index.js";
 import { readJsonlSource } from "../products/score.js";
 import type { AcpForm, AcpGold, AcpKind } from "./questions.js";
+import { answerText, readChoice, readEffectLists, readYesNo } from "./answers.js";
 
 /** One gold question as the grader needs it. */
 export interface AcpGoldItem {
@@ -29,6 +30,9 @@ export interface AcpGoldItem {
 export interface AcpScoreReport {
   n: number;
   accuracy: number;
+  /** Answers that could not be read (graded wrong), in all and per form. */
+  unparsed: number;
+  unparsed_by_form: Record<string, number>;
   by_kind: Record<string, { n: number; accuracy: number }>;
   by_form: Record<string, { n: number; accuracy: number }>;
   by_kind_form: Record<string, { n: number; accuracy: number }>;
@@ -113,25 +117,52 @@ export class AcpTextReader {
 
 /** Is `answer` right for `g`? */
 export function gradeAcp(g: AcpGoldItem, answer: string, reader: AcpTextReader | null): boolean {
-  const a = answer.trim();
-  if (g.form === "yes-no") return /^(yes|no)\b/i.exec(a)?.[1]?.toLowerCase() === g.gold.answer;
-  if (g.form === "choice") return /^\W*([A-D])\b/.exec(a)?.[1] === g.gold.answer;
+  return readAndGrade(g, answer, reader).ok;
+}
+
+/**
+ * Grade `answer` and say whether it could be read at all (an answer that cannot be read is wrong
+ * and counted apart: answers.ts reads the forms models write).
+ */
+export function readAndGrade(g: AcpGoldItem, answer: string, reader: AcpTextReader | null): { ok: boolean; parsed: boolean } {
+  const result = (ok: boolean, parsed = true): { ok: boolean; parsed: boolean } => ({ ok: ok && parsed, parsed });
+  if (g.form === "yes-no") {
+    const r = readYesNo(answer);
+    return result(r === g.gold.answer, r !== null);
+  }
+  if (g.form === "choice") {
+    const r = readChoice(answer);
+    return result(r === g.gold.answer, r !== null);
+  }
+  const a = answerText(answer);
   const same = (xs: string[], ys: string[]): boolean => xs.length === ys.length && [...xs].sort().every((x, i) => x === [...ys].sort()[i]);
   if (g.gold.accept !== null) {
     const accept = g.gold.accept.map(norm);
-    if (/^\d+$/.test(accept[0] ?? "")) return /\d+/.exec(a)?.[0] === accept[0];
+    if (/^\d+$/.test(accept[0] ?? "")) {
+      const n = /\d+/.exec(a)?.[0];
+      return result(n === accept[0], n !== undefined);
+    }
     const named = atoms(a);
-    if (named.length > 0) return named.length === 1 && accept.includes(named[0]!);
+    if (named.length > 0) return result(named.length === 1 && accept.includes(named[0]!));
     const read = reader?.actions(g.domain, g.problem, a) ?? [];
-    return read.length === 1 && accept.includes(read[0]!);
+    return result(read.length === 1 && accept.includes(read[0]!), read.length > 0);
   }
   const set = (g.gold.set ?? []).map(norm);
-  if (set.length > 0 && /^[a-d]$/.test(set[0]!)) return same([...new Set(a.toUpperCase().match(/\b[A-D]\b/g) ?? [])].map(norm), set);
+  if (set.length > 0 && /^[a-d]$/.test(set[0]!)) {
+    const letters = [...new Set(a.toUpperCase().match(/\b[A-D]\b/g) ?? [])].map(norm);
+    return result(same(letters, set), letters.length > 0);
+  }
+  // ACPBench's progression forms: "[(a), (b)] [(c)]", "Positive effects: ... Negative effects: ..."
+  const lists = g.kind === "progression" ? readEffectLists(a) : null;
+  if (lists !== null) {
+    const signed = [...atoms(lists.add).map((x) => `+${x.replace(/^[+-]/, "")}`), ...atoms(lists.del).map((x) => `-${x.replace(/^[+-]/, "")}`)];
+    return result(same([...new Set(signed)], set));
+  }
   const named = atoms(a);
-  if (named.length > 0 || set.length === 0) return same([...new Set(named)], set);
+  if (named.length > 0 || set.length === 0) return result(same([...new Set(named)], set), named.length > 0 || set.length === 0);
   // in words: applicability lists actions, progression says what becomes true and false
   const read = g.kind === "progression" ? reader?.changes(g.domain, g.problem, a) : reader?.actions(g.domain, g.problem, a);
-  return read !== undefined && read !== null && same([...new Set(read)], set);
+  return result(read !== undefined && read !== null && same([...new Set(read)], set), read !== undefined && read !== null && read.length > 0);
 }
 
 /** Grade `answers` (by id) against `gold`; every gold id needs an answer. */
@@ -145,19 +176,26 @@ export function scoreAcp(gold: readonly AcpGoldItem[], answers: ReadonlyMap<stri
     if (ok) t.ok++;
     tally.set(k, t);
   };
+  let unparsed = 0;
+  const unparsedByForm: Record<string, number> = {};
   for (const g of gold) {
-    const ok = gradeAcp(g, answers.get(g.id)!, reader);
+    const { ok, parsed } = readAndGrade(g, answers.get(g.id)!, reader);
+    if (!parsed) {
+      unparsed++;
+      unparsedByForm[g.form] = (unparsedByForm[g.form] ?? 0) + 1;
+    }
     for (const k of ["all", `kind:${g.kind}`, `form:${g.form}`, `kf:${g.kind}/${g.form}`, `domain:${g.domain}`]) add(k, ok);
   }
   const pick = (prefix: string): Record<string, { n: number; accuracy: number }> =>
     Object.fromEntries([...tally].filter(([k]) => k.startsWith(prefix)).sort().map(([k, t]) => [k.slice(prefix.length), { n: t.n, accuracy: Math.round((10000 * t.ok) / t.n) / 100 }]));
   const all = tally.get("all") ?? { n: 0, ok: 0 };
-  return { n: all.n, accuracy: all.n === 0 ? 0 : Math.round((10000 * all.ok) / all.n) / 100, by_kind: pick("kind:"), by_form: pick("form:"), by_kind_form: pick("kf:"), by_domain: pick("domain:") };
+  return { n: all.n, accuracy: all.n === 0 ? 0 : Math.round((10000 * all.ok) / all.n) / 100, unparsed, unparsed_by_form: unparsedByForm, by_kind: pick("kind:"), by_form: pick("form:"), by_kind_form: pick("kf:"), by_domain: pick("domain:") };
 }
 
 /** The terminal rendering of an ACP report. */
 export function formatAcpReport(r: AcpScoreReport): string {
-  const out = [`reasoning questions: ${r.n}, accuracy ${r.accuracy.toFixed(1)}`, ""];
+  const forms = Object.entries(r.unparsed_by_form).map(([f, n]) => `${f} ${n}`).join(", ");
+  const out = [`reasoning questions: ${r.n}, accuracy ${r.accuracy.toFixed(1)}; answers that could not be read (graded wrong): ${r.unparsed}${forms !== "" ? ` (${forms})` : ""}`, ""];
   const rows = (label: string, m: Record<string, { n: number; accuracy: number }>) => Object.entries(m).map(([k, v]) => `${`${label} ${k}`.padEnd(40)}${String(v.n).padStart(7)}${v.accuracy.toFixed(1).padStart(9)}`);
   out.push(`${"".padEnd(40)}${"n".padStart(7)}${"accuracy".padStart(9)}`, ...rows("kind", r.by_kind), ...rows("form", r.by_form), ...rows("kind/form", r.by_kind_form), ...rows("domain", r.by_domain));
   return out.join("\n");
