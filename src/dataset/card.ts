@@ -1,6 +1,7 @@
 import { features, featuresYaml } from "./features.js";
 import { FORMAT_CONSUMERS, isEvalFormat, isFormat } from "./formats.js";
 import { PLOT_FILES } from "./plots.js";
+import { ACP_KINDS } from "../reasoning/questions.js";
 import type { Manifest } from "./records.js";
 import { CATEGORIES, SPLITS } from "./row.js";
 
@@ -34,10 +35,10 @@ ${featuresYaml(features(format, m.config["chat"] === true, typeof m.config["styl
   splits:${present.length === 0 ? " []" : "\n" + splitsInfo}
 ---
 
-${format === "rl" ? rlIntro(m) : stepIntro(m, format)}
+${format === "rl" ? rlIntro(m) : format === "acp" ? acpIntro(m) : stepIntro(m, format)}
 Domains:
 ${yamlList(domains, "")}
-${format === "rl" ? "" : `
+${format === "rl" || format === "acp" ? "" : `
 | category | ${isEvalFormat(format) ? "labelled walk candidates behind the rows" : "rows"} |
 |---|---|
 ${catLines}
@@ -47,8 +48,8 @@ ${catLines}
 ${domLines}
 
 Total: ${m.rows} rows from ${m.problems.labelled} problems (${partialNote(m)}${m.problems.skipped.length} skipped, see
-\`manifest.json\`). The PDDL of every problem is under \`pddl/\`${format === "rl" ? "" : "; `meta.prefix` and\n`meta.action` replay each row"}. Counts per domain, split and category are in \`stats.csv\`.
-${lengthNote(m)}${auditNote(m)}
+\`manifest.json\`). The PDDL of every problem is under \`pddl/\`${format === "rl" ? "" : format === "acp" ? "; `meta.prefix` replays the state a\nquestion is asked in" : "; `meta.prefix` and\n`meta.action` replay each row"}. Counts per domain, split and category are in \`stats.csv\`.
+${lengthNote(m)}${auditNote(m, format)}
 ## Trainer
 
 Format \`${format}\`${m.config["chat"] === true ? " (conversational, `--chat`)" : ""}: ${isFormat(format) ? FORMAT_CONSUMERS[format] : "unknown format"}.
@@ -63,11 +64,13 @@ pddl2prm's \`${format === "rl" ? "docs/rl.md" : "docs/training.md"}\` has the ex
 }
 
 /** The shortcut audit's headline (src/audit), if it was run. */
-function auditNote(m: Manifest): string {
+function auditNote(m: Manifest, format: string): string {
   const a = m.audit;
   if (a === undefined) return "";
   const failed = a.failed.map((f) => `\n- ${f}`).join("");
-  return `\n## Shortcut audit\n\n\`pddl2prm audit\` (surface rules and classifiers that read no state): ${a.summary}.${failed}\n`;
+  // (a question's answer is its label: what its words and its options' form give away without the state)
+  const what = format === "acp" ? "how well a question's words, or an option's form, give its answer away against its kind and item, reading no state" : "surface rules and classifiers that read no state";
+  return `\n## Shortcut audit\n\n\`pddl2prm audit\` (${what}): ${a.summary}.${failed}\n`;
 }
 
 /** What `--max-length` dropped, if it was given. */
@@ -93,6 +96,20 @@ Step-level rewards for Process Reward Models, labelled exactly by an optimal pla
 (pddl2prm ${m.version}, format \`${format}\`, seed ${m.seed}). Each row is a planning problem in
 natural language, a prefix of optimal steps, and one candidate next step with its reward:
 non-executable 0.0, dead-end 0.25, backtracking 0.5, suboptimal 0.75, optimal 1.0.
+`;
+}
+
+function acpIntro(m: Manifest): string {
+  return `# pddl2prm reasoning questions
+
+Questions about planning states with exact answers, in the manner of ACPBench (pddl2prm ${m.version},
+format \`acp\`, seed ${m.seed}). Each row asks one question in natural language about a state of a
+problem's optimal walk, of one of ${ACP_KINDS.length} kinds (${ACP_KINDS.join(", ")}), as a yes/no
+question, a choice of four options or a free answer (\`kind\`, \`form\`).
+\`answer\` is the gold answer, proved by the engine (the state, the effects, the relaxation, an
+exhaustive search where needed); \`meta.gold\` holds what a free answer is graded against, and
+\`pddl2prm score\` grades a model's answers per kind and form. Yes/no answers are balanced per
+problem and kind, and the right option's letter is drawn evenly.
 `;
 }
 
