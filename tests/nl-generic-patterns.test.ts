@@ -20,6 +20,7 @@ const DOMAIN = `(define (domain workshop-shapes)
     (adjacent ?a - cell ?b - cell)
     (SUM ?n1 - numbers ?n2 - numbers ?sum - numbers) (LESS-EQUAL ?n1 - numbers ?n2 - numbers)
     (in_place ?i - item) (make-movable ?c - cell) (collect-item ?i - item) (same_line ?a - cell ?b - cell)
+    (knows ?i - item) (knows_property ?i - item ?c - cell) (capacity-inc ?a - num ?b - num) (predecessor ?a - seat ?b - seat)
     (between ?a - seat ?b - seat ?c - seat) (product ?a - seat ?b - seat ?c - seat))
   (:action create
     :parameters (?o - order)
@@ -117,5 +118,12 @@ describe("generic readings of name shapes (issue 51)", () => {
     expect(pred("make-movable", ["c1"])).toBe("c1 is to be made movable");
     expect(pred("collect-item", ["i1"])).toBe('i1 has the property "collect item"');
     expect(pred("same_line", ["c1", "c2"])).toBe("c1 has the same line as c2");
+  });
+
+  it("round 3: the noun over one type only where English fixes its direction; knowing held by the one acting", () => {
+    expect(pred("capacity-inc", ["x0", "x1"])).toBe('x0 stands in the relation "capacity inc" to x1');
+    expect(pred("predecessor", ["s1", "s2"])).toBe("s1 is the predecessor of s2");
+    expect(pred("knows", ["i1"])).toBe("I know i1");
+    expect(pred("knows_property", ["i1", "c1"])).toBe("I know c1 of i1");
   });
 });

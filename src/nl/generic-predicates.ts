@@ -54,6 +54,8 @@ const POSSESS: Record<string, [string, string]> = {
   have: ["have", "do not have"], has: ["have", "do not have"], hold: ["hold", "do not hold"], holds: ["hold", "do not hold"],
   carry: ["carry", "do not carry"], carries: ["carry", "do not carry"], own: ["own", "do not own"], owns: ["own", "do not own"],
   holding: ["am holding", "am not holding"], carrying: ["am carrying", "am not carrying"],
+  // knowing, like having: of the one acting ("knows ?o": I know o, not "o knows")
+  know: ["know", "do not know"], knows: ["know", "do not know"],
 };
 
 /** "I hold x" / "the robot holds x", and the negation. */
@@ -74,6 +76,8 @@ function beforeAfter(a: string, b: string): boolean {
   return BEFORE_AFTER.some(([x, y]) => x.test(a) && y.test(b));
 }
 const ORDINALS = new Set(["first", "last", "second", "third", "top", "bottom", "next", "previous", "final", "initial"]);
+// Nouns of a relation over one type whose direction English fixes: "a is the N of b".
+const DIRECTED_NOUNS = new Set(["predecessor", "successor", "pred", "succ", "parent", "child", "ancestor", "descendant", "father", "mother", "son", "daughter", "neighbour", "neighbor", "sibling", "partner", "twin", "copy", "inverse", "opposite", "mirror", "reverse", "complement", "double", "half", "square", "root"]);
 // Prepositional idioms of state, said as they are ("in place", "in use").
 const IDIOMS = new Set(["in place", "in use", "in service", "in stock", "on fire", "on hold", "in progress", "out of order", "out of service"]);
 // Last words of a name that say "where it is" ("robot-pos ?c": the robot is at c).
@@ -266,6 +270,8 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
   const ph = ps.map((p) => `{${p.ph}}`);
   if (n === 0) return nullary(w, all, agent);
   const a = ph[0]!;
+  // "knows_property ?o ?p": the one acting knows p of o (not "o knows p")
+  if (n === 2 && (w[0] === "knows" || w[0] === "know") && agent === "I") return { ...base(), pos: `I know ${ph[1]} of ${a}`, neg: `I do not know ${ph[1]} of ${a}`, groupable: false, attr: all };
   // "same-line ?a ?b": "a has the same line as b" (not "the line of a is same at b")
   if (n === 2 && w[0] === "same" && w.length > 1 && w.slice(1).every(nounLike)) {
     const np = w.slice(1).join(" ");
@@ -508,6 +514,10 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
         // (three or more of one type, no role told apart: "a is the N of b with N c" would make one
         // of them the N on no ground; the relation named, its arguments in order)
         if (n >= 3 && oneType) return plainPhrase(w.join(" "), ps);
+        // the order of "a is the N of b" is a guess but for nouns whose direction English fixes
+        // ("s1 is the predecessor of s2"); a wrong guess is a false fact ("cap-0 is the cell capacity
+        // inc of cap-1" for inc(lower, higher)): the plain reading
+        if (!r.some((x) => DIRECTED_NOUNS.has(x))) return plainPhrase(w.join(" "), ps);
         return done(`${a} is the ${noun} of ${b}`, `${a} is not the ${noun} of ${b}`);
       }
       if (hs === "plural") {
