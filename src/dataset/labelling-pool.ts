@@ -47,7 +47,9 @@ export function createLabellingPool(shape: PoolShape): Piscina {
     minThreads: shape.threads,
     maxThreads: shape.threads,
     idleTimeout: 1000,
-    resourceLimits: { maxOldGenerationSizeMb: shape.heapMb },
+    // (a young generation of 24 MiB, not V8's default of 48: labelling allocates short-lived
+    // arrays per state, and the larger space only raised the peak RSS of two workers: issue 49)
+    resourceLimits: { maxOldGenerationSizeMb: shape.heapMb, maxYoungGenerationSizeMb: 24 },
   });
   // from its start: a parked pool (problem sets, then labelling) is watched too
   watched.set(pool, watchPoolErrors(pool));
