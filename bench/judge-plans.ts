@@ -4,7 +4,12 @@
  * (detours, backtracking, dead ends), random ground actions (mostly non-executable), garbage
  * and step text in the domain's language.
  */
-import type { JudgeTask } from "../src/products/judge.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { BUILTIN_DOMAINS, builtinDomainFile, builtinProblemsDir } from "../src/generators/index.js";
+import { loadTemplates } from "../src/nl/index.js";
+import { parseDomain, parseProblem } from "../src/pddl/index.js";
+import { createJudgeTask, type JudgeTask } from "../src/products/judge.js";
 import { optimalWalk } from "../src/label/walk.js";
 import { applicableOps, successor } from "../src/label/context.js";
 import { isApplicable } from "../src/task/index.js";
@@ -51,4 +56,19 @@ export function randomPlan(jt: JudgeTask, prng: Prng, mix: RandomPlanMix = DEFAU
     if (isApplicable(task, s, op)) s = successor(ctx, s, op);
   }
   return out;
+}
+
+/** The judge tasks of the first `n` shipped problems of each built-in domain (all, or those in `only`). */
+export function* builtinJudgeTasks(n: number, only: readonly string[] = []): Generator<{ domain: string; problem: string; jt: JudgeTask }> {
+  for (const d of BUILTIN_DOMAINS) {
+    if (only.length > 0 && !only.includes(d.name)) continue;
+    const file = builtinDomainFile(d.name);
+    const domain = parseDomain(readFileSync(file, "utf8"), file);
+    const templates = loadTemplates(d.name);
+    for (let i = 1; i <= n; i++) {
+      const problem = `p${String(i).padStart(4, "0")}`;
+      const pfile = join(builtinProblemsDir(d.name), `${problem}.pddl`);
+      yield { domain: d.name, problem, jt: createJudgeTask(domain, parseProblem(readFileSync(pfile, "utf8"), pfile, domain), { templates }) };
+    }
+  }
 }

@@ -28,15 +28,12 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { domainFileFor } from "../src/pddl/files.js";
 import { createInterface } from "node:readline";
-import { BUILTIN_DOMAINS, builtinProblemsDir } from "../src/generators/index.js";
 import { JudgeSession } from "../src/products/judge-session.js";
 import { createJudgeTask } from "../src/products/judge.js";
-import { loadTemplates } from "../src/nl/index.js";
 import { parseDomain, parseProblem } from "../src/pddl/index.js";
-import { builtinDomainFile } from "../src/generators/index.js";
 import { packageRoot } from "../src/util/paths.js";
 import { Prng } from "../src/util/prng.js";
-import { randomPlan } from "./judge-plans.js";
+import { builtinJudgeTasks, randomPlan } from "./judge-plans.js";
 import { checkBenchFlags } from "./args.js";
 
 function flag(name: string, dflt: string): string {
@@ -65,18 +62,9 @@ const sourceOf = (r: Request): string => (r.domain.endsWith(".pddl") ? "ipc" : "
 /** Requests in RL-loop order: round r sends one plan for every problem. */
 function buildRequests(): Request[] {
   const perProblem: Request[][] = [];
-  for (const d of BUILTIN_DOMAINS) {
-    if (only.length > 0 && !only.includes(d.name)) continue;
-    const file = builtinDomainFile(d.name);
-    const domain = parseDomain(readFileSync(file, "utf8"), file);
-    const templates = loadTemplates(d.name);
-    for (let i = 1; i <= nProblems; i++) {
-      const id = `p${String(i).padStart(4, "0")}`;
-      const pfile = join(builtinProblemsDir(d.name), `${id}.pddl`);
-      const jt = createJudgeTask(domain, parseProblem(readFileSync(pfile, "utf8"), pfile, domain), { templates });
-      const prng = new Prng(seed, `${d.name}/${id}/judge-bench`);
-      perProblem.push(Array.from({ length: rounds }, () => ({ domain: d.name, problem: id, steps: randomPlan(jt, prng) })));
-    }
+  for (const { domain, problem, jt } of builtinJudgeTasks(nProblems, only)) {
+    const prng = new Prng(seed, `${domain}/${problem}/judge-bench`);
+    perProblem.push(Array.from({ length: rounds }, () => ({ domain, problem, steps: randomPlan(jt, prng) })));
   }
   if (ipcList !== "") {
     for (const pfile of readFileSync(ipcList, "utf8").split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"))) {

@@ -22,13 +22,10 @@ import { Agent, request } from "node:http";
 import { createInterface } from "node:readline";
 import { join } from "node:path";
 import { availableParallelism } from "node:os";
-import { BUILTIN_DOMAINS, builtinDomainFile, builtinProblemsDir } from "../src/generators/index.js";
-import { createJudgeTask } from "../src/products/judge.js";
-import { loadTemplates } from "../src/nl/index.js";
-import { parseDomain, parseProblem } from "../src/pddl/index.js";
+import { BUILTIN_DOMAINS } from "../src/generators/index.js";
 import { packageRoot } from "../src/util/paths.js";
 import { Prng } from "../src/util/prng.js";
-import { randomPlan } from "./judge-plans.js";
+import { builtinJudgeTasks, randomPlan } from "./judge-plans.js";
 import { checkBenchFlags } from "./args.js";
 
 checkBenchFlags("bench/serve", "usage: npm run bench:serve -- [--problems 3] [--rounds 20] [--workers W] [--requests 10000] [--seed 1]", {
@@ -48,23 +45,15 @@ const CLI = join(packageRoot(), "dist", "src", "cli", "main.js");
 /** Request lines in RL-loop order. */
 function buildRequests(): string[] {
   const perProblem: string[][] = [];
-  for (const d of BUILTIN_DOMAINS) {
-    const file = builtinDomainFile(d.name);
-    const domain = parseDomain(readFileSync(file, "utf8"), file);
-    const templates = loadTemplates(d.name);
-    for (let i = 1; i <= nProblems; i++) {
-      const id = `p${String(i).padStart(4, "0")}`;
-      const pfile = join(builtinProblemsDir(d.name), `${id}.pddl`);
-      const jt = createJudgeTask(domain, parseProblem(readFileSync(pfile, "utf8"), pfile, domain), { templates });
-      const prng = new Prng(seed, `${d.name}/${id}/serve-bench`);
-      perProblem.push(
-        Array.from({ length: rounds }, () => {
-          const steps = randomPlan(jt, prng);
-          const completion = `Let me plan this.\n\nPlan:\n${steps.map((s, k) => `${k + 1}. ${s}`).join("\n")}\n\nThis should reach the goal.`;
-          return JSON.stringify({ domain: d.name, problem: id, completion });
-        }),
-      );
-    }
+  for (const { domain, problem, jt } of builtinJudgeTasks(nProblems)) {
+    const prng = new Prng(seed, `${domain}/${problem}/serve-bench`);
+    perProblem.push(
+      Array.from({ length: rounds }, () => {
+        const steps = randomPlan(jt, prng);
+        const completion = `Let me plan this.\n\nPlan:\n${steps.map((s, k) => `${k + 1}. ${s}`).join("\n")}\n\nThis should reach the goal.`;
+        return JSON.stringify({ domain, problem, completion });
+      }),
+    );
   }
   const out: string[] = [];
   for (let r = 0; r < rounds; r++) for (const p of perProblem) out.push(p[r]!);

@@ -33,7 +33,7 @@ function longer(step: string): string {
 }
 
 /** Rows of a step format grouped by state (`.../cK` ids), in order. */
-function byState(rows: Row[]): Map<string, Row[]> {
+export function byState(rows: Row[]): Map<string, Row[]> {
   const m = new Map<string, Row[]>();
   for (const r of rows) {
     const id = String(r["id"]);

@@ -9,7 +9,7 @@
  * its description; `HELD_OUT` the look-alikes.
  */
 import { hashString } from "../src/util/prng.js";
-import type { Plant } from "./audit-plants.js";
+import { byState, type Plant } from "./audit-plants.js";
 
 type Row = Record<string, unknown>;
 
@@ -30,17 +30,6 @@ export function swapSentences(text: string): string {
   if (parts.length < 2) return text;
   [parts[0], parts[1]] = [parts[1]!, parts[0]!];
   return `${m[1] ?? ""}${parts.join(" ")}`;
-}
-
-/** Step rows of a shard grouped by state, in their order. */
-function byState(rows: Row[]): Map<string, Row[]> {
-  const m = new Map<string, Row[]>();
-  for (const r of rows) {
-    const id = String(r["id"]);
-    const k = id.slice(0, id.lastIndexOf("/"));
-    m.set(k, [...(m.get(k) ?? []), r]);
-  }
-  return m;
 }
 
 /** A family: variants of one kind of form feature, each a function of the class and share it marks. */
