@@ -65,7 +65,9 @@ describe("pddl2prm audit", () => {
     if (["trl", "openrlhf", "math-shepherd", "paper-prm"].includes(f)) expect(report.actions_parsed!.failed).toBe(0);
     else expect(report.actions_parsed).toBeNull();
     const card = readFileSync(join(dir, "README.md"), "utf8");
-    expect(card).toMatch(/## Shortcut audit\n\n`pddl2prm audit` \(surface rules and classifiers that read no state\): pass: /);
+    // an acp card says what its audit reads in terms of questions (src/dataset/card.ts auditNote)
+    const what = f === "acp" ? "how well a question's words, or an option's form, give its answer away against its kind and item, reading no state" : "surface rules and classifiers that read no state";
+    expect(card).toContain(`## Shortcut audit\n\n\`pddl2prm audit\` (${what}): pass: `);
     const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { audit: { pass: boolean } };
     expect(manifest.audit.pass).toBe(true);
   });
