@@ -1,6 +1,6 @@
 /**
  * `pddl2prm serve` under faults (issue 53): garbage, malformed and oversized requests, a slow
- * client, a client that goes away mid-request, a burst against a small queue (503 + Retry-After,
+ * client, a client that goes away mid-request, 1,000 requests in a burst against a small queue (503 + Retry-After,
  * every other answer right), a request past its --time-ms, SIGTERM under load, a port in use and
  * bad flags. After each, the server still answers; exit codes are clean.
  */
@@ -170,8 +170,8 @@ describe("serve: limits, load and shutdown", () => {
     }
   });
 
-  it("200 requests in a burst against --queue 4: some 503 with Retry-After, every other answer right", { timeout: 180_000 }, async () => {
-    const reqs = Array.from({ length: 200 }, (_, i) => req(i));
+  it("1,000 requests in a burst against --queue 4: some 503 with Retry-After, every other answer right", { timeout: 240_000 }, async () => {
+    const reqs = Array.from({ length: 1000 }, (_, i) => req(i));
     const expected = await cliLines(["reward", "--jsonl"], reqs.map((r) => JSON.stringify(r) + "\n").join(""));
     const server = await startServer(["--workers", "1", "--queue", "4"]);
     try {
@@ -188,7 +188,7 @@ describe("serve: limits, load and shutdown", () => {
         }
       });
       expect(busy).toBeGreaterThan(0);
-      expect(busy).toBeLessThan(200);
+      expect(busy).toBeLessThan(1000);
       // a full queue empties: everything is answered afterwards
       for (let i = 0; i < 5; i++) expect((await post(`${server.url}/reward`, JSON.stringify(reqs[i]))).text).toBe(expected[i] + "\n");
       const m = await (await fetch(`${server.url}/metrics`)).text();
