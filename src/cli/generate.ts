@@ -15,6 +15,7 @@ import { datasetAuditor } from "../audit/index.js";
 import { action, groundCapOptions, intFlag, secondsFlag, UsageError, type GroundCapFlags } from "./common.js";
 import { runForcedExitSteps } from "../dataset/emergency.js";
 import { strayDataFiles } from "../dataset/integrity.js";
+import { LAYOUTS, type Layout } from "../dataset/layout.js";
 
 interface GenerateFlags extends GroundCapFlags {
   domain?: string;
@@ -50,6 +51,7 @@ interface GenerateFlags extends GroundCapFlags {
   tokenizer?: string;
   maxLength?: string;
   style?: string;
+  layout: string;
 }
 
 /**
@@ -237,6 +239,7 @@ export function register(program: Command): void {
     .option("--style <style>", "verifier: the target as plain verification text (default) or rrm (Agent-RRM's <think>/<critique>/<score>); feedback: turns (default: a row per good turn, the episode before it as the prompt, so no mistake is trained on) or dialogue (the whole episode as messages); rl: the steps the prompt asks for, pddl (default: one PDDL action per line) or text (\"Step k: I ...\" in the domain's words)")
     .option("--max-length <n>", "drop rows longer than N tokens in their trainer, so no row loses its last label to truncation (counts in manifest.json)")
     .option("--tokenizer <file>", "a Hugging Face tokenizer.json (read locally) counting tokens for --max-length (default: a conservative estimate)")
+    .option("--layout <layout>", "files beside the shards: native (none) or acpbench (with --format acp: ACPBench's <task>/<split>.<bool|mcq|gen>.json under acpbench/, for its evaluation scripts)", "native")
     .option("--gzip", "write .jsonl.gz shards")
     .option("--parquet", "write Parquet shards (snappy; the card's features as their schema) instead of JSONL: smaller, and what the Hugging Face Hub serves")
     .option("--force", "replace a dataset made with other settings: the new one is made beside it and swapped in when complete; only files pddl2prm can prove it wrote are replaced")
@@ -270,6 +273,9 @@ export function register(program: Command): void {
       }
       if (flags.tokenizer !== undefined && flags.maxLength === undefined) throw new UsageError("--tokenizer counts tokens for --max-length: give both");
       if (flags.gzip === true && flags.parquet === true) throw new UsageError("give --gzip or --parquet, not both (Parquet shards are compressed)");
+      if (!(LAYOUTS as readonly string[]).includes(flags.layout)) throw new UsageError(`--layout must be one of ${LAYOUTS.join(", ")}, got '${flags.layout}'`);
+      if (flags.layout === "acpbench" && flags.format !== "acp") throw new UsageError(`--layout acpbench writes ACPBench's files of reasoning questions: it needs --format acp, got --format ${flags.format}`);
+      if (flags.layout === "acpbench" && flags.parquet === true) throw new UsageError("--layout acpbench reads JSON Lines shards: give it without --parquet");
       const timeLimit = secondsFlag("--time-limit", flags.timeLimit)!;
       const domains = flags.domain?.split(",").map((d) => d.trim()).filter((d) => d.length > 0);
       for (const d of domains ?? []) {
@@ -306,6 +312,7 @@ export function register(program: Command): void {
         wholeProblems: flags.wholeProblems === true,
         gzip: flags.gzip === true,
         ...(flags.parquet === true ? { parquet: true } : {}),
+        ...(flags.layout !== "native" ? { layout: flags.layout as Layout } : {}),
         force: flags.force === true,
         timeMs: timeLimit * 1000,
         maxExpansions: intFlag("--max-expansions", flags.maxExpansions, 1)!,

@@ -13,6 +13,7 @@ import { PLOT_FILES, plotTexts } from "./plots.js";
 import { checkLedgerName, commitFiles, mayReplace, ownedFiles } from "./ownership.js";
 import { removeStaleMergeTemps } from "./output-folder.js";
 import { plainFileHash, textHash } from "./reserved.js";
+import { layoutFiles, layoutOf } from "./layout.js";
 
 export type { Manifest };
 
@@ -139,10 +140,16 @@ export async function mergeDataset(
   // A file of the user's where the dataset's would go is kept: the manifest is required, the
   // card, stats and plots are not written over it (ownership.ts). Only those are asked about: the
   // shards need no hashing here.
-  const owned = ownedFiles(out, new Set(["manifest.json", "README.md", "stats.csv", ...Object.values(PLOT_FILES)]));
+  // --layout's files (acpbench: ACPBench's), listed in the manifest; like the manifest, never
+  // written over a file of the user's
+  const layout = layoutFiles(out, layoutOf(config), shards);
+  if (layout !== null) manifest.layout = layout.record;
+  const layoutRels = [...(layout?.texts.keys() ?? [])];
+  const owned = ownedFiles(out, new Set(["manifest.json", "README.md", "stats.csv", ...Object.values(PLOT_FILES), ...layoutRels]));
   checkLedgerName(out);
   if (!mayReplace(out, "manifest.json", owned)) throw new UserError(`${join(out, "manifest.json")}: exists and pddl2prm did not write it; move it away, or use another --out`);
-  const texts = new Map<string, string>([["manifest.json", JSON.stringify(manifest, null, 2) + "\n"]]);
+  for (const rel of layoutRels) if (!mayReplace(out, rel, owned)) throw new UserError(`${join(out, rel)}: exists and pddl2prm did not write it; move it away, or use another --out`);
+  const texts = new Map<string, string>([["manifest.json", JSON.stringify(manifest, null, 2) + "\n"], ...(layout?.texts ?? [])]);
   const kept: string[] = [];
   if (Object.values(PLOT_FILES).every((rel) => mayReplace(out, rel, owned))) for (const [rel, svg] of await plotTexts(problems)) texts.set(rel, svg);
   else kept.push(...Object.values(PLOT_FILES).filter((rel) => !mayReplace(out, rel, owned)));

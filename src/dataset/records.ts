@@ -174,6 +174,8 @@ export interface Manifest {
   shards: ShardInfo[];
   /** The shortcut audit's headline (`pddl2prm audit`), when the writer was given an auditor. */
   audit?: AuditHeadline;
+  /** The files of `--layout` other than native (acpbench: ACPBench's files), when asked for. */
+  layout?: LayoutRecord;
   /** What prompts summed up to stay within their budget, when some did (DESIGN.md §14). */
   text?: {
     rule: string;
@@ -198,4 +200,13 @@ export interface AuditHeadline {
  * Runs the shortcut audit on a finished dataset folder. The dataset stage cannot import the
  * audit (it is a product built on datasets), so the CLI hands it in.
  */
+/** What the manifest says of `--layout`'s files (layout.ts). */
+export interface LayoutRecord {
+  name: "native" | "acpbench";
+  /** Relative path -> records. */
+  files: Record<string, number>;
+  /** gen questions left out (no exact or complete gold in ACPBench's shape), by reason. */
+  skipped: Record<string, number>;
+}
+
 export type DatasetAuditor = (out: string) => Promise<AuditHeadline>;

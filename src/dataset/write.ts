@@ -24,6 +24,7 @@ import { ShardWriter, type ShardInfo } from "./shard.js";
 import { ParquetShardWriter } from "./parquet.js";
 import { features } from "./features.js";
 import { PddlCopies } from "./pddl-copies.js";
+import { ACPBENCH_DIR, filesUnder, LAYOUTS, removeEmptyFolders, type Layout } from "./layout.js";
 import { ProblemRecordList } from "./problem-records.js";
 import { addWork, emptyWork, type WorkCounts } from "../search/work.js";
 
@@ -37,6 +38,8 @@ export interface WriteOptions extends GenerateOptions {
   force?: boolean;
   /** Run on the finished dataset; its headline goes into manifest.json and the card. */
   audit?: DatasetAuditor;
+  /** Files beside the shards: native (none, default) or acpbench (ACPBench's files, `--format acp` only; layout.ts). */
+  layout?: Layout;
 }
 
 /** Milliseconds per stage: the first three summed over the workers, the others on the main thread. */
@@ -118,6 +121,8 @@ export function runConfig(options: WriteOptions, plan: ReturnType<typeof planRun
     holdout_domain: options.holdoutDomain ?? null,
     gzip: options.gzip ?? false,
     ...(options.parquet ? { parquet: true } : {}),
+    // (absent for native: the settings of earlier runs hash as before)
+    ...(options.layout !== undefined && options.layout !== "native" ? { layout: options.layout } : {}),
     world: plan.world,
     limits: {
       time_ms: plan.config.timeMs,
@@ -146,6 +151,9 @@ export function runConfig(options: WriteOptions, plan: ReturnType<typeof planRun
 export async function writeDataset(options: WriteOptions): Promise<DatasetSummary> {
   const t0 = performance.now();
   if (options.gzip && options.parquet) throw new UserError("gzip and parquet: give one (Parquet shards are compressed)");
+  if (options.layout !== undefined && !(LAYOUTS as readonly string[]).includes(options.layout)) throw new UserError(`layout must be one of ${LAYOUTS.join(", ")}, got '${options.layout}'`);
+  if (options.layout === "acpbench" && options.format !== "acp") throw new UserError("--layout acpbench writes ACPBench's files of reasoning questions: it needs --format acp");
+  if (options.layout === "acpbench" && options.parquet) throw new UserError("--layout acpbench reads JSON Lines shards: give it without --parquet");
   const plan = await preparePlan(options, false);
   const out = options.out;
   const config = runConfig(options, plan);
@@ -201,10 +209,14 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
     // what the merge writes, to undo where it fails (a full disk) in a lone rank's run
     const mergeFiles = ["manifest.json", "README.md", "stats.csv", ...Object.values(PLOT_FILES), LEDGER];
     const before = new Set(mergeFiles.filter((f) => existsSync(join(target, f))));
+    const layoutBefore = new Set(filesUnder(target, ACPBENCH_DIR));
+    const layoutDirBefore = existsSync(join(target, ACPBENCH_DIR));
     const plotsBefore = existsSync(join(target, "plots"));
     const undoMerge = (): void => {
       if (plan.world !== 1) return;
       for (const f of mergeFiles) if (!before.has(f)) rmSync(join(target, f), { force: true });
+      for (const f of filesUnder(target, ACPBENCH_DIR)) if (!layoutBefore.has(f)) rmSync(join(target, f), { force: true });
+      if (!layoutDirBefore) removeEmptyFolders(join(target, ACPBENCH_DIR));
       if (!plotsBefore && existsSync(join(target, "plots")) && readdirSync(join(target, "plots")).length === 0) rmdirSync(join(target, "plots"));
     };
     // a forced stop (a second Ctrl-C) in the merge undoes it too: its files would keep the
