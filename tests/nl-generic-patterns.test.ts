@@ -126,4 +126,44 @@ describe("generic readings of name shapes (issue 51)", () => {
     expect(pred("knows", ["i1"])).toBe("I know i1");
     expect(pred("knows_property", ["i1", "c1"])).toBe("I know c1 of i1");
   });
+
+  it("round 4: a verb of gain acts on the one whose value rises, by the order the preconditions state", () => {
+    const d = parseDomain(
+      `(define (domain tankers) (:requirements :strips :typing) (:types tanker level)
+        (:predicates (fuel ?t - tanker ?l - level) (level-less ?a - level ?b - level))
+        (:action refuel :parameters (?giver - tanker ?taker - tanker ?g0 - level ?g1 - level ?t0 - level ?t1 - level)
+          :precondition (and (fuel ?giver ?g0) (fuel ?taker ?t0) (level-less ?g1 ?g0) (level-less ?t0 ?t1))
+          :effect (and (not (fuel ?giver ?g0)) (fuel ?giver ?g1) (not (fuel ?taker ?t0)) (fuel ?taker ?t1)))
+        (:action transfer :parameters (?a - tanker ?b - tanker ?l0 - level ?l1 - level ?l2 - level ?l3 - level)
+          :precondition (and (fuel ?a ?l0) (fuel ?b ?l2) (level-less ?l1 ?l0) (level-less ?l2 ?l3))
+          :effect (and (not (fuel ?a ?l0)) (fuel ?a ?l1) (not (fuel ?b ?l2)) (fuel ?b ?l3))))`,
+      "tankers.pddl",
+    );
+    const t = ground(d, parseProblem(`(define (problem p) (:domain tankers) (:objects a b - tanker l0 l1 l2 - level)
+      (:init (fuel a l2) (fuel b l0) (level-less l0 l1) (level-less l1 l2)) (:goal (fuel b l1)))`, "p.pddl", d));
+    const r = createRenderer(t, null);
+    const o = (x: string): number => t.objects.indexOf(x);
+    const refuel = r.actionText(t.domain.actions.findIndex((x) => x.name === "refuel"), ["a", "b", "l2", "l1", "l0", "l1"].map(o), null);
+    // b's fuel rises: b is refuelled, and "its" is b's
+    expect(refuel).toMatch(/^refuel b,/);
+    expect(refuel).toContain("changing its fuel from l0 to l1, changing the fuel of a from l2 to l1");
+    // no verb of gain: the first argument stays the object
+    const transfer = r.actionText(t.domain.actions.findIndex((x) => x.name === "transfer"), ["a", "b", "l2", "l1", "l0", "l1"].map(o), null);
+    expect(transfer).toMatch(/^transfer a,/);
+  });
+
+  it("round 4: a point of one coordinate type named x and y reads as a point: '(c1, c2) is free', 'n1 is at (c1, c2)'", () => {
+    const d = parseDomain(
+      `(define (domain grid-points) (:requirements :strips :typing) (:types coord node)
+        (:predicates (free ?x ?y - coord) (at ?n - node ?x ?y - coord) (adjacent ?x ?y - node)))`,
+      "grid-points.pddl",
+    );
+    const t = genericTemplates(d);
+    const say = (name: string, args: string[], pos = true): string => fill((pos ? t.predicates.get(name)!.pos : t.predicates.get(name)!.neg)[0]!, args);
+    expect(say("free", ["c1", "c2"])).toBe("(c1, c2) is free");
+    expect(say("free", ["c1", "c2"], false)).toBe("(c1, c2) is not free");
+    expect(say("at", ["n1", "c1", "c2"])).toBe("n1 is at (c1, c2)");
+    // two of a type that is no coordinate stay two objects
+    expect(say("adjacent", ["n1", "n2"])).not.toContain("(n1, n2)");
+  });
 });

@@ -267,7 +267,11 @@ export function actionPhrases(
     // (what a holder comes to hold or lets go: "holding ?h ?c" added by "grasp ?h ?c" is c taken
     // by h, "grasp shot2 with hand left", not "grasp left with shot2")
     const grip = [...adds, ...dels].find((l) => l.args.length === 2 && /^(holding|carrying|grasping|gripping|grabbing)$/.test(splitName(l.pred).join(" ")) && typeof l.args[0] === "number" && typeof l.args[1] === "number" && !inMove(l.args[1]));
-    if (rest.some((x) => !isDirection(x) && !isPreposition(x))) void 0;
+    // a verb of gain ("recharge ?from ?to ..."): what it acts on is the one whose value rises, by
+    // an order the preconditions state ("predecessor(post, pre)" falls), not the first argument
+    const gainer = GAIN_VERBS.has(verb) ? risingMover(mv.filter(valueMove), pre) : null;
+    if (gainer !== null) primary = gainer;
+    else if (rest.some((x) => !isDirection(x) && !isPreposition(x))) void 0;
     else if (grip !== undefined && !MOTION.has(verb)) primary = grip.args[1] as number;
     else if (REMOVAL.has(verb)) primary = pick(dels.filter(locAdd)) ?? pick(goes(dels, adds)) ?? pick(dels.filter(relation));
     else if (PLACING.has(verb)) primary = pick(adds.filter(locAdd)) ?? pick(goes(adds, dels)) ?? pick(adds.filter(relation));
@@ -385,7 +389,10 @@ export function actionPhrases(
     }
   }
   // ---- other changes: "changing the fuel level of plane1 from fl2 to fl1"
-  for (const m of mv) {
+  // (the thing acted on first, so that "its" follows it and no other: "recharge r2, changing its
+  // battery ..., changing the battery of r1 ...")
+  const ownFirst = [...mv].sort((a, b) => Number(a.movers[0] !== primary) - Number(b.movers[0] !== primary));
+  for (const m of ownFirst) {
     if (m === mainMove) continue;
     const info = pp(m.pred);
     const free = (i: number): boolean => !used.has(i);
@@ -679,6 +686,33 @@ function saidApart(x: string): string[] {
   if (c === null || c.join("") !== x || isPreposition(c[c.length - 1]!)) return [x];
   const plain = (w: string, k: number): boolean => (k > 0 && (isPreposition(w) || w === "the")) || w.length >= 5 || (w.length === 4 && isKnownWord(w));
   return c.every(plain) ? c : [x];
+}
+
+const GAIN_VERBS = new Set(["recharge", "charge", "refuel", "fuel", "refill", "fill", "replenish", "feed", "restock"]);
+// an order by name whose direction is plain: "pred(a, b)" says a comes before b; "greater(a, b)" after
+const BEFORE_ORDER = /^(predecessor|pred|previous|prev|less|lower|smaller|below|lt|before)$/;
+const AFTER_ORDER = /^(greater|more|higher|larger|above|gt|after)$/;
+
+/**
+ * The one mover of value changes whose value rises, by a two-argument precondition naming an
+ * order between the old and new value ("battery-predecessor ?old ?new"), or null when not exactly
+ * one rises (or no order says which way).
+ */
+function risingMover(moves: readonly Move[], pre: readonly Lit[]): number | null {
+  const rises = (m: Move): boolean | null => {
+    for (const l of pre) {
+      if (l.args.length !== 2) continue;
+      const word = splitName(l.pred).pop() ?? "";
+      const dir = BEFORE_ORDER.test(word) ? 1 : AFTER_ORDER.test(word) ? -1 : 0;
+      if (dir === 0) continue;
+      if (l.args[0] === m.from && l.args[1] === m.to) return dir === 1;
+      if (l.args[0] === m.to && l.args[1] === m.from) return dir === -1;
+    }
+    return null;
+  };
+  const up = moves.filter((m) => m.movers.length === 1 && rises(m) === true);
+  const known = moves.filter((m) => m.movers.length === 1 && rises(m) !== null);
+  return up.length === 1 && known.length >= 2 ? up[0]!.movers[0]! : null;
 }
 
 // "{i} supports {m}": a third-person verb between the two arguments (not "is ...", "has ...")

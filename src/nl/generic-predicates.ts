@@ -731,7 +731,10 @@ export function coordinatePair(params: readonly TypedName[], at = params.length 
   const tp = p.types[0] ?? "object";
   const tq = q.types[0] ?? "object";
   // (typed only: untyped ?x ?y are any two objects, as in blocks' on ?x ?y)
-  return tp !== "object" && tq !== "object" && pair(tp, tq);
+  if (tp === "object" || tq === "object") return false;
+  if (pair(tp, tq)) return true;
+  // one coordinate type for both, the parameters named x and y ("free ?x ?y - coord")
+  return tp === tq && /^coord(inate)?s?$/i.test(tp) && pair(p.name.replace(/^\?/, ""), q.name.replace(/^\?/, ""));
 }
 
 const COORD_ABBR: Record<string, string> = { pos: "position", rel: "relative", obj: "object", loc: "location", coord: "position", coords: "position" };
@@ -746,11 +749,15 @@ function coordinatePhrase(w: string[], ps: ParamInfo[], hint?: PredicateHint, ke
   let words = w.map((x) => COORD_ABBR[x] ?? x).filter((x) => !/^[xy]$/.test(x));
   const res = { ...base(), groupable: false };
   if (ps.length === 2) {
+    // a state of the point ("free ?x ?y"): "(x, y) is free", not "there is a free at (x, y)"
+    if (words.length === 1 && ["adj", "past"].includes(senseOf(words[0]!))) return { ...res, pos: `${cell} is ${words[0]}`, neg: `${cell} is not ${words[0]}`, attr: words[0]! };
     const noun = words.join(" ") || "cell";
     const art = /^[aeiou]/.test(noun) ? "an" : "a";
     return { ...res, pos: `there is ${art} ${noun} at ${cell}`, neg: `there is no ${noun} at ${cell}`, attr: noun };
   }
   const a = ph[0]!;
+  // where a thing is, said with the preposition ("at ?n ?x ?y"): "n is at (x, y)"
+  if (words.length === 1 && ["at", "in", "on"].includes(words[0]!)) return { ...res, pos: `${a} is ${words[0]} ${cell}`, neg: `${a} is not ${words[0]} ${cell}`, attr: "position" };
   // words naming the first argument ("cart-pos ?c - cart") say who, not what
   if (words.length > 1 && !keepNames) words = words.filter((x) => !names([x], ps[0]!));
   const relative = words.includes("relative");
