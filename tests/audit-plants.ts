@@ -169,7 +169,54 @@ export const PLANTS: Plant[] = [
     check: /probe: side characters/,
     feature: /!/,
   },
+  {
+    name: "landmark the odd predicate",
+    format: "acp",
+    what: "the right option of every landmark choice and free list replaced by a fact of another predicate",
+    rewrite: (rows) => oddLandmark(rows),
+    check: /option form: rarest predicate .*\[landmarks\/choice\]/,
+  },
 ];
+
+/**
+ * Issue 52's landmark options, planted: the right option(s) of each landmark choice and free
+ * list replaced by a fact of another predicate of the domain (its PDDL and its text from the
+ * shard's other questions' options), as the generator did where it mixed predicates.
+ */
+export function oddLandmark(rows: Row[]): Row[] {
+  const headOf = (item: string): string => /\((\S+)/.exec(item)?.[1] ?? "";
+  const pool = new Map<string, [string, string][]>();
+  for (const r of rows) {
+    const meta = r["meta"] as { items: string[] };
+    if (r["form"] !== "choice" || !["progression", "reachability", "landmarks"].includes(String(r["kind"]))) continue;
+    const xs = pool.get(String(r["domain"])) ?? [];
+    (r["choices"] as string[]).forEach((c, i) => xs.push([meta.items[i]!, c]));
+    pool.set(String(r["domain"]), xs);
+  }
+  let k = 0;
+  for (const r of rows) {
+    if (r["kind"] !== "landmarks" || r["form"] === "yes-no") continue;
+    const meta = r["meta"] as { items: string[]; gold: { set: string[] | null } };
+    const rights = r["form"] === "choice" ? ["ABCD".indexOf(String(r["answer"]))] : (meta.gold.set ?? []).map((l) => "ABCD".indexOf(l));
+    const heads = new Set(meta.items.map(headOf));
+    const other = (pool.get(String(r["domain"])) ?? []).filter(([item]) => !heads.has(headOf(item)));
+    if (other.length === 0) continue;
+    const question = String(r["question"]);
+    const lines = question.split("\n");
+    for (const i of rights) {
+      const [item, text] = other[k++ % other.length]!;
+      const letter = "ABCD"[i]!;
+      // the option's line: the last one with its letter (the options close the question)
+      const at = lines.map((l) => l.startsWith(`${letter}. `)).lastIndexOf(true);
+      lines[at] = `${letter}. ${text}`;
+      if (r["form"] === "choice") (r["choices"] as string[])[i] = text;
+      meta.items[i] = item;
+    }
+    r["question"] = lines.join("\n");
+    r["prompt"] = `${r["question"]}${String(r["prompt"]).slice(question.length)}`;
+  }
+  return rows;
+}
 
 /** Copy the clean folder `from` to `to` and apply `plant` to every shard (the folder's records updated to match). */
 export function plantInto(from: string, to: string, plant: Plant): void {

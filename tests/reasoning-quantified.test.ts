@@ -4,7 +4,7 @@
  * several witnesses (start a machine with any sound part mounted, from any room it is in; mount
  * and unmount from any room the machine is in), universal preconditions (empty hands),
  * conditional and universal effects, derived predicates (one existential, one universal) and a
- * quantified goal. The grounder makes one operator per witness; a question is about the action
+ * quantified goal (p4: a corridor with side rooms, so that landmark options of one form exist). The grounder makes one operator per witness; a question is about the action
  * the user sees (its name and arguments), never about a witness.
  *
  * Every answer is re-derived by the brute force of bench/acp-truth.ts, which evaluates the lifted
@@ -26,7 +26,7 @@ import type { GroundTask } from "../src/task/types.js";
 import { config, ROOT } from "./pairs-helpers.js";
 
 const DIR = join(ROOT, "tests", "fixtures", "reasoning", "workshop");
-const PROBLEMS = ["p1", "p2", "p3"];
+const PROBLEMS = ["p1", "p2", "p3", "p4"];
 const SEEDS = [1, 2, 3];
 const MAX = 200_000;
 

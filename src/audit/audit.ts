@@ -9,8 +9,9 @@ import { UserError } from "../pddl/errors.js";
 import { mixedHash, uniformOf } from "../util/prng.js";
 import { repeatsObject, sameObjects, StepTextParser, type Act } from "./actions.js";
 import { accuracy, auc, bestDirection, clusterBootstrapSe, clusteredMean, macroF1, macroF1Coded, LogisticRegression, meanShare, pickAccuracy, type Scored } from "./measures.js";
+import { OptionProbes, type OptionProbeResult } from "./options.js";
 import { PairProbes, UnitProbes, type ProbeResult } from "./probes.js";
-import { countRows, openDataset, readRowBatches } from "./read.js";
+import { countRows, openDataset, readRowBatches, type ShardRow } from "./read.js";
 import { toUnits, unitKind, type ChainUnit, type Side, type StepUnit, type Unit } from "./units.js";
 
 /** The documented thresholds of the checks (docs/audit.md). */
@@ -25,6 +26,8 @@ export const AUDIT_THRESHOLDS = {
   pairChainRule: 0.55,
   /** A probe's gain over its prior: one-vs-rest AUC per class (step rows, chains), pick rate (pairs). */
   probeGain: 0.02,
+  /** A question option picked by its form alone (the odd one out: predicate, argument count, length): pick rate over chance. */
+  optionGain: 0.05,
   /** Step rows naming one object twice: flagged when at least this many share one label ... */
   repeatedObjectRows: 10,
   /** ... at this share or more. */
@@ -114,6 +117,12 @@ export interface AuditReport {
    * test problems (src/audit/probes.ts).
    */
   probes: ProbeResult[];
+  /**
+   * Reasoning questions (`acp`): per kind and form, how often the option that stands out by its
+   * form (rarest predicate, rarest argument count, shortest, longest) is right, against chance
+   * (src/audit/options.ts); empty for other formats.
+   */
+  option_probes: OptionProbeResult[];
   /** The highest-scoring single-row rule (any format). */
   best_rule: RuleResult | null;
   checks: Check[];
@@ -284,6 +293,7 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
   let pruned = 0;
   const unitProbes = kind === "pair" ? null : new UnitProbes<StepUnit | ChainUnit>(kind, info.format === "feedback", options.headlineOnly === true);
   const pairProbes = kind === "pair" ? new PairProbes() : null;
+  const optionProbes = info.format === "acp" ? new OptionProbes() : null;
   // the candidates of one state are shown the same prompt and prefix: a difference is written by label
   const contexts = new Map<string, number>();
   let contextDiffers = 0;
@@ -300,52 +310,57 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
   const sampleRate = options.maxRows !== undefined && total > options.maxRows ? options.maxRows / total : 1;
   const keep = sampleRate < 1 ? (line: string): boolean => inSample(line, sampleRate) : undefined;
   const domains = new Set<string>();
-  for await (const batch of readRowBatches(info, keep)) for (const row of batch) for (const u of toUnits(info.format, row, parser)) {
-    if (options.domain !== undefined) {
-      const d = u.problem.slice(0, u.problem.indexOf("/"));
-      domains.add(d);
-      if (d !== options.domain) continue;
-    }
-    units++;
-    const r = role(u);
-    if (u.kind === "pair") {
-      pruned += u.pruned;
-      if (r === "train") {
-        cls.learn(actTokens(u.chosen.acts), u.chosen.words, "chosen", mixedHash(`${u.id}\u0000chosen`));
-        cls.learn(actTokens(u.rejected.acts), u.rejected.words, "rejected", mixedHash(`${u.id}\u0000rejected`));
-        cls.trained++;
-        pairProbes!.learn(u);
-      } else if (r === "test") {
-        pairTests.push({ chosen: u.chosen, rejected: u.rejected, first: u.first, problem: u.problem });
+  const ofDomain = (row: ShardRow): boolean => options.domain === undefined || String(row.obj["id"] ?? "").split("/")[0] === options.domain;
+  for await (const batch of readRowBatches(info, keep)) for (const row of batch) {
+    // the options' form, read on every question (a rule with nothing to learn: no split)
+    if (optionProbes !== null && ofDomain(row)) optionProbes.add(row);
+    for (const u of toUnits(info.format, row, parser)) {
+      if (options.domain !== undefined) {
+        const d = u.problem.slice(0, u.problem.indexOf("/"));
+        domains.add(d);
+        if (d !== options.domain) continue;
       }
-      if (r !== "train" && heldOut(u)) pairProbes!.keep(u);
-      const goals = chainGoals ? [goalOf(u.problem, u.chosen.acts), goalOf(u.problem, u.rejected.acts)] : [null, null];
-      pairs.push({ problem: u.problem, group: u.group, first: u.first, chosen: sideFeatures(u.chosen), rejected: sideFeatures(u.rejected), goal: { chosen: goals[0]!, rejected: goals[1]! } });
-      continue;
-    }
-    const label = u.kind === "step" ? u.category : u.error ? "error" : "correct";
-    const at = u.kind === "step" ? [u.act?.type ?? "?"] : actTokens(u.acts);
-    if (r === "train") {
-      const key = mixedHash(u.id);
-      cls.learn(at, u.words, label, key);
-      cls.trained++;
-      unitProbes!.learn(u, label, key);
-    } else if (r === "test") {
-      cls.test.push({ action: at, text: u.words, label, problem: u.problem });
-    }
-    if (r !== "train" && heldOut(u)) unitProbes!.keep(u, label, u.problem);
-    if (u.kind === "step" && u.state !== null && u.context !== null) {
-      const seen = contexts.get(u.state);
-      if (seen === undefined) (contexts.set(u.state, u.context), contextStates++);
-      else if (seen !== u.context) contextDiffers++;
-    }
-    // where the row is in its shard, for the row-order rules (not for feedback turns: a dialogue's order is its walk)
-    const orderGroup = u.kind === "chain" ? u.problem : info.format === "feedback" ? null : u.state ?? u.problem;
-    if (orderGroup !== null) orders.push({ group: orderGroup, file: u.raw.file, line: u.raw.line, label, problem: u.problem });
-    if (u.kind === "step") {
-      steps.push({ problem: u.problem, executable: u.category !== "non-executable", steps: u.steps, chars: u.chars, position: u.position, repeats: repeatsObject(u.act), same: sameObjects(u.prev, u.act) });
-    } else {
-      chains.push({ problem: u.problem, error: u.error, values: CHAIN_FEATURES.map(([, get]) => get(u)), firstError: firstErrorShares(u), goal: chainGoals ? goalOf(u.problem, u.acts) : null });
+      units++;
+      const r = role(u);
+      if (u.kind === "pair") {
+        pruned += u.pruned;
+        if (r === "train") {
+          cls.learn(actTokens(u.chosen.acts), u.chosen.words, "chosen", mixedHash(`${u.id}\u0000chosen`));
+          cls.learn(actTokens(u.rejected.acts), u.rejected.words, "rejected", mixedHash(`${u.id}\u0000rejected`));
+          cls.trained++;
+          pairProbes!.learn(u);
+        } else if (r === "test") {
+          pairTests.push({ chosen: u.chosen, rejected: u.rejected, first: u.first, problem: u.problem });
+        }
+        if (r !== "train" && heldOut(u)) pairProbes!.keep(u);
+        const goals = chainGoals ? [goalOf(u.problem, u.chosen.acts), goalOf(u.problem, u.rejected.acts)] : [null, null];
+        pairs.push({ problem: u.problem, group: u.group, first: u.first, chosen: sideFeatures(u.chosen), rejected: sideFeatures(u.rejected), goal: { chosen: goals[0]!, rejected: goals[1]! } });
+        continue;
+      }
+      const label = u.kind === "step" ? u.category : u.error ? "error" : "correct";
+      const at = u.kind === "step" ? [u.act?.type ?? "?"] : actTokens(u.acts);
+      if (r === "train") {
+        const key = mixedHash(u.id);
+        cls.learn(at, u.words, label, key);
+        cls.trained++;
+        unitProbes!.learn(u, label, key);
+      } else if (r === "test") {
+        cls.test.push({ action: at, text: u.words, label, problem: u.problem });
+      }
+      if (r !== "train" && heldOut(u)) unitProbes!.keep(u, label, u.problem);
+      if (u.kind === "step" && u.state !== null && u.context !== null) {
+        const seen = contexts.get(u.state);
+        if (seen === undefined) (contexts.set(u.state, u.context), contextStates++);
+        else if (seen !== u.context) contextDiffers++;
+      }
+      // where the row is in its shard, for the row-order rules (not for feedback turns: a dialogue's order is its walk)
+      const orderGroup = u.kind === "chain" ? u.problem : info.format === "feedback" ? null : u.state ?? u.problem;
+      if (orderGroup !== null) orders.push({ group: orderGroup, file: u.raw.file, line: u.raw.line, label, problem: u.problem });
+      if (u.kind === "step") {
+        steps.push({ problem: u.problem, executable: u.category !== "non-executable", steps: u.steps, chars: u.chars, position: u.position, repeats: repeatsObject(u.act), same: sameObjects(u.prev, u.act) });
+      } else {
+        chains.push({ problem: u.problem, error: u.error, values: CHAIN_FEATURES.map(([, get]) => get(u)), firstError: firstErrorShares(u), goal: chainGoals ? goalOf(u.problem, u.acts) : null });
+      }
     }
   }
 
@@ -364,7 +379,8 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
   }
   const testCount = kind === "pair" ? pairTests.length : cls.test.length;
   const probes = kind === "pair" ? pairProbes!.results() : unitProbes!.results(options.headlineOnly === true ? AUDIT_THRESHOLDS.probeGain : undefined);
-  const checks = makeChecks(kind, info.format, rules, head.classifiers, probes, options);
+  const optionResults = optionProbes?.results() ?? [];
+  const checks = makeChecks(kind, info.format, rules, head.classifiers, probes, optionResults, options);
   if (contextStates > 0) {
     checks.push({ name: "rows whose prompt or prefix differs from their state's other candidates' (count)", group: "all", value: contextDiffers, limit: "0", pass: contextDiffers === 0 });
   }
@@ -384,6 +400,7 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
     ...head,
     rules,
     probes,
+    option_probes: optionResults,
     best_rule: best,
     checks,
     actions_parsed: parser.asked > 0 ? { asked: parser.asked, failed: parser.failed } : null,
@@ -670,7 +687,7 @@ interface PendingCheck extends Omit<Check, "pass"> {
   also?: boolean;
 }
 
-function makeChecks(kind: Unit["kind"], format: string, rules: RuleResult[], c: AuditReport["classifiers"], probes: ProbeResult[], o: AuditOptions): Check[] {
+function makeChecks(kind: Unit["kind"], format: string, rules: RuleResult[], c: AuditReport["classifiers"], probes: ProbeResult[], optionProbes: OptionProbeResult[], o: AuditOptions): Check[] {
   const T = AUDIT_THRESHOLDS;
   const maxGap = o.maxGap ?? T.maxGap;
   const pending: PendingCheck[] = [];
@@ -731,6 +748,17 @@ function makeChecks(kind: Unit["kind"], format: string, rules: RuleResult[], c: 
       distance: p.gain,
       se: p.se,
       features: p.top,
+    });
+  }
+  for (const p of optionProbes) {
+    pending.push({
+      name: `option form: ${p.probe} (pick rate over chance ${p.chance.toFixed(3)})`,
+      group: p.group,
+      value: p.gain,
+      limit: `<= ${T.optionGain}`,
+      excess: p.gain - T.optionGain,
+      distance: p.gain,
+      se: p.se,
     });
   }
   // Many checks at once: each is held to a Bonferroni z, so that a dataset without any leak

@@ -38,6 +38,11 @@ export function formatAuditTable(r: AuditReport): string {
       out.push(`${pad(p.probe + (p.gated ? "" : " (reported)"), 44)}${pad(p.group, 16)}${pad(p.measure, 8)}${lpad(String(p.n), 8)}${lpad(f3(p.prior), 8)}${lpad(f3(p.probe_value), 8)}${lpad(sign(p.gain), 8)}${lpad(f3(p.se), 7)}${top}`);
     }
   }
+  if (r.option_probes.length > 0) {
+    out.push("");
+    out.push(`${pad("option form: the odd one out", 44)}${pad("kind/form", 28)}${lpad("n", 8)}${lpad("chance", 8)}${lpad("pick", 8)}${lpad("gain", 8)}${lpad("se", 7)}`);
+    for (const p of r.option_probes) out.push(`${pad(p.probe, 44)}${pad(p.group, 28)}${lpad(String(p.n), 8)}${lpad(f3(p.chance), 8)}${lpad(f3(p.value), 8)}${lpad(sign(p.gain), 8)}${lpad(f3(p.se), 7)}`);
+  }
   out.push("");
   const failed = r.checks.filter((c) => !c.pass);
   out.push(`checks: ${r.checks.length - failed.length} of ${r.checks.length} pass`);
@@ -58,6 +63,9 @@ export function auditHeadline(r: AuditReport): AuditHeadline {
   ];
   const pos = r.rules.find((x) => x.name === "candidate position");
   if (pos) parts.push(`candidate position AUC ${f3(pos.value)}`);
+  // questions: the option that stands out by its form, at its best against chance
+  const odd = r.option_probes.reduce<AuditReport["option_probes"][number] | null>((b, p) => (b === null || p.gain > b.gain ? p : b), null);
+  if (odd) parts.push(`best odd-one-out option rule: ${odd.probe} [${odd.group}] ${sign(odd.gain)} over chance`);
   const rep = r.rules.find((x) => x.name === "repeated object" && x.fires !== undefined);
   if (rep) parts.push(`rows naming an object twice: ${rep.fires}`);
   return {

@@ -299,7 +299,8 @@ export function toUnits(format: Format, row: ShardRow, parser: StepTextParser): 
  * The units of a reasoning question (`--format acp`): a yes/no question is one unit labelled by
  * its answer, its "action" the question's kind; each option of a choice is a unit labelled right
  * or wrong, at its place among the options (so a right answer that is always longer, or often
- * first, shows as it would among a state's candidates). Free answers have no label to leak.
+ * first, shows as it would among a state's candidates). Free answers have no label to leak (a
+ * free list's options are read by the odd-one-out rules, src/audit/options.ts).
  */
 function acpUnits(row: ShardRow): StepUnit[] {
   const format = "acp";
@@ -333,9 +334,16 @@ function acpUnits(row: ShardRow): StepUnit[] {
   if (right < 0 || right >= choices.length) bad(row, format, `a choice answer '${answer}'`);
   const stem = question.slice(0, question.lastIndexOf("\nA. "));
   const context = hashString(stem);
+  // the prior of an option: what all four share (the kind, the predicates or schemas shown) and
+  // the objects it names (sorted, once each). Its own predicate and argument count are its form,
+  // which must not give the answer away (issue 52: the landmark was the one option of its
+  // predicate): the probes measure it rather than the prior absorbing it
+  const heads = [...new Set(items.map((x) => actOf("choice", x).type))].sort();
+  const type = heads.length === 1 ? heads[0]! : `${domain}/${kind}:choice:${heads.map((h) => h.slice(h.lastIndexOf(":") + 1)).join("|")}`;
   return choices.map((c, i) => {
     const text = String(c);
-    return { ...base, id: `${id}/o${i}`, category: i === right ? "right" : "wrong", chars: text.length, position: i, act: actOf("choice", items[i]), words: words(text), text, prompt: stem, state: id, context, raw: rawForm(row, [text], null) };
+    const act: Act = { type, args: [...new Set(actOf("choice", items[i]).args)].sort() };
+    return { ...base, id: `${id}/o${i}`, category: i === right ? "right" : "wrong", chars: text.length, position: i, act, words: words(text), text, prompt: stem, state: id, context, raw: rawForm(row, [text], null) };
   });
 }
 

@@ -133,6 +133,11 @@ export function buildAcp(input: AcpInput): AcpRow[] {
   const plainFact = (f: number): boolean => !task.factDerived[f] && distinct(task.factArgs.subarray(task.factArgStart[f]!, task.factArgStart[f + 1]!));
   const plainOp = (o: number): boolean => distinct(task.opArgs.subarray(task.opArgStart[o]!, task.opArgStart[o + 1]!));
   const predicateOf = (f: number): string => task.factPredicate[f]!;
+  // the form of a fact: its predicate and the types of its arguments ("package 3 is in truck 1"
+  // against "... in airplane 1" differ in length by the type alone); distractors of the right
+  // item's form first, of its predicate where no form offers enough
+  const typesOf = (f: number): string => Array.from(task.factArgs.subarray(task.factArgStart[f]!, task.factArgStart[f + 1]!), (o) => task.objectTypes[o]!.join("|")).join(",");
+  const factShapes: Shape<number>[] = [(f) => `${predicateOf(f)}/${typesOf(f)}`, predicateOf];
   /** Facts of the same predicates as `f` (distractors of its kind). */
   const sameKind = (f: number): number[] => {
     const out: number[] = [];
@@ -263,7 +268,7 @@ export function buildAcp(input: AcpInput): AcpRow[] {
         const pool = [...new Set([...added, ...deleted, ...added.flatMap(sameKind), ...deleted.flatMap(sameKind)])].filter(plainFact);
         const yes = pool.filter((f) => hasFact(next, f));
         const no = pool.filter((f) => !hasFact(next, f));
-        const q = yesNoOrChoice(form, p, yes, no, (f) => fact(f, p), (f) => `If I ${act(op, p)}, will it be true afterwards that ${fact(f, p)}?`, `If I ${act(op, p)}, which of these will be true afterwards?`, "effects", predicateOf, want);
+        const q = yesNoOrChoice(form, p, yes, no, (f) => fact(f, p), (f) => `If I ${act(op, p)}, will it be true afterwards that ${fact(f, p)}?`, `If I ${act(op, p)}, which of these will be true afterwards?`, "effects", factShapes, want);
         return q && { ...q, action: op };
       }
       case "reachability": {
@@ -282,7 +287,7 @@ export function buildAcp(input: AcpInput): AcpRow[] {
           proved.set(f, r);
           (r.answer ? yes : no).push(f);
         }
-        const q = provedQuestion(form, p, yes, no, (f) => proved.get(f)!, (f) => fact(f, p), (f) => `From the current state, can it become true that ${fact(f, p)}?`, "Which of these can still become true, from the current state?", "List the options that can still become true from the current state, one letter per line.", (f) => task.factNames[f]!, false, predicateOf, want);
+        const q = provedQuestion(form, p, yes, no, (f) => proved.get(f)!, (f) => fact(f, p), (f) => `From the current state, can it become true that ${fact(f, p)}?`, "Which of these can still become true, from the current state?", "List the options that can still become true from the current state, one letter per line.", (f) => task.factNames[f]!, false, factShapes, want);
         if (q !== null) return q;
         // nothing cut off here (every step can be undone, say): within how many steps, which the state decides
         const d = depthsFrom(task, s, HORIZON_STEPS, { maxStates: Math.min(input.maxStates, HORIZON_STATES), deadline: budgetOf.deadline }, actions);
@@ -321,7 +326,11 @@ export function buildAcp(input: AcpInput): AcpRow[] {
         const rest = input.planOps.slice(k);
         if (rest.length === 0) return null;
         // a wrong plan: step j replaced by a near miss not applicable where it is taken
-        const j = p.int(rest.length);
+        // a choice shows four consecutive step numbers: the window first, the wrong step in it, so
+        // that every number shown is the wrong one 1 time in 4 (the wrong step drawn first, its
+        // window clipped at the plan's ends, made "step 1" right 40% of the times it was shown)
+        const from = form === "choice" && rest.length >= 4 ? p.int(rest.length - 3) : -1;
+        const j = from >= 0 ? from + p.int(4) : p.int(rest.length);
         let st = s;
         for (let i = 0; i < j; i++) st = take(st, rest[i]!);
         const miss = nearMiss(st, p);
@@ -335,9 +344,7 @@ export function buildAcp(input: AcpInput): AcpRow[] {
         }
         const at = replay(task, s, bad, actions).firstFailure;
         if (form === "free") return { text: `Starting from the current state, which is the first step of this plan that cannot be taken? Answer with its number.\n${planText(bad)}\n`, gold: { answer: String(at + 1), accept: [String(at + 1)], set: null }, proof: "replay", states: 0, plan: bad };
-        if (bad.length < 4) return null;
-        // four consecutive steps around the wrong one, it at a drawn place among them: its number says nothing
-        const from = Math.max(0, Math.min(bad.length - 4, at - p.int(4)));
+        if (from < 0 || at < from || at > from + 3) return null;
         const nums = [at, ...[0, 1, 2, 3].map((i) => from + i).filter((i) => i !== at)];
         const q = choice(p, nums, (i) => `step ${i + 1}`, `Starting from the current state, which is the first step of this plan that cannot be taken?\n${planText(bad)}`, "replay");
         return q && { ...q, plan: bad };
@@ -402,7 +409,9 @@ export function buildAcp(input: AcpInput): AcpRow[] {
       case "landmarks": {
         // a landmark is made true on every plan, so on the walk's own plan from here: facts that
         // plan makes true are proved one by one (relaxation or search); the others are not
-        // landmarks, the plan itself the proof
+        // landmarks, the plan itself the proof. The distractors are drawn among the facts of a
+        // landmark's form (every one the plan never makes true, with no search), so that four of
+        // one predicate are found wherever the problem has them
         const goal = new Set(task.goalPos);
         const onPlan = new Uint8Array(task.numFacts);
         for (let i = k + 1; i <= L; i++) for (let f = 0; f < task.numFacts; f++) if (hasFact(input.planStates[i]!, f)) onPlan[f] = 1;
@@ -412,17 +421,23 @@ export function buildAcp(input: AcpInput): AcpRow[] {
         const proved = new Map<number, { answer: boolean; proof: Proof; states: number }>();
         const yes: number[] = [];
         const no: number[] = [];
-        for (const f of p.shuffle(made).slice(0, 8)) {
+        const order = p.shuffle(made);
+        const prove = (f: number): void => {
           const r = isLandmark(task, s, f, budget());
-          if (r === null) continue;
+          if (r === null) return;
           proved.set(f, r);
           (r.answer ? yes : no).push(f);
-        }
-        for (const f of p.shuffle(off).slice(0, 12)) {
+        };
+        order.slice(0, 8).forEach(prove);
+        // then up to 8 more of the landmarks' predicates: in small problems the facts the plan
+        // makes true without having to are most of the distractors of a landmark's form
+        const wanted = new Set(yes.map(predicateOf));
+        order.slice(8).filter((f) => wanted.has(predicateOf(f))).slice(0, 8).forEach(prove);
+        for (const f of off) {
           proved.set(f, { answer: false, proof: "replay", states: 0 });
           no.push(f);
         }
-        return provedQuestion(form, p, yes, no, (f) => proved.get(f)!, (f) => fact(f, p), (f) => `Must every plan from the current state make it true, at some point, that ${fact(f, p)}?`, "Which of these must every plan from the current state make true at some point?", "List the options every plan from the current state must make true at some point, one letter per line.", (f) => task.factNames[f]!, false, predicateOf, want, true);
+        return provedQuestion(form, p, yes, no, (f) => proved.get(f)!, (f) => fact(f, p), (f) => `Must every plan from the current state make it true, at some point, that ${fact(f, p)}?`, "Which of these must every plan from the current state make true at some point?", "List the options every plan from the current state must make true at some point, one letter per line.", (f) => task.factNames[f]!, false, factShapes, want);
       }
       case "next-action": {
         const h = hstar(input.ctx, s);
@@ -564,19 +579,14 @@ function choice<T>(p: Prng, items: T[], say: (x: T) => string, text: string, pro
 
 /**
  * Yes/no (only where both answers exist; `want` picks which) or a choice (one right, three
- * wrong), over items of one `shape` (an action's schema, a fact's predicate) on both sides, so
- * that the schema or predicate asked about says nothing. With `mixed`, a choice where no shape
- * offers enough items is over items of any shape (problems too small for four of one kind).
+ * wrong), over items of one `shape` (an action's schema, a fact's predicate and argument types)
+ * on both sides, so that the form of the item asked about, or of an option, says nothing.
  */
-function yesNoOrChoice<T>(form: AcpForm, p: Prng, yes: T[], no: T[], say: (x: T) => string, yesNo: (x: T) => string, choiceText: string, proof: Proof, shape: ((x: T) => string) | undefined, want: boolean, mixed = false): Q | null {
+function yesNoOrChoice<T>(form: AcpForm, p: Prng, yes: T[], no: T[], say: (x: T) => string, yesNo: (x: T) => string, choiceText: string, proof: Proof, shape: Shape<T> | Shape<T>[] | undefined, want: boolean): Q | null {
   if (shape !== undefined) {
-    const need = form === "choice" ? 3 : 1;
-    const shapes = [...new Set(yes.map(shape))].filter((sh) => new Set(no.filter((x) => shape(x) === sh)).size >= need).sort();
-    if (shapes.length > 0) {
-      const sh = p.pick(shapes);
-      yes = yes.filter((x) => shape(x) === sh);
-      no = no.filter((x) => shape(x) === sh);
-    } else if (form === "yes-no" || !mixed) return null;
+    const one = narrow(p, yes, no, shape, form === "choice" ? 3 : 1);
+    if (one === null) return null;
+    ({ yes, no } = one);
   }
   if (form === "yes-no") {
     if (yes.length === 0 || no.length === 0) return null;
@@ -586,6 +596,25 @@ function yesNoOrChoice<T>(form: AcpForm, p: Prng, yes: T[], no: T[], say: (x: T)
   }
   if (yes.length === 0 || new Set(no).size < 3) return null;
   return choice(p, [p.pick(yes), ...p.shuffle([...new Set(no)]).slice(0, 3)], say, choiceText, proof);
+}
+
+/** The form of an item (an action's schema, a fact's predicate and argument types): options of one form say nothing by it. */
+type Shape<T> = (x: T) => string;
+
+/**
+ * The items of one form (drawn among the forms of `yes` items with at least `need` distinct
+ * `no` items of that form), trying the finest of `shapes` first; null where none offers enough.
+ * Never a mix of forms: the odd one out would stand out (issue 52: the landmark among facts of
+ * other predicates was picked by its predicate alone, 54% against 25%).
+ */
+function narrow<T>(p: Prng, yes: T[], no: T[], shapes: Shape<T> | Shape<T>[], need: number): { yes: T[]; no: T[] } | null {
+  for (const shape of Array.isArray(shapes) ? shapes : [shapes]) {
+    const ok = [...new Set(yes.map(shape))].filter((sh) => new Set(no.filter((x) => shape(x) === sh)).size >= need).sort();
+    if (ok.length === 0) continue;
+    const sh = p.pick(ok);
+    return { yes: yes.filter((x) => shape(x) === sh), no: no.filter((x) => shape(x) === sh) };
+  }
+  return null;
 }
 
 type Proved1 = { answer: boolean; proof: Proof; states: number } | null;
@@ -608,9 +637,8 @@ function provedQuestion<T>(
   freeText: string,
   key: (x: T) => string,
   numbered: boolean,
-  shape: ((x: T) => string) | undefined,
+  shape: Shape<T> | Shape<T>[] | undefined,
   want: boolean,
-  mixed = false,
 ): Q | null {
   const finish = (q: Q | null, about: T[]): Q | null => {
     if (q === null) return null;
@@ -624,12 +652,9 @@ function provedQuestion<T>(
       return finish({ text: freeText, gold: { answer: right.join("\n"), accept: null, set: [...right].sort() }, proof: "state", states: 0 }, [...yes, ...no]);
     }
     if (shape !== undefined) {
-      const shapes = [...new Set(yes.map(shape))].filter((sh) => no.filter((x) => shape(x) === sh).length >= 2).sort();
-      if (shapes.length > 0) {
-        const sh = p.pick(shapes);
-        yes = yes.filter((x) => shape(x) === sh);
-        no = no.filter((x) => shape(x) === sh);
-      } else if (!mixed) return null;
+      const one = narrow(p, yes, no, shape, 2);
+      if (one === null) return null;
+      ({ yes, no } = one);
     }
     if (yes.length === 0 || no.length < 2) return null;
     const nYes = 1 + p.int(Math.min(2, yes.length));
@@ -638,7 +663,7 @@ function provedQuestion<T>(
     const right = items.flatMap((x, i) => (yes.includes(x) ? [LETTERS[i]!] : []));
     return finish({ text: `${freeText}\n${items.map((x, i) => `${LETTERS[i]}. ${say(x)}`).join("\n")}`, gold: { answer: right.join("\n"), accept: null, set: right }, proof: "state", states: 0, about: items }, items);
   }
-  const q = yesNoOrChoice(form, p, yes, no, say, yesNo, choiceText, "state", shape, want, mixed);
+  const q = yesNoOrChoice(form, p, yes, no, say, yesNo, choiceText, "state", shape, want);
   return finish(q, (q?.about ?? []) as T[]);
 }
 
