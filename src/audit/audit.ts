@@ -737,30 +737,12 @@ function makeChecks(kind: Unit["kind"], format: string, rules: RuleResult[], c: 
     }
     if (o.maxRule != null) pending.push(ruleCheck(r, `${name}, --max-rule`, o.maxRule));
   }
-  for (const p of probes) {
-    if (!p.gated) continue;
-    pending.push({
-      name: `probe: ${p.probe} (${p.measure} gain over ${p.prior_reads})`,
-      group: p.group,
-      value: p.gain,
-      limit: `<= ${T.probeGain}`,
-      excess: p.gain - T.probeGain,
-      distance: p.gain,
-      se: p.se,
-      features: p.top,
-    });
-  }
-  for (const p of optionProbes) {
-    pending.push({
-      name: `option form: ${p.probe} (pick rate over chance ${p.chance.toFixed(3)})`,
-      group: p.group,
-      value: p.gain,
-      limit: `<= ${T.optionGain}`,
-      excess: p.gain - T.optionGain,
-      distance: p.gain,
-      se: p.se,
-    });
-  }
+  // a gain held to a limit, with its standard error (probes and option-form rules alike)
+  const gainCheck = (name: string, group: string, gain: number, limit: number, se: number, features?: string[]): void => {
+    pending.push({ name, group, value: gain, limit: `<= ${limit}`, excess: gain - limit, distance: gain, se, ...(features !== undefined ? { features } : {}) });
+  };
+  for (const p of probes) if (p.gated) gainCheck(`probe: ${p.probe} (${p.measure} gain over ${p.prior_reads})`, p.group, p.gain, T.probeGain, p.se, p.top);
+  for (const p of optionProbes) gainCheck(`option form: ${p.probe} (pick rate over chance ${p.chance.toFixed(3)})`, p.group, p.gain, T.optionGain, p.se);
   // Many checks at once: each is held to a Bonferroni z, so that a dataset without any leak
   // fails one by chance at most 5% of the time.
   const z = normalQuantile(1 - 0.05 / (2 * pending.length));
