@@ -166,4 +166,17 @@ describe("generic readings of name shapes (issue 51)", () => {
     // two of a type that is no coordinate stay two objects
     expect(say("adjacent", ["n1", "n2"])).not.toContain("(n1, n2)");
   });
+
+  it("round 4: a relation between two of a kind over two kinds is read plainly, not 'up is next to clockwise'", () => {
+    const d = parseDomain(
+      `(define (domain turns) (:requirements :strips :typing) (:types dir rotation)
+        (:predicates (next-dir ?d - dir ?r - rotation ?e - dir) (adjacent ?a - dir ?b - dir)))`,
+      "turns.pddl",
+    );
+    const t = genericTemplates(d);
+    const say = (name: string, args: string[]): string => fill(t.predicates.get(name)!.pos[0]!, args);
+    expect(say("next-dir", ["up", "cw", "right"])).toBe('the relation "next direction" links up, cw and right, in this order');
+    // (one kind: the relation as before)
+    expect(say("adjacent", ["up", "left"])).toBe("up is adjacent to left");
+  });
 });

@@ -43,6 +43,8 @@ const ADJ_PREP: Record<string, string> = {
   neighbor: "to", visible: "from", reachable: "from", accessible: "from", different: "from", separate: "from",
   ready: "for", available: "for", free: "for", suitable: "for", compatible: "with", full: "of", empty: "of",
 };
+// relations that hold between two things of one kind
+const SAME_KIND_RELATIONS = new Set(["next", "adjacent", "neighbour", "neighbor", "equal", "similar"]);
 // Adjectives of an attitude toward a thing named after them ("allergic-gluten ?c": allergic to gluten).
 const TOWARD: Record<string, string> = { allergic: "to", sensitive: "to", immune: "to", resistant: "to", loyal: "to", hostile: "to" };
 const GERUND_PREP: Record<string, string> = { pointing: "at", looking: "at", heading: "to", going: "to", waiting: "for", working: "on" };
@@ -242,6 +244,9 @@ function predicatePhraseOf(decl: PredicateDecl, hint?: PredicateHint, keepNames 
     return { ...num, neg: `it is not the case that ${num.pos}` };
   }
   if (ps.length > 0 && w.some((x) => unreadable(x, ps))) return plainPhrase(plainName, ps);
+  // a relation between two of a kind ("next", "adjacent") over two kinds that are not a thing
+  // and a place ("next-direction ?d - direction ?r - rotation ?d2"): no "d is next to r", plainly
+  if (ps.length >= 2 && w.some((x) => SAME_KIND_RELATIONS.has(x)) && ps[0]!.typeWords.length > 0 && ps[1]!.typeWords.length > 0 && ps[0]!.typeWords.join() !== ps[1]!.typeWords.join() && !ps[1]!.place) return plainPhrase(plainName, ps);
   let flip = false;
   if (w.length > 1 && w[0] === "no" && ps.length > 0 && senseOf(w[1]!) === "noun") {
     // "no-access ?p ?f": "p has no access to f".
