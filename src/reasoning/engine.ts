@@ -6,6 +6,7 @@
  * the next action by the labeller's h*. Every answer carries how it was proved; a question whose
  * proof runs out of budget is skipped, never guessed.
  */
+import { Heap } from "heap-js";
 import { StateSpace } from "../search/space.js";
 import { computeFactGroups, type GroundTask } from "../task/index.js";
 import { applyOp, hasFact, isApplicable, isGoal } from "../task/state.js";
@@ -163,6 +164,230 @@ export class Mutexes {
     const gb = this.groupsOf[b]!;
     return this.groupsOf[a]!.some((g) => gb.includes(g));
   }
+  /** Does some pair of `facts` share a mutex group (so they never hold together)? */
+  pairIn(facts: ArrayLike<number>): boolean {
+    for (let i = 0; i < facts.length; i++) for (let j = i + 1; j < facts.length; j++) if (this.exclusive(facts[i]!, facts[j]!)) return true;
+    return false;
+  }
+  /**
+   * Does `state` keep every group (at most one fact of each)? The groups are invariants of the
+   * states reachable from the task's initial state; a state given from elsewhere may break them,
+   * and then nothing proved with them holds from it.
+   */
+  holdsIn(state: Uint32Array): boolean {
+    const seen = new Set<number>();
+    for (let f = 0; f < this.groupsOf.length; f++) {
+      if (!hasFact(state, f)) continue;
+      for (const g of this.groupsOf[f]!) {
+        if (seen.has(g)) return false;
+        seen.add(g);
+      }
+    }
+    return true;
+  }
+}
+
+const mutexCache = new WeakMap<GroundTask, Mutexes>();
+/** The mutex groups of `task`, computed once per task. */
+export function mutexesOf(task: GroundTask): Mutexes {
+  let m = mutexCache.get(task);
+  if (m === undefined) mutexCache.set(task, (m = new Mutexes(task)));
+  return m;
+}
+
+/**
+ * The delete relaxation as unit-cost relaxed actions (an operator's unconditional adds; each
+ * conditional add with the operator's precondition and its condition; each axiom), with the ones
+ * whose preconditions hold a mutex pair left out: no reachable state satisfies them, so no plan
+ * takes them (h^2-style: a fact whose every achiever needs two mutex facts, or a fact only such
+ * achievers lead to, is unreachable). Built once per task and mutex set.
+ */
+export class Relaxation {
+  private readonly n: number;
+  private readonly preStart: Int32Array;
+  private readonly pre: Int32Array;
+  private readonly add: Int32Array;
+  /** Per relaxed action: the operator it comes from (-1: an axiom). */
+  private readonly from: Int32Array;
+  /** Per relaxed action: its operator adds this fact unconditionally (-1: none recorded here; see `addsAll`). */
+  private readonly opAdds: Map<number, Set<number>>;
+  /** Relaxed actions per precondition fact (CSR). */
+  private readonly byPreStart: Int32Array;
+  private readonly byPre: Int32Array;
+  /** Relaxed actions without preconditions. */
+  private readonly free: number[] = [];
+  /** Per fact: every operator effect or axiom that adds it needs a mutex pair. */
+  readonly achieversMutex: Uint8Array;
+  constructor(private readonly task: GroundTask, readonly mutex: Mutexes | null) {
+    const preStart: number[] = [0];
+    const pre: number[] = [];
+    const add: number[] = [];
+    const from: number[] = [];
+    const achievable = new Uint8Array(task.numFacts);
+    const hasAchiever = new Uint8Array(task.numFacts);
+    this.opAdds = new Map();
+    const push = (p: number[], a: number, o: number): void => {
+      hasAchiever[a] = 1;
+      if (mutex?.pairIn(p)) return;
+      achievable[a] = 1;
+      pre.push(...p);
+      preStart.push(pre.length);
+      add.push(a);
+      from.push(o);
+    };
+    for (let op = 0; op < task.numOps; op++) {
+      const p = Array.from(task.pre.subarray(task.preStart[op]!, task.preStart[op + 1]!));
+      const adds = new Set<number>();
+      for (let j = task.addStart[op]!; j < task.addStart[op + 1]!; j++) adds.add(task.add[j]!);
+      this.opAdds.set(op, adds);
+      for (const a of adds) push(p, a, op);
+      for (let e = task.ceStart[op]!; e < task.ceStart[op + 1]!; e++) {
+        if (task.ceIsAdd[e] !== 1) continue;
+        const c = Array.from(task.ceCond.subarray(task.ceCondStart[e]!, task.ceCondStart[e + 1]!));
+        push([...p, ...c.filter((f) => !p.includes(f))], task.ceFact[e]!, op);
+      }
+    }
+    for (let x = 0; x < task.numAxioms; x++) push(Array.from(task.axBody.subarray(task.axBodyStart[x]!, task.axBodyStart[x + 1]!)), task.axHead[x]!, -1);
+    this.n = add.length;
+    this.preStart = Int32Array.from(preStart);
+    this.pre = Int32Array.from(pre);
+    this.add = Int32Array.from(add);
+    this.from = Int32Array.from(from);
+    this.achieversMutex = new Uint8Array(task.numFacts);
+    // a fact no operator adds keeps its value: that is the state's business, not a mutex's
+    for (let f = 0; f < task.numFacts; f++) if (hasAchiever[f] && !achievable[f]) this.achieversMutex[f] = 1;
+    const count = new Int32Array(task.numFacts + 1);
+    for (let a = 0; a < this.n; a++) {
+      if (this.preStart[a] === this.preStart[a + 1]) this.free.push(a);
+      for (let j = this.preStart[a]!; j < this.preStart[a + 1]!; j++) count[this.pre[j]! + 1]!++;
+    }
+    for (let f = 0; f < task.numFacts; f++) count[f + 1]! += count[f]!;
+    this.byPreStart = Int32Array.from(count);
+    this.byPre = new Int32Array(this.pre.length);
+    const fill = Int32Array.from(count);
+    for (let a = 0; a < this.n; a++) for (let j = this.preStart[a]!; j < this.preStart[a + 1]!; j++) this.byPre[fill[this.pre[j]!]!++] = a;
+  }
+
+  /** Relaxed actions usable by plans that never make `without` true (its operator's unconditional adds would). */
+  private usable(a: number, without: number): boolean {
+    if (without < 0) return true;
+    if (this.add[a] === without) return false;
+    const o = this.from[a]!;
+    return o < 0 || !this.opAdds.get(o)!.has(without);
+  }
+
+  /**
+   * h^add from `state` (unit costs) of every fact: -1 where the relaxation cannot reach it.
+   * With `without`, relaxed plans that never make that fact true.
+   */
+  costs(state: Uint32Array, without = -1): Int32Array {
+    const task = this.task;
+    const cost = new Int32Array(task.numFacts).fill(-1);
+    const missing = new Int32Array(this.n);
+    const acc = new Int32Array(this.n);
+    for (let a = 0; a < this.n; a++) missing[a] = this.preStart[a + 1]! - this.preStart[a]!;
+    const open = new Heap<[number, number]>((x, y) => x[0] - y[0] || x[1] - y[1]);
+    for (let f = 0; f < task.numFacts; f++) if (hasFact(state, f) && f !== without) open.push([0, f]);
+    const reach = (a: number): void => {
+      if (!this.usable(a, without)) return;
+      const c = acc[a]! + 1;
+      const f = this.add[a]!;
+      if (cost[f]! < 0) open.push([c, f]);
+    };
+    for (const a of this.free) reach(a);
+    for (let top = open.pop(); top !== undefined; top = open.pop()) {
+      const [c, f] = top;
+      if (cost[f]! >= 0) continue;
+      cost[f] = c;
+      for (let j = this.byPreStart[f]!; j < this.byPreStart[f + 1]!; j++) {
+        const a = this.byPre[j]!;
+        acc[a]! += c;
+        if (--missing[a]! === 0) reach(a);
+      }
+    }
+    return cost;
+  }
+
+  /** Facts the relaxation (mutex-pruned) reaches from `state`; see `relaxedReachable`. */
+  reachable(state: Uint32Array, without = -1): Uint8Array {
+    const c = this.costs(state, without);
+    const r = new Uint8Array(c.length);
+    for (let f = 0; f < c.length; f++) r[f] = c[f]! >= 0 ? 1 : 0;
+    return r;
+  }
+}
+
+const relaxations = new WeakMap<GroundTask, WeakMap<object, Relaxation>>();
+const NO_MUTEX = {};
+/** The (cached) relaxation of `task` pruned by `mutex`, or unpruned where `state` breaks the groups. */
+function relaxationFor(task: GroundTask, mutex: Mutexes | null, state: Uint32Array): Relaxation {
+  const m = mutex !== null && mutex.holdsIn(state) ? mutex : null;
+  let byMutex = relaxations.get(task);
+  if (byMutex === undefined) relaxations.set(task, (byMutex = new WeakMap()));
+  const key = m ?? NO_MUTEX;
+  let r = byMutex.get(key);
+  if (r === undefined) byMutex.set(key, (r = new Relaxation(task, m)));
+  return r;
+}
+
+/**
+ * Greedy best-first from `from` (h^add of the `targets` facts, mutex-pruned relaxation) to a
+ * state where `goal` holds, never entering one where `avoid` holds: a witness (true), the
+ * reachable states exhausted (false), or null (budget). States whose targets the relaxation
+ * cannot reach are dropped: no plan from them reaches the goal. It visits every reachable state
+ * before it says false, like `searchReach`, but a witness deep in a large space is found first.
+ */
+export function guidedReach(
+  task: GroundTask,
+  from: Uint32Array,
+  goal: (s: Uint32Array) => boolean,
+  avoid: number,
+  targets: readonly (readonly number[])[],
+  relax: Relaxation,
+  budget: SearchBudget,
+): { answer: boolean | null; states: number } {
+  if (avoid >= 0 && hasFact(from, avoid)) return { answer: false, states: 0 };
+  if (goal(from)) return { answer: true, states: 1 };
+  const h = (s: Uint32Array): number => {
+    const c = relax.costs(s, avoid);
+    let best = -1;
+    for (const t of targets) {
+      let sum = 0;
+      for (const f of t) {
+        if (c[f]! < 0) (sum = -1);
+        if (sum < 0) break;
+        sum += c[f]!;
+      }
+      if (sum >= 0 && (best < 0 || sum < best)) best = sum;
+    }
+    return best;
+  };
+  const space = new StateSpace(task);
+  const h0 = h(from);
+  if (h0 < 0) return { answer: false, states: 1 };
+  space.intern(from);
+  const open = new Heap<[number, number]>((x, y) => x[0] - y[0] || x[1] - y[1]);
+  open.push([h0, 0]);
+  const cur = new Uint32Array(task.words);
+  const next = new Uint32Array(task.words);
+  const ops: number[] = [];
+  let popped = 0;
+  for (let top = open.pop(); top !== undefined; top = open.pop()) {
+    if (space.size > budget.maxStates || ((++popped & 255) === 255 && performance.now() > budget.deadline)) return { answer: null, states: space.size };
+    space.getInto(top[1], cur);
+    space.applicable(cur, ops);
+    for (const op of ops) {
+      space.apply(cur, op, next);
+      if (avoid >= 0 && hasFact(next, avoid)) continue;
+      const known = space.size;
+      const id = space.intern(next);
+      if (id < known) continue;
+      if (goal(next)) return { answer: true, states: space.size };
+      const v = h(next);
+      if (v >= 0) open.push([v, id]);
+    }
+  }
+  return { answer: false, states: space.size };
 }
 
 /**
@@ -198,49 +423,79 @@ export function searchReach(
   return { answer: false, states: space.size };
 }
 
+/** States of the best-first search for a witness before a breadth-first one exhausts the space (cheaper per state: no h^add). */
+const GUIDED_STATES = 25_000;
+
+/**
+ * A witness by best-first search within `GUIDED_STATES` states, else the breadth-first search
+ * with the whole budget (which exhausts the reachable states faster than the guided one).
+ */
+function reachBoth(
+  task: GroundTask,
+  from: Uint32Array,
+  goal: (s: Uint32Array) => boolean,
+  avoid: number,
+  targets: readonly (readonly number[])[],
+  relax: Relaxation,
+  budget: SearchBudget,
+): { answer: boolean | null; states: number } {
+  const g = guidedReach(task, from, goal, avoid, targets, relax, { maxStates: Math.min(GUIDED_STATES, budget.maxStates), deadline: budget.deadline });
+  if (g.answer !== null) return g;
+  const b = searchReach(task, from, goal, avoid >= 0 ? (s) => hasFact(s, avoid) : null, budget);
+  return b.answer === null ? b : { answer: b.answer, states: b.states };
+}
+
 /**
  * Can a state where every fact of `facts` holds be reached from `state`? Proved by the state
- * itself, a mutex pair, the delete relaxation, or an exhaustive search.
+ * itself, a mutex pair among the facts, a fact whose every achiever needs a mutex pair (both
+ * "mutex": invariants, whatever the state), the delete relaxation from the state with those
+ * achievers left out ("relaxation"), or a search: best-first towards the facts, which finds a
+ * witness far from the state within the budget, and otherwise exhausts the reachable states.
  */
 export function factsReachable(task: GroundTask, state: Uint32Array, facts: readonly number[], mutex: Mutexes, budget: SearchBudget): Proved | null {
   if (facts.every((f) => hasFact(state, f))) return { answer: true, proof: "state", states: 0 };
-  for (let i = 0; i < facts.length; i++) for (let j = i + 1; j < facts.length; j++) if (mutex.exclusive(facts[i]!, facts[j]!)) return { answer: false, proof: "mutex", states: 0 };
-  const relaxed = relaxedReachable(task, state);
+  if (mutex.pairIn(facts)) return { answer: false, proof: "mutex", states: 0 };
+  const relax = relaxationFor(task, mutex, state);
+  if (relax.mutex !== null && facts.some((f) => !hasFact(state, f) && relax.achieversMutex[f] === 1)) return { answer: false, proof: "mutex", states: 0 };
+  const relaxed = relax.reachable(state);
   if (facts.some((f) => relaxed[f] === 0)) return { answer: false, proof: "relaxation", states: 0 };
-  const r = searchReach(task, state, (s) => facts.every((f) => hasFact(s, f)), null, budget);
+  const r = reachBoth(task, state, (s) => facts.every((f) => hasFact(s, f)), -1, [facts], relax, budget);
   return r.answer === null ? null : { answer: r.answer, proof: "search", states: r.states };
 }
 
 /**
  * Can the action of `op` (any of its operators: the witnesses of an existential precondition)
  * be taken from `state`, now or later? Proved by the state, a mutex pair in every operator's
- * preconditions, the relaxation (an unreachable precondition in every operator), or a search.
+ * preconditions, the relaxation (mutex-pruned, as in `factsReachable`: an unreachable
+ * precondition in every operator), or a search towards the preconditions.
  */
 export function actionReachable(task: GroundTask, state: Uint32Array, op: number, mutex: Mutexes, budget: SearchBudget, actions: Actions = new Actions(task)): Proved | null {
   if (actions.applicable(state, op)) return { answer: true, proof: "state", states: 0 };
   const variants = actions.variantsOf(op);
   const pres = variants.map((v) => Array.from(task.pre.subarray(task.preStart[v]!, task.preStart[v + 1]!)));
-  const mutexIn = (pre: number[]): boolean => pre.some((a, i) => pre.slice(i + 1).some((b) => mutex.exclusive(a, b)));
-  if (pres.every(mutexIn)) return { answer: false, proof: "mutex", states: 0 };
-  const relaxed = relaxedReachable(task, state);
-  if (pres.every((pre) => pre.some((f) => relaxed[f] === 0))) return { answer: false, proof: "relaxation", states: 0 };
-  const r = searchReach(task, state, (s) => actions.applicable(s, op), null, budget);
+  if (pres.every((pre) => mutex.pairIn(pre))) return { answer: false, proof: "mutex", states: 0 };
+  const relax = relaxationFor(task, mutex, state);
+  const relaxed = relax.reachable(state);
+  if (pres.every((pre) => pre.some((f) => relaxed[f] === 0) || (relax.mutex !== null && mutex.pairIn(pre)))) return { answer: false, proof: "relaxation", states: 0 };
+  const r = reachBoth(task, state, (s) => actions.applicable(s, op), -1, pres, relax, budget);
   return r.answer === null ? null : { answer: r.answer, proof: "search", states: r.states };
 }
 
 /**
  * Is `fact` (false in `state`) a landmark from `state`: must every plan to the goal make it true?
  * Yes iff the goal cannot be reached through states where it is false (an exhaustive search that
- * avoids it); no when such a search finds the goal. The relaxation settles some cases first: a
- * goal fact is a landmark, and so is a fact without which the relaxed goal is unreachable.
+ * avoids it); no when such a search finds the goal (best-first towards the goal: a plan that
+ * avoids the fact). The relaxation settles some cases first: a goal fact is a landmark, and so is
+ * a fact without which the relaxed goal (mutex-pruned, as in `factsReachable`) is unreachable.
  */
-export function isLandmark(task: GroundTask, state: Uint32Array, fact: number, budget: SearchBudget): Proved | null {
+export function isLandmark(task: GroundTask, state: Uint32Array, fact: number, budget: SearchBudget, mutex: Mutexes | null = mutexesOf(task)): Proved | null {
   if (hasFact(state, fact)) return { answer: true, proof: "state", states: 0 };
   if (task.goalPos.includes(fact)) return { answer: true, proof: "state", states: 0 };
   // every plan is a relaxed plan: if no relaxed plan that leaves the fact false reaches the goal, no plan does
-  const relaxed = relaxedReachable(task, state, fact);
+  const relax = relaxationFor(task, mutex, state);
+  const relaxed = relax.reachable(state, fact);
   if (task.goalPos.some((g) => relaxed[g] === 0)) return { answer: true, proof: "relaxation", states: 0 };
-  const r = searchReach(task, state, (s) => isGoal(task, s), (s) => hasFact(s, fact), budget);
+  const r = reachBoth(task, state, (s) => isGoal(task, s), fact, [Array.from(task.goalPos)], relax, budget);
   return r.answer === null ? null : { answer: !r.answer, proof: "search", states: r.states };
 }
 
