@@ -20,15 +20,10 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AcpRow } from "../src/reasoning/index.js";
 import { check, enumerate, stateOf, TooLarge, World, type Space } from "./acp-truth.js";
+import { takeFlag } from "./args.js";
 
 const args = process.argv.slice(2);
-const flag = (name: string): string | undefined => {
-  const i = args.indexOf(name);
-  if (i < 0) return undefined;
-  const v = args[i + 1];
-  args.splice(i, 2);
-  return v;
-};
+const flag = (name: string): string | undefined => takeFlag(args, name);
 const maxStates = Number(flag("--max-states") ?? 200_000);
 const outFile = flag("--out");
 if (args.length === 0 || !Number.isInteger(maxStates) || maxStates < 1 || args.some((a) => a.startsWith("--"))) {

@@ -25,20 +25,14 @@ import { actionReachable, Actions, factsReachable, isLandmark, Mutexes, progress
 import { createOracle, LimitError, solve } from "../src/search/index.js";
 import { ground, hasFact, resolveGroundAction } from "../src/task/index.js";
 import type { GroundTask } from "../src/task/types.js";
-import { checkBenchFlags } from "./args.js";
+import { checkBenchFlags, takeFlag } from "./args.js";
 
 const USAGE = "usage: node dist/bench/acpbench.js ACPBENCH_DIR [--out FILE] [--max-states N] [--seconds S] [--tasks app,prog,...]";
 const VALUES = ["--out", "--max-states", "--seconds", "--tasks"];
 // the folder is the one positional argument; every other argument must be a known flag
 checkBenchFlags("acpbench", USAGE, { values: VALUES }, process.argv.slice(2).filter((a, i, all) => a.startsWith("-") || VALUES.includes(all[i - 1]!)));
 const args = process.argv.slice(2);
-const flag = (name: string): string | undefined => {
-  const i = args.indexOf(name);
-  if (i < 0) return undefined;
-  const v = args[i + 1];
-  args.splice(i, 2);
-  return v;
-};
+const flag = (name: string): string | undefined => takeFlag(args, name);
 const OUT = flag("--out");
 const MAX_STATES = Number(flag("--max-states") ?? 100_000);
 const SECONDS = Number(flag("--seconds") ?? 10);

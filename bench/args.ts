@@ -44,3 +44,12 @@ export function checkBenchFlags(script: string, usage: string, flags: BenchFlags
     process.exit(2);
   }
 }
+
+/** Remove `name` and its value from `args` (in place); the value, or undefined when absent. */
+export function takeFlag(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  if (i < 0) return undefined;
+  const v = args[i + 1];
+  args.splice(i, 2);
+  return v;
+}

@@ -7,6 +7,7 @@
  * proof runs out of budget is skipped, never guessed.
  */
 import { Heap } from "heap-js";
+import { weakMemo } from "../util/memo.js";
 import { StateSpace } from "../search/space.js";
 import { computeFactGroups, type GroundTask } from "../task/index.js";
 import { applyOp, hasFact, isApplicable, isGoal } from "../task/state.js";
@@ -187,13 +188,8 @@ export class Mutexes {
   }
 }
 
-const mutexCache = new WeakMap<GroundTask, Mutexes>();
 /** The mutex groups of `task`, computed once per task. */
-export function mutexesOf(task: GroundTask): Mutexes {
-  let m = mutexCache.get(task);
-  if (m === undefined) mutexCache.set(task, (m = new Mutexes(task)));
-  return m;
-}
+export const mutexesOf: (task: GroundTask) => Mutexes = weakMemo((task: GroundTask) => new Mutexes(task));
 
 /**
  * The delete relaxation as unit-cost relaxed actions (an operator's unconditional adds; each

@@ -5,6 +5,7 @@
  * also kept as per-word bit masks, compiled once per task: testing or applying an operator is a
  * few word operations (a state has 1-4 words in the built-in domains) instead of one per fact.
  */
+import { weakMemo } from "../util/memo.js";
 import type { GroundTask } from "./types.js";
 import { applyOp } from "./state.js";
 
@@ -232,14 +233,8 @@ export class SuccessorGenerator {
   }
 }
 
-const shared = new WeakMap<GroundTask, SuccessorGenerator>();
-
 /**
  * The successor generator of `task`, made once per task (its index and masks cost more than a
  * short search that would build its own; it holds nothing a caller could disturb).
  */
-export function successorGeneratorOf(task: GroundTask): SuccessorGenerator {
-  let g = shared.get(task);
-  if (g === undefined) shared.set(task, (g = new SuccessorGenerator(task)));
-  return g;
-}
+export const successorGeneratorOf: (task: GroundTask) => SuccessorGenerator = weakMemo((task: GroundTask) => new SuccessorGenerator(task));
