@@ -179,4 +179,18 @@ describe("generic readings of name shapes (issue 51)", () => {
     // (one kind: the relation as before)
     expect(say("adjacent", ["up", "left"])).toBe("up is adjacent to left");
   });
+
+  it("round 4: a grid position pair of a thing ('c1 is at (x1, y2)'); a direction is no manner ('move east', not 'move eastly')", () => {
+    const d = parseDomain(
+      `(define (domain cards) (:requirements :strips :typing) (:types card gridpos cell)
+        (:predicates (card-at ?c - card ?x ?y - gridpos) (robot-at ?c - cell) (link ?a ?b - cell))
+        (:action move-east :parameters (?from ?to - cell)
+          :precondition (and (robot-at ?from) (link ?from ?to))
+          :effect (and (not (robot-at ?from)) (robot-at ?to))))`,
+      "cards.pddl",
+    );
+    const t = genericTemplates(d);
+    expect(fill(t.predicates.get("card-at")!.pos[0]!, ["c1", "x1", "y2"])).toBe("c1 is at (x1, y2)");
+    expect(t.actions.get("move-east")!.text[0]!.source).toMatch(/^move east from \{from\} to \{to\}/);
+  });
 });

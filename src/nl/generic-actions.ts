@@ -627,9 +627,11 @@ export function actionPhrases(
   }
   // Manner words of a motion ("move-up-slow") become adverbs after the thing: "move lift1 up slowly".
   const motion = MOTION.has(verb);
-  const manner = motion ? rest.filter((x) => senseOf(x) === "adj").map(adverbOf) : [];
+  // (a direction is no manner: "move east", not "move eastly")
+  const isManner = (x: string): boolean => senseOf(x) === "adj" && !isDirection(x);
+  const manner = motion ? rest.filter(isManner).map(adverbOf) : [];
   const primaryType = typeof primary === "number" ? ps[primary]!.typeWords : [];
-  const objWords = (motion ? rest.filter((x) => senseOf(x) !== "adj") : rest).filter((x) => !primaryType.includes(x));
+  const objWords = (motion ? rest.filter((x) => !isManner(x)) : rest).filter((x) => !primaryType.includes(x));
   const afterObject = verb === "move" && dirParticle !== "";
   // run-together words are said apart ("push-unitarypipe": push unitary pipe); only in the
   // text, so that no piece names a parameter and changes the roles

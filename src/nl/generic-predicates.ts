@@ -739,7 +739,7 @@ export function coordinatePair(params: readonly TypedName[], at = params.length 
   if (tp === "object" || tq === "object") return false;
   if (pair(tp, tq)) return true;
   // one coordinate type for both, the parameters named x and y ("free ?x ?y - coord")
-  return tp === tq && /^coord(inate)?s?$/i.test(tp) && pair(p.name.replace(/^\?/, ""), q.name.replace(/^\?/, ""));
+  return tp === tq && /^(grid)?(coord(inate)?s?|pos(ition)?s?)$/i.test(tp) && (tp.toLowerCase().startsWith("grid") || /^coord/i.test(tp)) && pair(p.name.replace(/^\?/, ""), q.name.replace(/^\?/, ""));
 }
 
 const COORD_ABBR: Record<string, string> = { pos: "position", rel: "relative", obj: "object", loc: "location", coord: "position", coords: "position" };
@@ -761,10 +761,10 @@ function coordinatePhrase(w: string[], ps: ParamInfo[], hint?: PredicateHint, ke
     return { ...res, pos: `there is ${art} ${noun} at ${cell}`, neg: `there is no ${noun} at ${cell}`, attr: noun };
   }
   const a = ph[0]!;
-  // where a thing is, said with the preposition ("at ?n ?x ?y"): "n is at (x, y)"
-  if (words.length === 1 && ["at", "in", "on"].includes(words[0]!)) return { ...res, pos: `${a} is ${words[0]} ${cell}`, neg: `${a} is not ${words[0]} ${cell}`, attr: "position" };
   // words naming the first argument ("cart-pos ?c - cart") say who, not what
   if (words.length > 1 && !keepNames) words = words.filter((x) => !names([x], ps[0]!));
+  // where a thing is, said with the preposition ("at ?n ?x ?y", "card-at ?c ?x ?y"): "n is at (x, y)"
+  if (words.length === 1 && ["at", "in", "on"].includes(words[0]!)) return { ...res, pos: `${a} is ${words[0]} ${cell}`, neg: `${a} is not ${words[0]} ${cell}`, attr: "position" };
   const relative = words.includes("relative");
   words = words.filter((x) => x !== "relative" && x !== "position");
   const noun = [relative ? "relative" : "", ...words, "position"].filter((x) => x !== "").join(" ");
