@@ -423,8 +423,10 @@ export function searchReach(
 const GUIDED_STATES = 25_000;
 
 /**
- * A witness by best-first search within `GUIDED_STATES` states, else the breadth-first search
- * with the whole budget (which exhausts the reachable states faster than the guided one).
+ * The breadth-first search with the whole budget (cheap per state: it decides most questions
+ * and exhausts small spaces), then, only where it ran out, a best-first search for a witness
+ * within `GUIDED_STATES` states (far witnesses in large spaces: 20 blocks). Guided first cost
+ * npuzzle 25x the CPU: an h^add per state on every question the breadth-first search decides.
  */
 function reachBoth(
   task: GroundTask,
@@ -435,10 +437,10 @@ function reachBoth(
   relax: Relaxation,
   budget: SearchBudget,
 ): { answer: boolean | null; states: number } {
-  const g = guidedReach(task, from, goal, avoid, targets, relax, { maxStates: Math.min(GUIDED_STATES, budget.maxStates), deadline: budget.deadline });
-  if (g.answer !== null) return g;
   const b = searchReach(task, from, goal, avoid >= 0 ? (s) => hasFact(s, avoid) : null, budget);
-  return b.answer === null ? b : { answer: b.answer, states: b.states };
+  if (b.answer !== null) return { answer: b.answer, states: b.states };
+  const g = guidedReach(task, from, goal, avoid, targets, relax, { maxStates: Math.min(GUIDED_STATES, budget.maxStates), deadline: budget.deadline });
+  return g.answer !== null ? { answer: g.answer, states: b.states + g.states } : b;
 }
 
 /**
