@@ -686,6 +686,59 @@ export function truth(w: World, row: AcpRow, s: WState, item: string, full: () =
     }
     case "next-action":
       return optimalNext(w, full).includes(item);
+    default:
+      throw new Error(`${row.id}: ${row.kind} lists no items`);
+  }
+}
+
+/** The positive atoms of a goal formula's conjunction (its facts, as ACPBench reads them). */
+function goalAtoms(w: World): Set<string> {
+  const out = new Set<string>();
+  const walk = (f: Formula): void => {
+    if (f.kind === "atom") out.add(atomText(f.atom.predicate.toLowerCase(), f.atom.args.map((a) => a.name.toLowerCase())));
+    else if (f.kind === "and") f.args.forEach(walk);
+  };
+  walk(w.problem.goal);
+  return out;
+}
+
+/** Is `sub` obtained from `plan` by removing at least one step? */
+function removedFrom(plan: string[], sub: string[]): boolean {
+  let i = 0;
+  for (const x of plan) if (i < sub.length && sub[i] === x) i++;
+  return sub.length < plan.length && i === sub.length;
+}
+
+/**
+ * The open questions: the gold's list is exactly the right answers. Unreachable facts: every
+ * atom a state reachable from the initial state holds that no state reachable from `s` holds
+ * (the grounder's facts are the relaxation's, a superset; listed atoms outside the initial
+ * state's reach must still never hold from `s`). Landmarks: every atom some state from `s`
+ * holds, false at `s`, not a goal atom, without which no goal state is reached. A simplified
+ * plan: the example removes steps and replays to the goal.
+ */
+function checkOpen(w: World, row: AcpRow, s: WState, full: () => Space, maxStates: number): boolean {
+  const seen = (sp: Space): Set<string> => new Set(sp.states.flatMap((x) => w.facts(x)));
+  const accept = row.meta.gold.accept ?? [];
+  switch (row.kind) {
+    case "unreachable-fact": {
+      const here = seen(full());
+      if (accept.some((f) => here.has(f))) return false;
+      const fromInit = seen(enumerate(w, w.init, maxStates));
+      return same([...fromInit].filter((f) => !here.has(f)).sort(), accept.filter((f) => fromInit.has(f)).sort());
+    }
+    case "landmark-fact": {
+      const goal = goalAtoms(w);
+      const now = new Set(w.facts(s));
+      const lm = [...seen(full())].filter((f) => !now.has(f) && !goal.has(f) && !enumerate(w, s, maxStates, Infinity, (x) => w.holds(x, f)).states.some((x) => w.isGoal(x)));
+      return same(lm.sort(), [...accept].sort());
+    }
+    case "plan-simplification": {
+      const sub = (accept[0] ?? "").match(/\([^()]*\)/g) ?? [];
+      return removedFrom(row.meta.plan!, sub) && valid(w, s, sub);
+    }
+    default:
+      throw new Error(`${row.id}: not an open question`);
   }
 }
 
@@ -697,6 +750,7 @@ export function check(w: World, row: AcpRow, s: WState, full: () => Space, maxSt
   // one question per action as the user sees it: no option, and no item, twice
   if (row.choices !== null && new Set(row.choices).size !== row.choices.length) return false;
   if (new Set(row.meta.items).size !== row.meta.items.length) return false;
+  if (row.kind === "unreachable-fact" || row.kind === "landmark-fact" || row.kind === "plan-simplification") return checkOpen(w, row, s, full, maxStates);
   if (row.form === "yes-no" && row.kind === "validation") return (valid(w, s, row.meta.plan!) ? "yes" : "no") === row.answer;
   if (row.form === "yes-no") return row.meta.items.length === 1 && (truth(w, row, s, row.meta.items[0]!, full, maxStates) ? "yes" : "no") === row.answer;
   if (row.form === "choice") return same(row.meta.items.flatMap((x, i) => (truth(w, row, s, x, full, maxStates) ? [LETTERS[i]] : [])), [row.answer]);

@@ -19,7 +19,7 @@ import { check, enumerate, stateOf, World, type Space, type WState } from "../be
 import { runJob } from "../src/dataset/job.js";
 import type { ProblemJob } from "../src/dataset/records.js";
 import { parseDomain, parseProblem } from "../src/pddl/index.js";
-import { ACP_FORMS, ACP_KINDS, Actions, applicableOps, type AcpRow } from "../src/reasoning/index.js";
+import { ACP_FORMS, ACP_KINDS, Actions, applicableOps, OPEN_KINDS, type AcpRow } from "../src/reasoning/index.js";
 import { applyOp, ground, isApplicable } from "../src/task/index.js";
 import { stateKey, stateToFacts } from "../src/task/state.js";
 import type { GroundTask } from "../src/task/types.js";
@@ -153,8 +153,9 @@ describe("--format acp with existential preconditions: one question per action, 
   }, 300_000);
 
   it("every kind in every form; actions with several witnesses asked about in each kind that names actions", () => {
-    const cells = new Set(all.map((r) => `${r.kind}/${r.form}`));
-    expect([...cells].sort()).toEqual(ACP_KINDS.flatMap((k) => ACP_FORMS.map((f) => `${k}/${f}`)).sort());
+    // (the open kinds, free answers only, are checked row by row above; the eight kinds in every form)
+    const cells = new Set(all.filter((r) => !OPEN_KINDS.has(r.kind)).map((r) => `${r.kind}/${r.form}`));
+    expect([...cells].sort()).toEqual(ACP_KINDS.filter((k) => !OPEN_KINDS.has(k)).flatMap((k) => ACP_FORMS.map((f) => `${k}/${f}`)).sort());
     // the questions name actions whose precondition has several witnesses
     for (const kind of ["applicability", "action-reachability", "next-action"]) expect(all.filter((r) => r.kind === kind && r.meta.items.some(multi(r.problem))).length, kind).toBeGreaterThan(0);
     for (const kind of ["validation", "justification"]) expect(all.filter((r) => r.kind === kind && r.meta.plan!.some(multi(r.problem))).length, kind).toBeGreaterThan(0);

@@ -37,7 +37,7 @@ describe("score: reasoning questions", () => {
     expect(r.code, r.stderr).toBe(0);
     const rep = JSON.parse(r.stdout) as Report;
     expect(rep.n).toBe(rows.length);
-    expect(Object.keys(rep.by_kind).sort()).toHaveLength(8);
+    expect(Object.keys(rep.by_kind).sort().length).toBeGreaterThanOrEqual(10);
     for (const [k, v] of Object.entries(rep.by_kind)) expect(v.accuracy, k).toBe(100);
   });
 

@@ -15,7 +15,7 @@ import { parseDomain, parseProblem, printFormula, printProblem, type InitElement
 import { ground, type GroundTask } from "../task/index.js";
 import { hasFact } from "../task/state.js";
 import { solve } from "../search/index.js";
-import { Actions, isLandmark, type SearchBudget } from "./engine.js";
+import { Actions, isLandmark, validPlan, type SearchBudget } from "./engine.js";
 import type { AcpForm, AcpKind } from "./questions.js";
 
 /** ACPBench's task folders, by pddl2prm kind. */
@@ -28,6 +28,10 @@ export const ACPBENCH_TASKS: Record<AcpKind, string> = {
   justification: "just",
   landmarks: "land",
   "next-action": "nexta",
+  // the open questions are ACPBench's own gen tasks
+  "unreachable-fact": "reach",
+  "landmark-fact": "land",
+  "plan-simplification": "just",
 };
 /** ACPBench's file kinds, by pddl2prm form. */
 export const ACPBENCH_FILES: Record<AcpForm, "bool" | "mcq" | "gen"> = { "yes-no": "bool", choice: "mcq", free: "gen" };
@@ -280,6 +284,8 @@ function genRecord(r: AcpRowLike, task: string, p: ProblemTask, skip: (why: stri
     }
     case "reach":
     case "areach": {
+      // the open question's gold is every fact proved unreachable (atoms without parentheses, as ACPBench writes them)
+      if (r.kind === "unreachable-fact") return at(GEN_QUESTIONS.reach, (m.gold.accept ?? []).map((x) => x.replace(/^\(|\)$/g, "")));
       // ACPBench asks for something that can never happen: the options proved unreachable
       // (never an empty list: that would claim nothing is unreachable)
       if (m.horizon !== null) return skip(`${task}: within n steps (ACPBench asks about ever)`), null;
@@ -296,6 +302,14 @@ function genRecord(r: AcpRowLike, task: string, p: ProblemTask, skip: (why: stri
     }
     case "just": {
       if (m.plan === null) throw new Error(`${r.id}: a justification row without its plan`);
+      if (r.kind === "plan-simplification") {
+        // ACPBench removes one action or two in a row: every such removal that leaves a valid plan, by replay
+        const ops = m.plan.map((x) => p.action(x));
+        const cuts = [1, 2].flatMap((n) => ops.slice(n - 1).map((_, i) => Array.from({ length: n }, (__, j) => i + j)));
+        const ok = cuts.filter((c) => validPlan(p.task, state, ops.filter((_, i) => !c.includes(i)), p.actions));
+        if (ok.length === 0) return skip("just: no single step or pair removable"), null;
+        return at(`${JUST_PREFIX}${m.plan.join(" ")}${JUST_SUFFIX}`, ok.map((c) => [...c.map((i) => m.plan![i]!), String(c[0])]));
+      }
       const right = rightItems(r);
       // ACPBench removes one action or two in a row: [removed actions..., 0-based place of the first]
       const removable = m.items.flatMap((x, i) => {

@@ -15,9 +15,12 @@ import { hasFact, isGoal } from "../task/state.js";
 import { Prng } from "../util/prng.js";
 import type { ProductInput } from "../products/chains.js";
 import { trainerPrompt } from "../products/layout.js";
+import { landmarkFacts, simplifiedPlan, unreachableFacts } from "./open-ended.js";
 import { actionReachable, Actions, depthsFrom, factsReachable, isLandmark, Mutexes, progression, replay, validPlan, type Depths, type Proof, type SearchBudget } from "./engine.js";
 
-export const ACP_KINDS = ["applicability", "progression", "reachability", "action-reachability", "validation", "justification", "landmarks", "next-action"] as const;
+export const ACP_KINDS = ["applicability", "progression", "reachability", "action-reachability", "validation", "justification", "landmarks", "next-action", "unreachable-fact", "landmark-fact", "plan-simplification"] as const;
+/** Open questions (issue 52): any of many answers is right, so only the free form asks them. */
+export const OPEN_KINDS: ReadonlySet<AcpKind> = new Set(["unreachable-fact", "landmark-fact", "plan-simplification"]);
 export type AcpKind = (typeof ACP_KINDS)[number];
 export const ACP_FORMS = ["yes-no", "choice", "free"] as const;
 export type AcpForm = (typeof ACP_FORMS)[number];
@@ -92,6 +95,9 @@ const QUESTION_MS = 10_000;
 /** The within-N-steps questions: at most this many steps, and states of their breadth-first search. */
 const HORIZON_STEPS = 6;
 const HORIZON_STATES = 20_000;
+/** Open questions decide every fact: states of the one search for unreachable facts, and in all for landmarks. */
+const OPEN_STATES = 50_000;
+const OPEN_TOTAL_STATES = 400_000;
 const steps = (n: number): string => (n === 1 ? "one step" : `${n} steps`);
 
 /** The problem statement: the prompt without its closing instruction (the last paragraph, a planning task). */
@@ -201,7 +207,7 @@ export function buildAcp(input: AcpInput): AcpRow[] {
     for (const kind of ACP_KINDS) {
       const id = `${base}/t${String(k).padStart(2, "0")}/${kind}`;
       const p = new Prng(input.seed, id);
-      const form = ACP_FORMS[p.int(3)]!;
+      const form = OPEN_KINDS.has(kind) ? "free" : ACP_FORMS[p.int(3)]!;
       want = start.get(kind)! === (asked.get(kind)! % 2 === 0);
       const row = rowAt(kind, form, k, `${id}/${form}`, p);
       if (row === null) continue;
@@ -238,6 +244,9 @@ export function buildAcp(input: AcpInput): AcpRow[] {
         return String((x as number) + 1);
       case "justification":
         return (x as number[]).map((i) => i + 1).join("+");
+      default:
+        // open questions list no items
+        return String(x);
     }
   }
 
@@ -350,37 +359,10 @@ export function buildAcp(input: AcpInput): AcpRow[] {
         return q && { ...q, plan: bad };
       }
       case "justification": {
-        // a valid plan with a detour: an executable step off the optimal plans, then an optimal
-        // plan from where it leads; asked about single steps and adjacent pairs
-        // the detour at a drawn place m of the rest of the plan, so the steps to remove are anywhere
-        const m = p.int(L - k);
-        const at = input.planStates[k + m]!;
-        const detours = (candidatesAt.get(k + m) ?? []).filter((c) => c.candidate.op >= 0 && canTake(at, c.candidate.op) && c.category !== "optimal" && c.category !== "dead-end");
-        const tail = detours.length === 0 ? null : ((d: number) => ((t) => t && [d, ...t])(optimalFrom(take(at, d))))(actions.of[p.pick(detours).candidate.op]!);
-        const runs = (ops: number[]): number[][] => [1, 2, 3].flatMap((n) => ops.slice(n - 1).map((_, i) => Array.from({ length: n }, (__, j) => i + j)));
-        const removableIn = (ops: number[], cut: number[]): boolean => validPlan(task, s, ops.filter((_, i) => !cut.includes(i)), actions);
-        let ops = tail === null ? null : [...input.planOps.slice(k, k + m), ...tail];
-        if (ops === null || !runs(ops).some((c) => removableIn(ops!, c))) {
-          // no detour that leaves something to remove (a step off the plan that cannot be undone,
-          // as in rooms): a loop of one to three steps after which the walk's own plan still works,
-          // at the drawn place or, failing that, at up to seven others
-          // then (where every step uses something up, as rooms' doors) a loop after which an
-          // optimal plan from where it leads also works without it
-          const places = [m, ...p.shuffle(Array.from({ length: L - k }, (_, i) => i).filter((i) => i !== m)).slice(0, 7)];
-          ops = null;
-          for (const replan of [false, true]) {
-            for (const mm of places) {
-              const found = loopAt(input.planStates[k + mm]!, input.planOps.slice(k + mm), replan, p);
-              if (found !== null) {
-                ops = [...input.planOps.slice(k, k + mm), ...found.loop, ...found.rest];
-                break;
-              }
-              if (performance.now() > budgetOf.deadline) return null;
-            }
-            if (ops !== null) break;
-          }
-          if (ops === null) return null;
-        }
+        const ops = detourPlan(k, p);
+        if (ops === null) return null;
+        const runs = (xs: number[]): number[][] => [1, 2, 3].flatMap((n) => xs.slice(n - 1).map((_, i) => Array.from({ length: n }, (__, j) => i + j)));
+        const removableIn = (xs: number[], cut: number[]): boolean => validPlan(task, s, xs.filter((_, i) => !cut.includes(i)), actions);
         const plan = ops;
         const removable = (cut: number[]): boolean => removableIn(plan, cut);
         const cuts = runs(plan);
@@ -439,6 +421,33 @@ export function buildAcp(input: AcpInput): AcpRow[] {
         }
         return provedQuestion(form, p, yes, no, (f) => proved.get(f)!, (f) => fact(f, p), (f) => `Must every plan from the current state make it true, at some point, that ${fact(f, p)}?`, "Which of these must every plan from the current state make true at some point?", "List the options every plan from the current state must make true at some point, one letter per line.", (f) => task.factNames[f]!, false, factShapes, want);
       }
+      case "unreachable-fact": {
+        // every fact false here decided (the gold lists every right answer), or no question;
+        // asked where the state has cut off a fact with distinct objects, not only "(on a a)"
+        const r = unreachableFacts(task, s, input.planStates.slice(k + 1, L + 1), { maxStates: Math.min(input.maxStates, OPEN_STATES), deadline: budgetOf.deadline }, actions);
+        const plain = r?.facts.filter(plainFact) ?? [];
+        if (r === null || plain.length === 0) return null;
+        const text = "Name one fact that is false in the current state and can never become true, whatever is done from here. Answer with that fact alone.";
+        return { text, gold: { answer: fact(p.pick(plain), p), accept: r.facts.map((f) => task.factNames[f]!).sort(), set: null }, proof: r.proof, states: r.states };
+      }
+      case "landmark-fact": {
+        // the goal's own facts and facts true now are landmarks trivially (ACPBench asks for neither)
+        const r = landmarkFacts(task, s, input.planStates.slice(k + 1, L + 1), budget(), OPEN_TOTAL_STATES);
+        const plain = r?.facts.filter(plainFact) ?? [];
+        if (r === null || plain.length === 0) return null;
+        const text = "Name one fact that is false in the current state and is not part of the goal, but that every plan from the current state to the goal must make true at some point. Answer with that fact alone.";
+        return { text, gold: { answer: fact(p.pick(plain), p), accept: r.facts.map((f) => task.factNames[f]!).sort(), set: null }, proof: r.proof, states: r.states };
+      }
+      case "plan-simplification": {
+        // the justification question's plan; any valid plan obtained by removing steps is right
+        // (graded by replay, as ACPBench's grader does), the gold's example removes what it can
+        const plan = detourPlan(k, p);
+        const simple = plan && simplifiedPlan(task, s, plan, actions);
+        if (plan === null || simple === null) return null;
+        const planText = plan.map((o, i) => `${i + 1}. ${act(o, p)}`).join("\n");
+        const text = `Starting from the current state, this plan reaches the goal, but not every step of it is needed:\n${planText}\nGive a plan made by removing steps from it (the others kept in their order) that still reaches the goal, one step per line.`;
+        return { text, gold: { answer: simple.map((o, i) => `${i + 1}. ${act(o, p)}`).join("\n"), accept: [simple.map((o) => task.opNames[o]!).join(" ")], set: null }, proof: "replay", states: 0, plan };
+      }
       case "next-action": {
         const h = hstar(input.ctx, s);
         const app = applicableOps(s);
@@ -457,12 +466,54 @@ export function buildAcp(input: AcpInput): AcpRow[] {
           const app1 = new Set(app);
           const idle: number[] = [];
           for (const o of actions.all) if (!app1.has(o) && schemaOf(o) === sh && plainOp(o)) idle.push(o);
-          const wrong = [...near, ...p.shuffle(idle)].slice(0, 3);
-          return choice(p, [p.pick(optimal.filter((o) => schemaOf(o) === sh)), ...wrong], (o) => act(o, p), text, "hstar");
+          // steps that can be taken first (the pool's head), their length rank drawn as a distractor's
+          const wrong = [...near, ...p.shuffle(idle)].slice(0, LENGTH_POOL);
+          const ranked = wrong.length < 3 ? null : byLengthRank(p, optimal.filter((o) => schemaOf(o) === sh), wrong, (o) => act(o, p), true);
+          return ranked && choice(p, ranked.items, ranked.say, text, "hstar");
         }
         return yesNoOrChoice(form, p, optimal, worse, (o) => act(o, p), (o) => `Is it optimal to ${act(o, p)} next (on a lowest-cost plan to the goal)?`, text, "hstar", schemaOf, want);
       }
     }
+  }
+
+  /**
+   * The plan of a justification question at the walk's state `k`: the rest of the walk's plan
+   * with a detour (or a loop) from which something can be removed, the plan staying valid.
+   */
+  function detourPlan(k: number, p: Prng): number[] | null {
+    const s = input.planStates[k]!;
+    // a valid plan with a detour: an executable step off the optimal plans, then an optimal
+    // plan from where it leads; asked about single steps and adjacent pairs
+    // the detour at a drawn place m of the rest of the plan, so the steps to remove are anywhere
+    const m = p.int(L - k);
+    const at = input.planStates[k + m]!;
+    const detours = (candidatesAt.get(k + m) ?? []).filter((c) => c.candidate.op >= 0 && canTake(at, c.candidate.op) && c.category !== "optimal" && c.category !== "dead-end");
+    const tail = detours.length === 0 ? null : ((d: number) => ((t) => t && [d, ...t])(optimalFrom(take(at, d))))(actions.of[p.pick(detours).candidate.op]!);
+    const runs = (ops: number[]): number[][] => [1, 2, 3].flatMap((n) => ops.slice(n - 1).map((_, i) => Array.from({ length: n }, (__, j) => i + j)));
+    const removableIn = (ops: number[], cut: number[]): boolean => validPlan(task, s, ops.filter((_, i) => !cut.includes(i)), actions);
+    let ops = tail === null ? null : [...input.planOps.slice(k, k + m), ...tail];
+    if (ops === null || !runs(ops).some((c) => removableIn(ops!, c))) {
+      // no detour that leaves something to remove (a step off the plan that cannot be undone,
+      // as in rooms): a loop of one to three steps after which the walk's own plan still works,
+      // at the drawn place or, failing that, at up to seven others
+      // then (where every step uses something up, as rooms' doors) a loop after which an
+      // optimal plan from where it leads also works without it
+      const places = [m, ...p.shuffle(Array.from({ length: L - k }, (_, i) => i).filter((i) => i !== m)).slice(0, 7)];
+      ops = null;
+      for (const replan of [false, true]) {
+        for (const mm of places) {
+          const found = loopAt(input.planStates[k + mm]!, input.planOps.slice(k + mm), replan, p);
+          if (found !== null) {
+            ops = [...input.planOps.slice(k, k + mm), ...found.loop, ...found.rest];
+            break;
+          }
+          if (performance.now() > budgetOf.deadline) return null;
+        }
+        if (ops !== null) break;
+      }
+      if (ops === null) return null;
+    }
+    return ops;
   }
 
   /**
@@ -595,7 +646,45 @@ function yesNoOrChoice<T>(form: AcpForm, p: Prng, yes: T[], no: T[], say: (x: T)
     return { text: yesNo(x), gold: { answer: y ? "yes" : "no", accept: null, set: null }, proof, states: 0, about: [x] };
   }
   if (yes.length === 0 || new Set(no).size < 3) return null;
-  return choice(p, [p.pick(yes), ...p.shuffle([...new Set(no)]).slice(0, 3)], say, choiceText, proof);
+  const ranked = byLengthRank(p, yes, [...new Set(no)], say);
+  return ranked && choice(p, ranked.items, ranked.say, choiceText, proof);
+}
+
+/** Distractors looked at per choice for their lengths (rendering every fact of a large problem would cost more than it buys). */
+const LENGTH_POOL = 24;
+
+/**
+ * A right item (among `rights`) and three distractors (from `pool`) whose lengths do not tell
+ * the right option (issue 52: on generic text the right option was the shortest 43% to 57% of
+ * the time in some IPC domains, against 25%). Four options of one length first, where some right
+ * item has three distractors of its length (then no length rule picks anything); else a drawn
+ * target t in 0..3 of strictly shorter distractors, the others longer (ties filling in), for the
+ * first right item that can meet it, or no question: the right option's rank among the four
+ * lengths is drawn, never what the pool happens to give. Each option is rendered once, so the
+ * length measured is the length shown.
+ */
+export function byLengthRank<T>(p: Prng, rights: T[], pool: T[], say: (x: T) => string, ordered = false): { items: T[]; say: (x: T) => string } | null {
+  const text = new Map<T, string>();
+  const len = (x: T): number => {
+    if (!text.has(x)) text.set(x, say(x));
+    return text.get(x)!.length;
+  };
+  const tryRights = p.shuffle([...new Set(rights)]).slice(0, 8);
+  // `ordered`: the pool is drawn already, its head preferred
+  const cands = (ordered ? [...pool] : p.shuffle([...pool])).filter((x) => !rights.includes(x)).slice(0, LENGTH_POOL);
+  if (cands.length < 3) return null;
+  for (const r of tryRights) {
+    const same = cands.filter((c) => len(c) === len(r));
+    if (same.length >= 3) return { items: [r, ...same.slice(0, 3)], say: (x) => text.get(x)! };
+  }
+  const t = p.int(4);
+  for (const r of tryRights) {
+    const n = len(r);
+    const shorter = cands.filter((c) => len(c) < n);
+    const rest = [...cands.filter((c) => len(c) > n), ...cands.filter((c) => len(c) === n)];
+    if (shorter.length >= t && rest.length >= 3 - t) return { items: [r, ...shorter.slice(0, t), ...rest.slice(0, 3 - t)], say: (x) => text.get(x)! };
+  }
+  return null;
 }
 
 /** The form of an item (an action's schema, a fact's predicate and argument types): options of one form say nothing by it. */

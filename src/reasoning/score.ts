@@ -16,6 +16,8 @@ import { findOperator, ground } from "../task/index.js";
 import { readJsonlSource } from "../products/score.js";
 import type { AcpForm, AcpGold, AcpKind } from "./questions.js";
 import { answerText, readChoice, readEffectLists, readYesNo } from "./answers.js";
+import { Actions, validPlan } from "./engine.js";
+import { isStrictSubsequence } from "./open-ended.js";
 
 /** One gold question as the grader needs it. */
 export interface AcpGoldItem {
@@ -25,6 +27,9 @@ export interface AcpGoldItem {
   kind: AcpKind;
   form: AcpForm;
   gold: AcpGold;
+  /** A plan-simplification question's plan and the walk's steps before its state (PDDL): the grader replays answers. */
+  plan?: string[] | null;
+  prefix?: string[];
 }
 
 export interface AcpScoreReport {
@@ -48,7 +53,7 @@ export function isAcpRow(obj: Record<string, unknown>): boolean {
 /** The gold item of a question row. */
 export function acpGoldOf(obj: Record<string, unknown>): AcpGoldItem {
   const meta = obj["meta"] as Record<string, unknown>;
-  return { id: String(obj["id"]), domain: String(obj["domain"]), problem: String(obj["problem"]), kind: obj["kind"] as AcpKind, form: obj["form"] as AcpForm, gold: meta["gold"] as AcpGold };
+  return { id: String(obj["id"]), domain: String(obj["domain"]), problem: String(obj["problem"]), kind: obj["kind"] as AcpKind, form: obj["form"] as AcpForm, gold: meta["gold"] as AcpGold, plan: (meta["plan"] ?? null) as string[] | null, prefix: (meta["prefix"] ?? []) as string[] };
 }
 
 const norm = (s: string): string => s.toLowerCase().replace(/\s+/g, " ").trim();
@@ -98,6 +103,40 @@ export class AcpTextReader {
     return out;
   }
 
+  /** The PDDL names of the facts `text` names in words, one per line or clause (null: no parser for the problem). */
+  facts(domain: string, problem: string, text: string): string[] | null {
+    const r = this.renderer(domain, problem);
+    if (r === null) return null;
+    const out: string[] = [];
+    for (const line of text.split(/\n|;/).map((l) => l.trim().replace(/^[-*\d.)\s]+/, "").replace(/\.$/, "")).filter((l) => l.length > 0)) {
+      const reads = r.readFact(line).filter((x) => x.pos);
+      if (reads.length === 1) out.push(norm(`(${[reads[0]!.pred, ...reads[0]!.args.map((o) => r.task.objects[o]!)].join(" ")})`));
+    }
+    return out;
+  }
+
+  /** Is `plan` (PDDL actions) valid from the state the walk's `prefix` reaches? null: no problem to replay on, or a name it does not know. */
+  validAfter(domain: string, problem: string, prefix: readonly string[], plan: readonly string[]): boolean | null {
+    const r = this.renderer(domain, problem);
+    if (r === null) return null;
+    const t = r.task;
+    const actions = new Actions(t);
+    const byName = new Map(actions.all.map((a) => [norm(t.opNames[a]!), a]));
+    const ops = (names: readonly string[]): number[] | null => {
+      const out = names.map((n) => byName.get(norm(n)));
+      return out.every((x) => x !== undefined) ? (out as number[]) : null;
+    };
+    const pre = ops(prefix);
+    if (pre === null) return null;
+    let s = t.init;
+    for (const a of pre) {
+      if (!actions.applicable(s, a)) return null;
+      s = actions.apply(s, a);
+    }
+    const steps = ops(plan);
+    return steps !== null && validPlan(t, s, steps, actions);
+  }
+
   /** Facts that a progression answer says become true ("+") and false ("-"), in words. */
   changes(domain: string, problem: string, text: string): string[] | null {
     const r = this.renderer(domain, problem);
@@ -135,6 +174,8 @@ export function readAndGrade(g: AcpGoldItem, answer: string, reader: AcpTextRead
     return result(r === g.gold.answer, r !== null);
   }
   const a = answerText(answer);
+  if (g.kind === "unreachable-fact" || g.kind === "landmark-fact") return gradeFact(g, a, reader);
+  if (g.kind === "plan-simplification") return gradePlan(g, a, reader);
   const same = (xs: string[], ys: string[]): boolean => xs.length === ys.length && [...xs].sort().every((x, i) => x === [...ys].sort()[i]);
   if (g.gold.accept !== null) {
     const accept = g.gold.accept.map(norm);
@@ -163,6 +204,40 @@ export function readAndGrade(g: AcpGoldItem, answer: string, reader: AcpTextRead
   // in words: applicability lists actions, progression says what becomes true and false
   const read = g.kind === "progression" ? reader?.changes(g.domain, g.problem, a) : reader?.actions(g.domain, g.problem, a);
   return result(read !== undefined && read !== null && same([...new Set(read)], set), read !== undefined && read !== null && read.length > 0);
+}
+
+/**
+ * An open fact question: the answer names one fact (PDDL "(at t1 l2)", ACPBench's bare
+ * "at t1 l2", or the dataset's words), right when it is among every fact the engine proved
+ * (`accept` is complete: see open-ended.ts). Two different facts are not one answer.
+ */
+function gradeFact(g: AcpGoldItem, a: string, reader: AcpTextReader | null): { ok: boolean; parsed: boolean } {
+  const accept = new Set((g.gold.accept ?? []).map(norm));
+  let named = [...new Set(atoms(a).map((x) => x.replace(/^[+-]/, "")))];
+  if (named.length === 0) named = [...new Set(reader?.facts(g.domain, g.problem, a) ?? [])];
+  if (named.length === 0) {
+    // a bare atom on the last line: "at t1 l2"
+    const bare = /^([a-z][\w-]*(?:\s+[\w-]+)*)\.?$/i.exec(a.split("\n").map((l) => l.trim()).filter((l) => l !== "").slice(-1)[0] ?? "");
+    if (bare !== null) named = [`(${norm(bare[1]!)})`];
+  }
+  if (named.length === 0) return { ok: false, parsed: false };
+  return { ok: named.length === 1 && accept.has(named[0]!), parsed: true };
+}
+
+/**
+ * A simplified plan: the answer's steps in order (PDDL, or the dataset's words), right when they
+ * are the question's plan with at least one step removed and replay to the goal from the
+ * question's state (the problem from the gold folder's `pddl/`; without it, only the gold's own
+ * example is known to be right).
+ */
+function gradePlan(g: AcpGoldItem, a: string, reader: AcpTextReader | null): { ok: boolean; parsed: boolean } {
+  let steps = atoms(a).map((x) => x.replace(/^[+-]/, ""));
+  if (steps.length === 0) steps = reader?.actions(g.domain, g.problem, a) ?? [];
+  if (steps.length === 0) return { ok: false, parsed: false };
+  const plan = (g.plan ?? []).map(norm);
+  if (!isStrictSubsequence(plan, steps)) return { ok: false, parsed: true };
+  const valid = reader?.validAfter(g.domain, g.problem, g.prefix ?? [], steps) ?? null;
+  return { ok: valid ?? (g.gold.accept ?? []).map(norm).includes(norm(steps.join(" "))), parsed: true };
 }
 
 /** Grade `answers` (by id) against `gold`; every gold id needs an answer. */
