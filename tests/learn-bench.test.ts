@@ -3,19 +3,20 @@
  * need no torch. The unit tests (tokenizer, views, baselines, metrics, bootstrap), and the
  * pipeline without the transformer on freshly generated rows (`run.py --smoke --no-model`):
  * problems, generate, the prompt's paragraphs, the baselines, `pddl2prm score` agreeing with the
- * benchmark's own first-error F1, the report. Skipped when python3 is not installed.
+ * benchmark's own first-error F1, the report. Skipped when python3 is not installed, except
+ * where CI requires it (tests/python.ts).
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { testTempDir } from "./temp-dir.js";
+import { needPython } from "./python.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const CLI = join(ROOT, "dist", "src", "cli", "main.js");
-const hasPython = spawnSync("python3", ["--version"], { encoding: "utf8" }).status === 0;
 
-describe.skipIf(!hasPython)("bench/learn (python3, standard library)", () => {
+describe.runIf(needPython())("bench/learn (python3, standard library)", () => {
   it("unit tests", () => {
     const r = spawnSync("python3", [join(ROOT, "bench", "learn", "test_learn.py")], { encoding: "utf8" });
     expect(r.stderr).toMatch(/\nOK\s*$/);

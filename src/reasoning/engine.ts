@@ -326,6 +326,10 @@ function relaxationFor(task: GroundTask, mutex: Mutexes | null, state: Uint32Arr
   return r;
 }
 
+/** A witness search's question: from a state to one where `goal` holds, never through `avoid` (-1: none), guided towards `targets`. */
+type ReachArgs = [task: GroundTask, from: Uint32Array, goal: (s: Uint32Array) => boolean, avoid: number, targets: readonly (readonly number[])[], relax: Relaxation, budget: SearchBudget];
+type ReachAnswer = { answer: boolean | null; states: number };
+
 /**
  * Greedy best-first from `from` (h^add of the `targets` facts, mutex-pruned relaxation) to a
  * state where `goal` holds, never entering one where `avoid` holds: a witness (true), the
@@ -333,15 +337,7 @@ function relaxationFor(task: GroundTask, mutex: Mutexes | null, state: Uint32Arr
  * cannot reach are dropped: no plan from them reaches the goal. It visits every reachable state
  * before it says false, like `searchReach`, but a witness deep in a large space is found first.
  */
-export function guidedReach(
-  task: GroundTask,
-  from: Uint32Array,
-  goal: (s: Uint32Array) => boolean,
-  avoid: number,
-  targets: readonly (readonly number[])[],
-  relax: Relaxation,
-  budget: SearchBudget,
-): { answer: boolean | null; states: number } {
+export function guidedReach(...[task, from, goal, avoid, targets, relax, budget]: ReachArgs): ReachAnswer {
   if (avoid >= 0 && hasFact(from, avoid)) return { answer: false, states: 0 };
   if (goal(from)) return { answer: true, states: 1 };
   const h = (s: Uint32Array): number => {
@@ -428,15 +424,7 @@ const GUIDED_STATES = 25_000;
  * within `GUIDED_STATES` states (far witnesses in large spaces: 20 blocks). Guided first cost
  * npuzzle 25x the CPU: an h^add per state on every question the breadth-first search decides.
  */
-function reachBoth(
-  task: GroundTask,
-  from: Uint32Array,
-  goal: (s: Uint32Array) => boolean,
-  avoid: number,
-  targets: readonly (readonly number[])[],
-  relax: Relaxation,
-  budget: SearchBudget,
-): { answer: boolean | null; states: number } {
+function reachBoth(...[task, from, goal, avoid, targets, relax, budget]: ReachArgs): ReachAnswer {
   const b = searchReach(task, from, goal, avoid >= 0 ? (s) => hasFact(s, avoid) : null, budget);
   if (b.answer !== null) return { answer: b.answer, states: b.states };
   const g = guidedReach(task, from, goal, avoid, targets, relax, { maxStates: Math.min(GUIDED_STATES, budget.maxStates), deadline: budget.deadline });
