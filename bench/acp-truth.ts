@@ -667,8 +667,11 @@ export function truth(w: World, row: AcpRow, s: WState, item: string, full: () =
       if (r.failed > 0) throw new Error(`${row.id}: ${row.meta.action} cannot be taken`);
       return w.holds(r.state, item);
     }
-    case "reachability":
-      return (h === null ? full() : enumerate(w, s, maxStates, h)).states.some((x) => w.holds(x, item));
+    case "reachability": {
+      // an item is a fact or a pair of facts ("(a) & (b)": both in one state)
+      const facts = item.split(" & ");
+      return (h === null ? full() : enumerate(w, s, maxStates, h)).states.some((x) => facts.every((f) => w.holds(x, f)));
+    }
     case "action-reachability": {
       // as one of the next h steps: applicable after at most h - 1 of them
       const a = actionOf(w, item);
@@ -677,7 +680,13 @@ export function truth(w: World, row: AcpRow, s: WState, item: string, full: () =
     case "landmarks":
       // true now, or no goal state reachable through states where it is false
       if (w.holds(s, item)) return true;
-      return !enumerate(w, s, maxStates, Infinity, (x) => w.holds(x, item)).states.some((x) => w.isGoal(x));
+      try {
+        return !reachesGoalAvoiding(w, full(), item);
+      } catch (e) {
+        // the whole space is too large: the part that avoids the fact may not be
+        if (!(e instanceof TooLarge)) throw e;
+        return !enumerate(w, s, maxStates, Infinity, (x) => w.holds(x, item)).states.some((x) => w.isGoal(x));
+      }
     case "validation":
       return w.run(s, row.meta.plan!).failed === Number(item);
     case "justification": {
@@ -717,6 +726,31 @@ function removedFrom(plan: string[], sub: string[]): boolean {
  * holds, false at `s`, not a goal atom, without which no goal state is reached. A simplified
  * plan: the example removes steps and replays to the goal.
  */
+/** Per enumerated space: the atoms of each state and which states are goals. */
+const spaceFacts = new WeakMap<Space, { facts: Set<string>[]; goal: boolean[] }>();
+
+/**
+ * Does a search from the space's first state that never enters a state where `f` holds reach a
+ * goal state? On the enumerated graph (the same states and moves as an enumeration that avoids
+ * `f`, without applying the actions again).
+ */
+function reachesGoalAvoiding(w: World, sp: Space, f: string): boolean {
+  let at = spaceFacts.get(sp);
+  if (at === undefined) spaceFacts.set(sp, (at = { facts: sp.states.map((x) => new Set(w.facts(x))), goal: sp.states.map((x) => w.isGoal(x)) }));
+  const { facts, goal } = at;
+  const seenAt = new Uint8Array(sp.states.length);
+  const queue = [0];
+  seenAt[0] = 1;
+  for (let i = 0; i < queue.length; i++) {
+    if (goal[queue[i]!]) return true;
+    for (const [j] of sp.next[queue[i]!]!) if (!seenAt[j] && !facts[j]!.has(f)) (seenAt[j] = 1), queue.push(j);
+  }
+  return false;
+}
+
+/** The atoms of the states reachable from a world's initial state (one enumeration per world). */
+const initFacts = new WeakMap<World, Set<string>>();
+
 function checkOpen(w: World, row: AcpRow, s: WState, full: () => Space, maxStates: number): boolean {
   const seen = (sp: Space): Set<string> => new Set(sp.states.flatMap((x) => w.facts(x)));
   const accept = row.meta.gold.accept ?? [];
@@ -724,13 +758,17 @@ function checkOpen(w: World, row: AcpRow, s: WState, full: () => Space, maxState
     case "unreachable-fact": {
       const here = seen(full());
       if (accept.some((f) => here.has(f))) return false;
-      const fromInit = seen(enumerate(w, w.init, maxStates));
+      let fromInit = initFacts.get(w);
+      if (fromInit === undefined) initFacts.set(w, (fromInit = seen(enumerate(w, w.init, maxStates))));
       return same([...fromInit].filter((f) => !here.has(f)).sort(), accept.filter((f) => fromInit.has(f)).sort());
     }
     case "landmark-fact": {
       const goal = goalAtoms(w);
       const now = new Set(w.facts(s));
-      const lm = [...seen(full())].filter((f) => !now.has(f) && !goal.has(f) && !enumerate(w, s, maxStates, Infinity, (x) => w.holds(x, f)).states.some((x) => w.isGoal(x)));
+      // on the enumerated graph (the same states and moves): a search from s that never enters a
+      // state where the fact holds reaches no goal state
+      const sp = full();
+      const lm = [...seen(sp)].filter((f) => !now.has(f) && !goal.has(f) && !reachesGoalAvoiding(w, sp, f));
       return same(lm.sort(), [...accept].sort());
     }
     case "plan-simplification": {

@@ -264,7 +264,10 @@ function judge(task: Task, r: Rec): { claim: string; v: Verdict }[] {
           const claim = `${atom} ${want ? "is" : "is not"} a landmark`;
           const f = p.fact.get(atom);
           if (f === undefined) {
-            claims.push({ claim, v: { ok: null, why: "not a fact of the ground task" } });
+            // outside the ground task: static (true now, so true in every plan) or never true
+            // (then in no plan, as long as one exists: else every atom is vacuously a landmark)
+            const now = p.initAtoms.has(atom);
+            claims.push({ claim, v: now === want ? agree : { ok: false, proof: now ? "a landmark: it holds now (a static atom)" : "not a landmark: it never holds (not a fact of the ground task: false in the state and added by no action reachable in the delete relaxation, or not type-correct)" } });
             continue;
           }
           const x = isLandmark(t, s, f, budget(), p.mutex);

@@ -106,6 +106,9 @@ describe("--format acp: answers re-derived by brute force", () => {
     // the variants re-checked above are there: within-n-steps reachability, runs of three steps
     // to remove, next-action options that cannot be taken at all
     expect(all.filter((r) => r.kind === "reachability" && r.meta.horizon !== null).length).toBeGreaterThan(10);
+    // two facts at once ("(a) & (b)"), both answers, each re-checked above by the enumeration
+    const pairs = all.filter((r) => r.kind === "reachability" && r.meta.items.some((x) => x.includes(" & ")));
+    expect(new Set(pairs.filter((r) => r.form === "yes-no").map((r) => r.answer))).toEqual(new Set(["yes", "no"]));
     expect(all.filter((r) => r.kind === "action-reachability" && r.meta.horizon !== null).length).toBeGreaterThan(10);
     expect(all.filter((r) => r.kind === "justification" && r.meta.items.some((x) => x.split("+").length === 3)).length).toBeGreaterThan(0);
     expect(all.filter((r) => r.kind === "landmarks" && r.meta.proof === "relaxation").length).toBeGreaterThan(10);

@@ -15,7 +15,7 @@ import { hasFact, isGoal } from "../task/state.js";
 import { Prng } from "../util/prng.js";
 import type { ProductInput } from "../products/chains.js";
 import { trainerPrompt } from "../products/layout.js";
-import { landmarkFacts, simplifiedPlan, unreachableFacts } from "./open-ended.js";
+import { landmarkFacts, pairReachable, simplifiedPlan, unreachableFacts } from "./open-ended.js";
 import { actionReachable, Actions, depthsFrom, factsReachable, isLandmark, Mutexes, progression, replay, validPlan, type Depths, type Proof, type SearchBudget } from "./engine.js";
 
 export const ACP_KINDS = ["applicability", "progression", "reachability", "action-reachability", "validation", "justification", "landmarks", "next-action", "unreachable-fact", "landmark-fact", "plan-simplification"] as const;
@@ -236,9 +236,12 @@ export function buildAcp(input: AcpInput): AcpRow[] {
       case "action-reachability":
       case "next-action":
         return task.opNames[x as number]!;
+      case "reachability": {
+        const pr = pairOf(x as number);
+        return pr === null ? task.factNames[x as number]! : `${task.factNames[pr[0]]!} & ${task.factNames[pr[1]]!}`;
+      }
       case "progression":
       case "landmarks":
-      case "reachability":
         return task.factNames[x as number]!;
       case "validation":
         return String((x as number) + 1);
@@ -248,6 +251,88 @@ export function buildAcp(input: AcpInput): AcpRow[] {
         // open questions list no items
         return String(x);
     }
+  }
+
+  /** A pair of facts as one reachability item: ids from `numFacts` on (single facts below). */
+  function pairId(a: number, b: number): number {
+    return task.numFacts * (a + 1) + b;
+  }
+  function pairOf(x: number): [number, number] | null {
+    return x < task.numFacts ? null : [Math.floor(x / task.numFacts) - 1, x % task.numFacts];
+  }
+
+  /**
+   * Can two facts, each false now and each able to become true, hold at once in a state reached
+   * from `s`? (ACPBench's reachability of a conjunction.) Pairs share an object, where clashes
+   * live, or held together at an earlier state of the walk. Never asked: a pair ruled out by an
+   * invariant (mutex), or a "no" pair that no state reachable from the initial state holds
+   * ("block 1 on block 5 and block 5 on block 1"): its text alone would answer it. So a "no" is
+   * one the walk's steps have made (the pair could hold before; one of its facts, or the two
+   * together, can no longer). Yes by a later state of the walk or a search; no by the relaxation
+   * or an exhaustive search; possible before by an earlier state of the walk or a search from
+   * the initial state.
+   */
+  function conjunction(form: AcpForm, k: number, s: Uint32Array, pool: number[], p: Prng): Q | null {
+    const objectsOf = (f: number): number[] => Array.from(task.factArgs.subarray(task.factArgStart[f]!, task.factArgStart[f + 1]!));
+    const byObject = new Map<number, number[]>();
+    for (const f of pool) for (const o of objectsOf(f)) byObject.set(o, [...(byObject.get(o) ?? []), f]);
+    const pairs: number[] = [];
+    const seen = new Set<number>();
+    const inPool = new Set(pool);
+    for (const [i, a] of p.shuffle([...pool]).slice(0, 32).entries()) {
+      // half with an object in common, half any two facts (a clash made by the steps taken)
+      const near = i % 2 === 0 ? [...new Set(objectsOf(a).flatMap((o) => byObject.get(o) ?? []))] : pool;
+      if (near.length === 0) continue;
+      add(a, p.pick(near));
+    }
+    // and pairs that held together at an earlier state of the walk: the steps since may have cut
+    // them off together (a "no" the state decides)
+    for (let t = 0; t < 8 && k > 0; t++) {
+      const before = input.planStates[p.int(k)]!;
+      const held = pool.filter((f) => hasFact(before, f));
+      if (held.length >= 2) add(p.pick(held), p.pick(held));
+    }
+    function add(a: number, b: number): void {
+      if (a === b || !inPool.has(a) || !inPool.has(b) || mutex.exclusive(a, b)) return;
+      const id = pairId(Math.min(a, b), Math.max(a, b));
+      if (!seen.has(id)) seen.add(id), pairs.push(id);
+    }
+    // proved: the earlier-state pairs first among the rest
+    pairs.reverse();
+    const later = input.planStates.slice(k + 1);
+    const proved = new Map<number, { answer: boolean; proof: Proof; states: number }>();
+    const yes: number[] = [];
+    const no: number[] = [];
+    for (const x of pairs.slice(0, 16)) {
+      const [a, b] = pairOf(x)!;
+      const r = pairReachable(task, s, a, b, later, mutex, budget());
+      if (r === null || r.proof === "mutex") continue;
+      if (!r.answer) {
+        const before = pairReachable(task, task.init, a, b, input.planStates.slice(0, k), mutex, budget());
+        if (before === null || !before.answer) continue;
+      }
+      proved.set(x, r);
+      (r.answer ? yes : no).push(x);
+    }
+    const both = (x: number): [number, number] => pairOf(x)!;
+    // the form of a pair: the forms of its two facts, in a fixed order
+    const shapes: Shape<number>[] = factShapes.map((sh) => (x: number) => both(x).map(sh).sort().join(" & "));
+    const say = (x: number): string => `${fact(both(x)[0], p)} and ${fact(both(x)[1], p)}`;
+    return provedQuestion(
+      form,
+      p,
+      yes,
+      no,
+      (x) => proved.get(x)!,
+      say,
+      (x) => `From the current state, can a state be reached where, at once, ${say(x)}?`,
+      "Which of these pairs of facts can hold at once in some state reached from the current one?",
+      "List the options that can hold at once in some state reached from the current one, one letter per line.",
+      (x) => keyOf("reachability", x),
+      false,
+      shapes,
+      want,
+    );
   }
 
   /** One question of `kind` in `form` at state `s` (null: not askable here). */
@@ -287,6 +372,13 @@ export function buildAcp(input: AcpInput): AcpRow[] {
         // would answer it.
         const pool: number[] = [];
         for (let f = 0; f < task.numFacts; f++) if (!hasFact(s, f) && plainFact(f)) pool.push(f);
+        // a third of the time, two facts at once (on a stream of its own: where no pair question
+        // can be asked, the single-fact question is the one asked without it)
+        const pp = new Prng(input.seed, `${base}/t${k}/reachability/pair`);
+        if (pp.int(3) === 0) {
+          const c = conjunction(form, k, s, pool, pp);
+          if (c !== null) return c;
+        }
         const proved = new Map<number, { answer: boolean; proof: Proof; states: number }>();
         const yes: number[] = [];
         const no: number[] = [];
