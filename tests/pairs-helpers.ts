@@ -116,3 +116,23 @@ export const CASES: [string, string][] = [
   ["elevator", "p0001"],
   ["logistics", "p0001"],
 ];
+
+/** One side of a pair as the length x goal rule sees it: does it end at the goal, how many steps. */
+export interface GoalLength {
+  goal: boolean;
+  length: number;
+}
+
+/**
+ * Share of pairs on which issue 55's rule picks the right side: where both reach the goal the
+ * shorter, else the longer (ties half). 1.0 on the old chains (both to the goal, the wrong one
+ * longer, or neither, the wrong one cut shorter); 0.5 when it says nothing.
+ */
+export function lengthGoalShare(pairs: readonly { right: GoalLength; wrong: GoalLength }[]): number {
+  let credit = 0;
+  for (const { right, wrong } of pairs) {
+    if (right.length === wrong.length) credit += 0.5;
+    else if ((right.goal && wrong.goal) === right.length < wrong.length) credit++;
+  }
+  return credit / pairs.length;
+}

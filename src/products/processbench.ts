@@ -64,7 +64,7 @@ export interface ProcessBenchRow {
     domain: string;
     problem_id: string;
     split: string;
-    /** What follows the wrong step: an optimal plan from the true state, or the stale old plan (both cut to the chain's drawn length). */
+    /** What follows the wrong step: an optimal plan from the true state, or the stale old plan (both cut to the pair's drawn length). */
     continuation: "optimal" | "stale" | null;
   };
 }
@@ -87,14 +87,15 @@ export interface ChainDraft {
  * error-free chain and, when a wrong candidate exists, one chain with a wrong step (its category
  * drawn evenly among those the sampler offered at a seeded depth d). So that neither length,
  * nor reaching the goal, nor the two together tell them apart (issues 40 and 55), both chains
- * stop short of the goal and their lengths are two independent draws from one distribution:
+ * stop short of the goal and are equally long:
  * - the error-free chain is a correct prefix of c steps of the optimal plan;
  * - the wrong chain is the plan's first d steps, the wrong step, and a continuation (optimal
- *   from the true state, or the rest of the old plan), cut to m steps;
- * - c and m are drawn independently and uniformly from [a, b], a = max(ceil(L/2), d + 1) (the
- *   wrong step is in every cut), b = L - 1 (a correct prefix never reaches the goal), lowered
- *   below the first cut of the wrong chain that would reach it: the wrong chain is the longer
- *   as often as the shorter.
+ *   from the true state, or the rest of the old plan), cut to the same c steps;
+ * - c is drawn uniformly from [a, b], a = max(ceil(L/2), d + 1) (the wrong step is in every
+ *   cut), b = L - 1 (a correct prefix never reaches the goal), lowered below the first cut of
+ *   the wrong chain that would reach it.
+ * Lengths drawn apart from one range would be fair only on average: on 434 problems the rule
+ * "the longer is right" strayed 0.03 from chance on one seed (issue 55); equal lengths tie it.
  * A chain that reaches the goal cannot take part: one without a wrong step is an optimal plan
  * (L steps) and one with a wrong step has at least L + 1 (unit costs), so in a pair where both
  * reached it the longer would be the wrong one, and in a pair where one did, reaching it or
@@ -144,10 +145,9 @@ export function firstErrorChains(input: ProductInput, prng: Prng): ChainDraft[] 
     const b = Math.min(L - 1, lastShortCut(ctx, full, a));
     if (b < a) continue;
     const c = draw(a, b);
-    const m = draw(a, b);
     return [
       { cands: plan.slice(0, c), continuation: null },
-      { cands: full.slice(0, m), continuation },
+      { cands: full.slice(0, c), continuation },
     ];
   }
   // no wrong step on offer: the error-free chain alone, a prefix like any other

@@ -278,7 +278,11 @@ function chainReward(input: ProductInput, cands: readonly Candidate[], optCost: 
  * first wrong step + 1), b = L - 1, lowered below the first cut that would reach the goal: the
  * rejected side is the longer as often as the shorter. (A pair where both sides reach the goal
  * has the rejected one longer: the chosen is an optimal plan, the rejected at least one step
- * more; see `firstErrorChains`.) Positions are tried in seeded order; null when none gives a pair.
+ * more; see `firstErrorChains`.) Not one length for both, as the chains have: an inserted
+ * inverse pair (often two moves) reads shorter than the two plan steps it pushes out, so at equal
+ * steps the side with fewer characters was the rejected one in 60-62% of inverse pairs (issue 55;
+ * `audit` fails it); drawn lengths blur that (0.56-0.58), they do not remove it. Positions are
+ * tried in seeded order; null when none gives a pair.
  */
 function perturb(kind: Perturbation, input: ProductInput, prng: Prng, optCost: number): Perturbed | null {
   const L = input.planOps.length;

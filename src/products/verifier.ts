@@ -1,7 +1,7 @@
 /**
  * Generative-verifier data (`--format verifier`): the input is a problem and a chain of steps,
  * one error-free and one with a wrong step per problem, the pair of processbench
- * (`firstErrorChains`: both stop short of the goal, their lengths drawn alike, so that neither
+ * (`firstErrorChains`: both stop short of the goal and are equally long, so that neither
  * length nor reaching the goal, nor the two together, tell them apart); the target checks the chain
  * step by step from the exact label evidence, up to the first wrong step, then gives the
  * verdict. `--style rrm` writes the target as Agent-RRM's `<think>…</think>`,
@@ -118,7 +118,7 @@ function target(
 /**
  * The verifier rows of one problem: processbench's two chains (`firstErrorChains`: a prefix of
  * the optimal plan, and a chain with a wrong step at a seeded depth, its category drawn evenly
- * among those on offer there; both short of the goal, their lengths drawn alike). Both or
+ * among those on offer there; both short of the goal, equally long). Both or
  * neither: a problem without a wrong candidate gives no rows. The two ids are in seeded order, so an id says
  * nothing about the label.
  */
@@ -127,7 +127,7 @@ export function buildVerifier(input: ProductInput, style: VerifierStyle, chat: b
   const base = `${input.domain}/${input.problem}`;
   const prng = new Prng(input.seed, `${base}/verifier`);
   const L = input.planOps.length;
-  // processbench's pair: both short of the goal, lengths drawn alike, so that neither says which is wrong
+  // processbench's pair: both short of the goal, equally long, so that neither says which is wrong
   const chains = firstErrorChains(input, prng).map((c) => c.cands);
   if (chains.length < 2) return [];
   const optimalCost = input.planOps.reduce((a, op) => a + task.opCost[op]!, 0);
