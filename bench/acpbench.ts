@@ -21,7 +21,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { parseDomain, parseProblem } from "../src/pddl/index.js";
-import { actionReachable, Actions, factsReachable, isLandmark, Mutexes, progression, replay, type Proved } from "../src/reasoning/index.js";
+import { actionReachable, Actions, depthsFrom, factsReachable, isLandmark, Mutexes, progression, replay, type Proved } from "../src/reasoning/index.js";
 import { createOracle, LimitError, solve } from "../src/search/index.js";
 import { ground, hasFact, resolveGroundAction } from "../src/task/index.js";
 import type { GroundTask } from "../src/task/types.js";
@@ -331,6 +331,18 @@ function noneClaims(p: Prob, task: "reach" | "areach"): { claim: string; v: Verd
     for (const a of p.actions.all) {
       const x = actionReachable(t, t.init, a, p.mutex, cheap, p.actions);
       if (x !== null && !x.answer) found.push(`${t.opNames[a]} (${proofText(x, "")})`);
+    }
+  }
+  if (found.length === 0) {
+    // nothing the relaxation or a mutex cuts off: every state reachable from this one, where the
+    // budget allows (one search for all atoms and actions)
+    const d = depthsFrom(t, t.init, Infinity, budget(), p.actions);
+    if (d === null || d.complete !== Number.MAX_SAFE_INTEGER) return [{ claim: "none", v: { ok: null, why: "budget (the reachable states not exhausted)" } }];
+    const why = `the reachable states exhausted (${d.states} states)`;
+    if (task === "reach") {
+      for (let f = 0; f < t.numFacts; f++) if (d.fact[f]! < 0 && t.factDerived[f] === 0 && !t.factNames[f]!.startsWith("(__")) found.push(`${t.factNames[f]} (${why})`);
+    } else {
+      for (const a of p.actions.all) if (d.op[a]! < 0) found.push(`${t.opNames[a]} (${why})`);
     }
   }
   return [{ claim: "none", v: found.length === 0 ? agree : { ok: false, proof: `${task === "reach" ? "never hold" : "never applicable"}: ${found.slice(0, 3).join("; ")}${found.length > 3 ? `; and ${found.length - 3} more` : ""}` } }];
