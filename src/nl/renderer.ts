@@ -1185,7 +1185,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null, 
       // (named while the names are short beside the rules: not a domain's thousands of ground actions)
       const names = joinList(left.map((i) => `"${words(domain.actions[i]!.name)}"`));
       const which = names.length <= 600 ? ` (${names})` : "";
-      lines.push(`- ${countWord(more)} more action${more === 1 ? " is" : "s are"} not described here, to keep this text short: ${more === 1 ? "it" : "none of them"} can ever be taken in this problem, since ${more === 1 ? "its" : "their"} conditions can never all hold (${all.length} actions in all)${which}.`);
+      lines.push(`- ${countWord(more)} more action${more === 1 ? " is" : "s are"} not described here, to keep this text short: ${more === 1 ? "it can never" : "none of them can ever"} be taken in this problem, since ${more === 1 ? "its" : "their"} conditions can never all hold (${all.length} actions in all)${which}.`);
     }
     return head + "\n" + lines.join("\n");
   };
