@@ -415,6 +415,33 @@ describe("audit: step rows", () => {
     expect(failed(r)).toContain("repeated object (rows of one label)");
   });
 
+  it("repeated object in questions (acp): the share is over the answers, not over executable steps", async () => {
+    // yes/no questions whose action names a place twice ("drive t1 from c2 to c2"): answered
+    // both ways they give nothing away; all "no" they do
+    const rows = (leak: boolean): Row[] => {
+      const prng = new Prng(11, `audit-acp-${leak}`);
+      const out: Row[] = [];
+      for (let p = 0; p < 60; p++) {
+        for (let q = 0; q < 8; q++) {
+          const twice = q % 4 === 0;
+          const [a, b] = [`c${1 + prng.int(4)}`, `c${5 + prng.int(4)}`];
+          const item = `(drive t1 ${a} ${twice ? a : b})`;
+          const answer = leak && twice ? "no" : prng.next() < 0.5 ? "yes" : "no";
+          const question = `A truck t1 drives between cities.\n\nThe current state: t1 is in ${a}.\n\nCan I drive t1 from ${a} to ${twice ? a : b} in the current state? Answer yes or no.`;
+          out.push({ id: `d/p${p}/t0${q}/applicability/yes-no`, domain: "d", problem: `p${p}`, split: splitOf(p), kind: "applicability", form: "yes-no", question, choices: null, answer, prompt: `${question}\n`, completion: answer, meta: { state_index: q, proof: "state", gold: { answer, accept: null, set: null }, states: 0, items: [item], prefix: [], action: null, plan: null, horizon: null, seed: 11 } });
+        }
+      }
+      return out;
+    };
+    const clean = await runAudit(dataset("acp-repeated-mixed", "acp", rows(false)));
+    expect(ruleOf(clean, "repeated object").fires).toBe(120);
+    expect(ruleOf(clean, "repeated object").share).toBeLessThan(0.7);
+    expect(failed(clean)).not.toContain("repeated object (rows of one label)");
+    const leak = await runAudit(dataset("acp-repeated-no", "acp", rows(true)));
+    expect(ruleOf(leak, "repeated object").share).toBe(1);
+    expect(failed(leak)).toContain("repeated object (rows of one label)");
+  });
+
   it("a word that gives the label away: the text classifier beats the action type", async () => {
     const r = await runAudit(dataset("steps-word", "native", stepRows({ word: true })));
     expect(r.classifiers.gap).toBeGreaterThan(0.2);

@@ -357,7 +357,9 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
       const orderGroup = u.kind === "chain" ? u.problem : info.format === "feedback" ? null : u.state ?? u.problem;
       if (orderGroup !== null) orders.push({ group: orderGroup, file: u.raw.file, line: u.raw.line, label, problem: u.problem });
       if (u.kind === "step") {
-        steps.push({ problem: u.problem, executable: u.category !== "non-executable", steps: u.steps, chars: u.chars, position: u.position, repeats: repeatsObject(u.act), same: sameObjects(u.prev, u.act) });
+        // the label a repeated object must not give away: executable or not; a question's own answer (acp)
+        const side = info.format === "acp" ? u.category : String(u.category !== "non-executable");
+        steps.push({ problem: u.problem, executable: u.category !== "non-executable", side, steps: u.steps, chars: u.chars, position: u.position, repeats: repeatsObject(u.act), same: sameObjects(u.prev, u.act) });
       } else {
         chains.push({ problem: u.problem, error: u.error, values: CHAIN_FEATURES.map(([, get]) => get(u)), firstError: firstErrorShares(u), goal: chainGoals ? goalOf(u.problem, u.acts) : null });
       }
@@ -445,6 +447,8 @@ function scorePairs(cls: Classifiers, tests: PairTest[]): Pick<AuditReport, "maj
 interface StepFeatures {
   problem: string;
   executable: boolean;
+  /** The label the binary rules' share is over (see `side` where units are read). */
+  side: string;
   steps: number;
   chars: number;
   position: number;
@@ -482,8 +486,9 @@ function stepRules(units: StepFeatures[]): RuleResult[] {
     rule(name, "all", "auc", auc(exec.map(get), non.map(get), clusters), extra);
   const binary = (name: string, test: (u: StepFeatures) => boolean): RuleResult => {
     const fired = units.filter(test);
-    const n = fired.filter((u) => !u.executable).length;
-    const share = fired.length === 0 ? null : Math.max(n, fired.length - n) / fired.length;
+    const bySide = new Map<string, number>();
+    for (const u of fired) bySide.set(u.side, (bySide.get(u.side) ?? 0) + 1);
+    const share = fired.length === 0 ? null : Math.max(...bySide.values()) / fired.length;
     return f(name, (u) => (test(u) ? 1 : 0), { fires: fired.length, share });
   };
   return [
