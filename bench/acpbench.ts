@@ -27,16 +27,18 @@ import { ground, hasFact, resolveGroundAction } from "../src/task/index.js";
 import type { GroundTask } from "../src/task/types.js";
 import { checkBenchFlags, takeFlag } from "./args.js";
 
-const USAGE = "usage: node dist/bench/acpbench.js ACPBENCH_DIR [--out FILE] [--max-states N] [--seconds S] [--tasks app,prog,...]";
+const USAGE = "usage: node dist/bench/acpbench.js ACPBENCH_DIR [--out FILE] [--max-states N] [--seconds S] [--tasks app,prog,...] [--progress]";
 const VALUES = ["--out", "--max-states", "--seconds", "--tasks"];
 // the folder is the one positional argument; every other argument must be a known flag
-checkBenchFlags("acpbench", USAGE, { values: VALUES }, process.argv.slice(2).filter((a, i, all) => a.startsWith("-") || VALUES.includes(all[i - 1]!)));
+checkBenchFlags("acpbench", USAGE, { values: VALUES, switches: ["--progress"] }, process.argv.slice(2).filter((a, i, all) => a.startsWith("-") || VALUES.includes(all[i - 1]!)));
 const args = process.argv.slice(2);
 const flag = (name: string): string | undefined => takeFlag(args, name);
 const OUT = flag("--out");
 const MAX_STATES = Number(flag("--max-states") ?? 100_000);
 const SECONDS = Number(flag("--seconds") ?? 10);
 const ONLY = flag("--tasks")?.split(",");
+// one stderr line per item with its time: to find an item that runs long
+const PROGRESS = args.includes("--progress") ? (args.splice(args.indexOf("--progress"), 1), true) : false;
 if (args.length !== 1) {
   console.error(USAGE);
   process.exit(2);
@@ -371,11 +373,14 @@ for (const task of TASKS) {
     const n = { items: [0, 0, 0, 0], claims: [0, 0, 0, 0] };
     for (const { split, rec } of recs) {
       let claims: { claim: string; v: Verdict }[];
+      const t1 = performance.now();
+      if (PROGRESS) process.stderr.write(`${task}/${split}.gen #${n.items[0]} id ${rec.id} (${domainOf(rec)}) ...`);
       try {
         claims = judge(task, rec);
       } catch (e) {
         claims = [{ claim: "all", v: { ok: null, why: `error: ${(e as Error).message.split("\n")[0]}` } }];
       }
+      if (PROGRESS) process.stderr.write(` ${((performance.now() - t1) / 1000).toFixed(2)} s\n`);
       n.items[0]!++;
       const bad = claims.filter((c) => c.v.ok === false);
       const und = claims.filter((c) => c.v.ok === null);
