@@ -4,9 +4,7 @@
  * audit caught before), the way a buggy generator would. The audit must fail on every one and
  * name the feature.
  */
-import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { reseal } from "./reseal.js";
+import { rewriteShards } from "../bench/plants-55.js";
 
 type Row = Record<string, unknown>;
 
@@ -218,14 +216,7 @@ export function oddLandmark(rows: Row[]): Row[] {
   return rows;
 }
 
-/** Copy the clean folder `from` to `to` and apply `plant` to every shard (the folder's records updated to match). */
+/** Copy the clean folder `from` to `to` and apply `plant` to every shard (the folder's records updated to match: `audit` checks the folder first). */
 export function plantInto(from: string, to: string, plant: Plant): void {
-  cpSync(from, to, { recursive: true });
-  const data = join(to, "data");
-  for (const f of readdirSync(data).filter((n) => n.endsWith(".jsonl"))) {
-    const file = join(data, f);
-    const rows = readFileSync(file, "utf8").split("\n").filter((l) => l.length > 0).map((l) => JSON.parse(l) as Row);
-    writeFileSync(file, plant.rewrite(rows).map((r) => JSON.stringify(r)).join("\n") + "\n");
-  }
-  reseal(to); // the planted rows as if pddl2prm had written them: `audit` checks the folder first
+  rewriteShards(from, to, (rows) => plant.rewrite(rows));
 }

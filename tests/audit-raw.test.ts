@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAudit, type AuditReport } from "../src/audit/index.js";
 import { lengthGoal } from "../src/audit/audit.js";
-import { skeleton } from "../src/audit/raw.js";
+import { rawTokens } from "../src/audit/raw.js";
 import { plantInto } from "./audit-plants.js";
 import { HELD_OUT, PLANTS_55, SHUFFLE_STATES, swapSentences } from "./audit-raw-plants.js";
 import { cliRunner } from "./cli-run.js";
@@ -58,11 +58,11 @@ function named(line: string): string[] {
 }
 
 describe("the raw probe's text form", () => {
-  it("keeps white space, case, punctuation and Unicode; hides only lowercase words inside sentences", () => {
-    expect(skeleton("Step 3: Since block 2 is clear, I pick it up.")).toBe("St~ 9: Si~ ~ 9 ≈, I ≈.");
-    expect(skeleton("Step 3:\u00a0Since  Block 02 is clear..")).toBe("St~ 9:\u00a0Si~  Bl~ 09 ≈..");
-    expect(skeleton("a blоck")).toBe("a ~\u043e~"); // a Cyrillic 'о' stays
-    expect(skeleton("a\n\nb")).toBe("a\n\nb");
+  it("keeps white space, case, punctuation and Unicode; skips only a single space between plain words", () => {
+    expect(rawTokens("Step 3: Since block 2 is clear, I pick it up.")).toEqual(["␂⟨⟩Step", "Step⟨ ⟩9", "9⟨: ⟩Since", "Since⟨ ⟩block", "clear⟨, ⟩I", "I⟨ ⟩pick", "up⟨.⟩␃"]);
+    expect(rawTokens("Step 3:\u00a0Since  Block 02 is clear..")).toEqual(["␂⟨⟩Step", "Step⟨ ⟩9", "9⟨:\u00a0⟩Since", "Since⟨  ⟩Block", "Block⟨ ⟩09", "09⟨ ⟩is", "clear⟨..⟩␃"]);
+    expect(rawTokens("a blоck")).toEqual(["␂⟨⟩a", "a⟨ ⟩bl\u043eck", "bl\u043eck⟨⟩␃"]); // a Cyrillic 'о' stays
+    expect(rawTokens("a\n\nb")).toEqual(["␂⟨⟩a", "a⟨\n\n⟩b", "b⟨⟩␃"]);
     expect(swapSentences("Step 1: Because x, I do y. Now z holds.")).toBe("Step 1: Now z holds. Because x, I do y.");
   });
 

@@ -298,10 +298,10 @@ describe("audit measures", () => {
 
 /** The plain form of LogisticRegression's training (a Set per example, class-major updates): the oracle of its fast form. */
 function referenceLogistic(examples: { tokens: string[]; label: string }[], seed: number): (tokens: string[]) => Map<string, number> {
-  const classes: string[] = [];
+  // classes in sorted order (the fast form sorts them when it trains: row order changes nothing)
+  const classes = [...new Set(examples.map((e) => e.label))].sort();
   const index = new Map<string, number>();
   const exs = examples.map(({ tokens, label }) => {
-    if (!classes.includes(label)) classes.push(label);
     const fs = new Set<number>();
     for (const t of tokens) {
       if (!index.has(t)) index.set(t, index.size);

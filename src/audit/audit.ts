@@ -8,7 +8,7 @@
 import { UserError } from "../pddl/errors.js";
 import { mixedHash, uniformOf } from "../util/prng.js";
 import { repeatsObject, sameObjects, StepTextParser, type Act } from "./actions.js";
-import { accuracy, auc, bestDirection, clusterBootstrapSe, clusteredMean, macroF1, macroF1Coded, LogisticRegression, meanShare, pickAccuracy, type Scored } from "./measures.js";
+import { accuracy, auc, bestDirection, byId, clusterBootstrapSe, clusteredMean, macroF1, macroF1Coded, LogisticRegression, meanShare, pickAccuracy, type Scored } from "./measures.js";
 import { OptionProbes, type OptionProbeResult } from "./options.js";
 import { PairProbes, UnitProbes, type ProbeResult } from "./probes.js";
 import { countRows, openDataset, readRowBatches, type ShardRow } from "./read.js";
@@ -85,7 +85,7 @@ export interface Check {
   /** The documented limit, as text ("<= 0.55", "0.5 +- 0.03", ...). */
   limit: string;
   pass: boolean;
-  /** Probes: the features behind the value (the probe model's heaviest for the class). */
+  /** Probes: the features behind the value (the probe model's features that set the class apart). */
   features?: string[];
 }
 
@@ -148,7 +148,7 @@ class Classifiers {
   readonly action = new LogisticRegression();
   readonly text = new LogisticRegression();
   readonly labelCounts = new Map<string, number>();
-  readonly test: { action: string[]; text: string[]; label: string; problem: string }[] = [];
+  readonly test: { action: string[]; text: string[]; label: string; problem: string; id: string }[] = [];
   trained = 0;
 
   /** `key` places the example in the training order (a hash of its unit's id): the order rows come in changes nothing. */
@@ -175,6 +175,7 @@ class Classifiers {
 /** Result of the classifiers on single-example tests (steps, chains). */
 function scoreSingles(c: Classifiers): Pick<AuditReport, "majority" | "classifiers"> {
   c.train();
+  byId(c.test);
   const gold = c.test.map((t) => t.label);
   const pa: (string | null)[] = [];
   const pt: (string | null)[] = [];
@@ -243,7 +244,8 @@ function finish(
   };
 }
 
-const actTokens = (acts: readonly (Act | null)[]): string[] => acts.map((a) => a?.type ?? "?");
+/** Action types; a step whose text does not parse back adds none (its failing is its form, which the text model must show, not the action model absorb). */
+const actTokens = (acts: readonly (Act | null)[]): string[] => acts.flatMap((a) => (a === null ? [] : [a.type]));
 const countRepeats = (s: Side): number => s.acts.filter(repeatsObject).length;
 const countSame = (s: Side): number => {
   let k = 0;
@@ -330,22 +332,22 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
           cls.trained++;
           pairProbes!.learn(u);
         } else if (r === "test") {
-          pairTests.push({ chosen: u.chosen, rejected: u.rejected, first: u.first, problem: u.problem });
+          pairTests.push({ chosen: u.chosen, rejected: u.rejected, first: u.first, problem: u.problem, id: u.id });
         }
         if (r !== "train" && heldOut(u)) pairProbes!.keep(u);
         const goals = chainGoals ? [goalOf(u.problem, u.chosen.acts), goalOf(u.problem, u.rejected.acts)] : [null, null];
-        pairs.push({ problem: u.problem, group: u.group, first: u.first, chosen: sideFeatures(u.chosen), rejected: sideFeatures(u.rejected), goal: { chosen: goals[0]!, rejected: goals[1]! } });
+        pairs.push({ id: u.id, problem: u.problem, group: u.group, first: u.first, chosen: sideFeatures(u.chosen), rejected: sideFeatures(u.rejected), goal: { chosen: goals[0]!, rejected: goals[1]! } });
         continue;
       }
       const label = u.kind === "step" ? u.category : u.error ? "error" : "correct";
-      const at = u.kind === "step" ? [u.act?.type ?? "?"] : actTokens(u.acts);
+      const at = actTokens(u.kind === "step" ? [u.act] : u.acts);
       if (r === "train") {
         const key = mixedHash(u.id);
         cls.learn(at, u.words, label, key);
         cls.trained++;
         unitProbes!.learn(u, label, key);
       } else if (r === "test") {
-        cls.test.push({ action: at, text: u.words, label, problem: u.problem });
+        cls.test.push({ action: at, text: u.words, label, problem: u.problem, id: u.id });
       }
       if (r !== "train" && heldOut(u)) unitProbes!.keep(u, label, u.problem);
       if (u.kind === "step" && u.state !== null && u.context !== null) {
@@ -355,13 +357,13 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
       }
       // where the row is in its shard, for the row-order rules (not for feedback turns: a dialogue's order is its walk)
       const orderGroup = u.kind === "chain" ? u.problem : info.format === "feedback" ? null : u.state ?? u.problem;
-      if (orderGroup !== null) orders.push({ group: orderGroup, file: u.raw.file, line: u.raw.line, label, problem: u.problem });
+      if (orderGroup !== null) orders.push({ id: u.id, group: orderGroup, file: u.raw.file, line: u.raw.line, label, problem: u.problem });
       if (u.kind === "step") {
         // the label a repeated object must not give away: executable or not; a question's own answer (acp)
         const side = info.format === "acp" ? u.category : String(u.category !== "non-executable");
-        steps.push({ problem: u.problem, executable: u.category !== "non-executable", side, steps: u.steps, chars: u.chars, position: u.position, repeats: repeatsObject(u.act), same: sameObjects(u.prev, u.act) });
+        steps.push({ id: u.id, problem: u.problem, executable: u.category !== "non-executable", side, steps: u.steps, chars: u.chars, position: u.position, repeats: repeatsObject(u.act), same: sameObjects(u.prev, u.act) });
       } else {
-        chains.push({ problem: u.problem, error: u.error, values: CHAIN_FEATURES.map(([, get]) => get(u)), firstError: firstErrorShares(u), goal: chainGoals ? goalOf(u.problem, u.acts) : null });
+        chains.push({ id: u.id, problem: u.problem, error: u.error, values: CHAIN_FEATURES.map(([, get]) => get(u)), firstError: firstErrorShares(u), goal: chainGoals ? goalOf(u.problem, u.acts) : null });
       }
     }
   }
@@ -369,6 +371,8 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
   if (options.domain !== undefined && units === 0) {
     throw new UserError(`${dir}: no rows of domain '${options.domain}' (its domains: ${[...domains].sort().join(", ") || "none"})`);
   }
+  // every figure from the items in one order, by id: the order rows come in changes nothing
+  for (const xs of [pairTests, pairs, steps, chains, orders] as { id: string }[][]) byId(xs);
   let head: Pick<AuditReport, "majority" | "classifiers">;
   let rules: RuleResult[];
   if (kind === "pair") {
@@ -412,6 +416,7 @@ export async function runAudit(dir: string, options: AuditOptions = {}): Promise
 }
 
 interface PairTest {
+  id: string;
   problem: string;
   chosen: Side;
   rejected: Side;
@@ -445,6 +450,7 @@ function scorePairs(cls: Classifiers, tests: PairTest[]): Pick<AuditReport, "maj
 
 /** What the rules need of a step row. */
 interface StepFeatures {
+  id: string;
   problem: string;
   executable: boolean;
   /** The label the binary rules' share is over (see `side` where units are read). */
@@ -458,6 +464,7 @@ interface StepFeatures {
 
 /** What the rules need of a chain: its problem, label, the values of CHAIN_FEATURES and of FIRST_ERROR_FEATURES. */
 interface ChainFeatures {
+  id: string;
   problem: string;
   error: boolean;
   values: number[];
@@ -469,6 +476,7 @@ interface ChainFeatures {
 
 /** What the rules need of a pair: the values of PAIR_FEATURES on each side. */
 interface PairFeatures {
+  id: string;
   problem: string;
   group: string;
   /** Does each side end at the goal, replayed (trajectories; null: not asked or not resolved)? */
@@ -612,6 +620,7 @@ export function lengthGoal(items: readonly LengthGoalItem[]): Scored {
 
 /** A row's place in its shard (the row-order rules). */
 interface OrderItem {
+  id: string;
   /** Its state (step rows) or problem (chains, questions). */
   group: string;
   file: string;

@@ -16,6 +16,14 @@ import { Prng } from "../util/prng.js";
  */
 export const auditWork = { examples: 0, weightUpdates: 0, bootstrapItems: 0 };
 
+/**
+ * Items sorted by their unit's id, in place (ids are unique): figures computed from them do not
+ * depend on the order rows come in (cluster resamples, floating-point sums, ties).
+ */
+export function byId<T extends { id: string }>(xs: T[]): T[] {
+  return xs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
 /** A measured score with its standard error (0.5 = no information, for every score here). */
 export interface Scored {
   value: number;
@@ -287,6 +295,8 @@ export class LogisticRegression {
   private bias = new Float64Array(0);
   /** Scratch for `classProbabilitiesOf`: per feature, the last query that had it. */
   private queryStamp = new Int32Array(0);
+  /** For `topFeatures`: per feature and class, the training examples that have it; per class, its examples. */
+  private counts: { counts: Float64Array; sizes: Float64Array } | null = null;
   private query = 0;
 
   constructor(readonly vocabulary: Vocabulary = new Vocabulary()) {}
@@ -334,6 +344,12 @@ export class LogisticRegression {
 
   /** Fit on the examples kept so far. */
   train(seed: number, epochs = 4, rate = 0.5, l2 = 1e-5): void {
+    // classes in sorted order, not the order first met: the arithmetic (softmax sums) then does not depend on row order
+    const sorted = [...this.classes].sort();
+    const remap = this.classes.map((c) => sorted.indexOf(c));
+    for (let i = 0; i < this.labels.length; i++) this.labels[i] = remap[this.labels[i]!]!;
+    this.classes.splice(0, this.classes.length, ...sorted);
+    this.counts = null;
     const K = this.classes.length;
     const F = this.globalOf.length;
     const w = (this.weights = new Float64Array(F * K));
@@ -397,7 +413,7 @@ export class LogisticRegression {
     return new Map(this.classes.map((c, k) => [c, p[k]!]));
   }
 
-  /** The classes, in the order of `classProbabilities` (the order they were first learnt). */
+  /** The classes, in the order of `classProbabilities` (sorted, once trained). */
   get labelsLearnt(): readonly string[] {
     return this.classes;
   }
@@ -429,30 +445,53 @@ export class LogisticRegression {
   }
 
   /**
-   * The `k` tokens (among those `accept` takes) that raise class `label` most against the
-   * others: weight for `label` minus the mean of the class weights (what a failure is blamed on).
+   * The `k` tokens (among those `accept` takes) that set class `label` apart most (what a failure
+   * is blamed on): a token's weight for `label` over the mean of the class weights, times how
+   * much more often the class's training examples have it than the others' do. A token of every
+   * example can carry a large weight that only shifts the bias, and says nothing of the class:
+   * a plant that removes a letter from its rows (look-alikes) would be blamed on the words
+   * without it. Tokens with a positive weight and share difference only.
    */
-  topFeatures(label: string, k: number, accept: (token: string) => boolean): { token: string; weight: number }[] {
+  topFeatures(label: string, k: number, accept: (token: string) => boolean): { token: string; weight: number; score: number }[] {
     const K = this.classes.length;
     const c = this.classes.indexOf(label);
     if (c < 0 || this.weights.length === 0) return [];
-    const out: { token: string; weight: number }[] = [];
-    for (let f = 0; f < this.globalOf.length; f++) {
-      const token = this.vocabulary.token(this.globalOf[f]!);
-      if (!accept(token) || (f + 1) * K > this.weights.length) continue;
-      let mean = 0;
-      for (let j = 0; j < K; j++) mean += this.weights[f * K + j]!;
-      out.push({ token, weight: this.weights[f * K + c]! - mean / K });
+    const F = this.weights.length / K;
+    // per feature and class, the training examples that have it (counted once per model)
+    if (this.counts === null) {
+      const counts = new Float64Array(F * K);
+      const sizes = new Float64Array(K);
+      for (let i = 0; i < this.labels.length; i++) {
+        const y = this.labels[i]!;
+        sizes[y]!++;
+        for (let j = this.starts[i]!; j < this.starts[i + 1]!; j++) if (this.features[j]! < F) counts[this.features[j]! * K + y]!++;
+      }
+      this.counts = { counts, sizes };
     }
-    return out.sort((a, b) => b.weight - a.weight || (a.token < b.token ? -1 : 1)).slice(0, k);
+    const { counts, sizes } = this.counts;
+    const n = sizes[c]!;
+    const rest = this.labels.length - n;
+    const out: { token: string; weight: number; score: number }[] = [];
+    for (let f = 0; f < F; f++) {
+      let mean = 0;
+      let all = 0;
+      for (let j = 0; j < K; j++) (mean += this.weights[f * K + j]!, all += counts[f * K + j]!);
+      const weight = this.weights[f * K + c]! - mean / K;
+      const lift = (n === 0 ? 0 : counts[f * K + c]! / n) - (rest === 0 ? 0 : (all - counts[f * K + c]!) / rest);
+      if (!(weight > 0 && lift > 0)) continue;
+      const token = this.vocabulary.token(this.globalOf[f]!);
+      if (!accept(token)) continue;
+      out.push({ token, weight, score: weight * lift });
+    }
+    return out.sort((a, b) => b.score - a.score || (a.token < b.token ? -1 : 1)).slice(0, k);
   }
 
-  /** The most probable class (ties: the first learnt), or null before training. */
+  /** The most probable class (ties: the first in sorted order), or null before training. */
   predict(tokens: readonly string[]): string | null {
     return this.best(this.classProbabilities(tokens));
   }
 
-  /** The most probable class of `classProbabilities`' output (ties: the first learnt), or null. */
+  /** The most probable class of `classProbabilities`' output (ties: the first in sorted order), or null. */
   best(p: Float64Array): string | null {
     let best: string | null = null;
     let bestP = -1;

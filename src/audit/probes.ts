@@ -5,11 +5,11 @@
  * problems how much the view improves ranking: per class, one against the rest (a leak into a
  * class of 1% of the rows shows as plainly as one into the majority), or, for pairs, how much
  * more often it picks the chosen side. A gain past the limit and beyond noise fails the audit,
- * and the probe's heaviest features are named.
+ * and the features that set the class apart in the probe's model are named.
  */
 import type { Act } from "./actions.js";
 import { mixedHash } from "../util/prng.js";
-import { apGain, clusteredMean, LogisticRegression, Vocabulary, words } from "./measures.js";
+import { apGain, byId, clusteredMean, LogisticRegression, Vocabulary, words } from "./measures.js";
 import { RawTokens } from "./raw.js";
 import type { ChainUnit, PairUnit, Side, StepUnit } from "./units.js";
 
@@ -33,7 +33,7 @@ export interface ProbeResult {
   se: number;
   /** Gated (a check) or reported only. */
   gated: boolean;
-  /** The probe's tokens that raise the class most (its own view only). */
+  /** The probe's tokens that set the class apart most (its own view only; `LogisticRegression.topFeatures`). */
   top: string[];
 }
 
@@ -55,6 +55,12 @@ interface Spec<U> {
   key?: (u: U) => string;
   /** Token prefixes of the view's own features (for `top`). */
   own: string[];
+  /**
+   * Also read units whose action is unknown (their text does not parse back: the prior's view is
+   * empty). Only the raw form does: failing to parse is a form, which it names; another view
+   * would gain on such units only by knowing they failed.
+   */
+  unknownAction?: boolean;
 }
 
 const ACTION = "the action (type and objects)";
@@ -67,7 +73,7 @@ const ACTION_PREV = "the action and the previous action";
 class Interner {
   private readonly byTag = new Map<string, Map<string, number>>();
   private readonly prompts = new Map<string, Int32Array>();
-  /** The raw probe's tokens (hashed n-grams of the text as written, the id, the other fields). */
+  /** The raw probe's tokens (hashed tokens of the text as written, the id, the other fields). */
   readonly raw: RawTokens;
   constructor(readonly vocabulary: Vocabulary) {
     this.raw = new RawTokens(vocabulary);
@@ -98,9 +104,13 @@ class Interner {
   }
 }
 
-/** The action's tokens: its type, and each object at its place. */
+/**
+ * The action's tokens: its type, and each object at its place. None for a step whose text does
+ * not parse back (trl, openrlhf, ...): a prior that read "unparsed" would absorb a form that
+ * breaks the parser (capitals, look-alikes), which is the probes' to find.
+ */
 export function actTokens(a: Act | null, withObjects = true): string[] {
-  if (a === null) return ["a:?"];
+  if (a === null) return [];
   const out = [`a:${a.type}`];
   if (withObjects) a.args.forEach((o, i) => out.push(`o:${a.type}:${i}:${o}`));
   return out;
@@ -181,6 +191,7 @@ function stepSpecs(feedback: boolean): Spec<StepUnit>[] {
     {
       name: "raw form",
       gated: true,
+      unknownAction: true,
       prior: action,
       extra: (u, t, out) => (t.raw.texts(u.raw.texts, out), t.raw.context(u.raw.context, out), t.raw.meta(u.raw, out)),
       own: RAW_OWN,
@@ -190,7 +201,7 @@ function stepSpecs(feedback: boolean): Spec<StepUnit>[] {
 }
 
 function chainSpecs(): Spec<ChainUnit>[] {
-  const action = { name: "the chain's action types", tokens: (u: ChainUnit, t: Interner, out: number[]): void => t.plain([...new Set(u.acts.map((a) => `a:${a?.type ?? "?"}`))], out) };
+  const action = { name: "the chain's action types", tokens: (u: ChainUnit, t: Interner, out: number[]): void => t.plain([...new Set(u.acts.flatMap((a) => (a === null ? [] : [`a:${a.type}`])))], out) };
   return [
     { name: "chain words", gated: true, prior: action, extra: (u, t, out) => t.tagged("w:", [...new Set(u.words)], out), own: ["w:"] },
     { name: "chain characters", gated: true, prior: action, extra: (u, t, out) => t.plain([...new Set(u.texts.flatMap((x, i) => charTokens(x, u.acts[i]?.type ?? "?")))], out), own: ["L:", "p:", "e:", "s2", "sx", "c:"] },
@@ -198,6 +209,7 @@ function chainSpecs(): Spec<ChainUnit>[] {
     {
       name: "raw form",
       gated: true,
+      unknownAction: true,
       prior: action,
       extra: (u, t, out) => (t.raw.texts(u.raw.texts, out), t.raw.context(u.raw.context, out), t.raw.meta(u.raw, out)),
       own: RAW_OWN,
@@ -208,18 +220,18 @@ function chainSpecs(): Spec<ChainUnit>[] {
 function sideSpecs(): Spec<Side>[] {
   const action = {
     name: "the side's actions",
-    tokens: (s: Side, t: Interner, out: number[]): void => t.plain(s.acts.length === 1 ? actTokens(s.acts[0]!) : [...new Set(s.acts.map((a) => `a:${a?.type ?? "?"}`))], out),
+    tokens: (s: Side, t: Interner, out: number[]): void => t.plain(s.acts.length === 1 ? actTokens(s.acts[0]!) : [...new Set(s.acts.flatMap((a) => (a === null ? [] : [`a:${a.type}`])))], out),
   };
   return [
     { name: "side words", gated: true, prior: action, extra: (s, t, out) => t.tagged("w:", [...new Set(s.words)], out), own: ["w:"] },
     { name: "side characters", gated: true, prior: action, extra: (s, t, out) => t.plain([...new Set(s.texts.flatMap((x, i) => charTokens(x, s.acts[i]?.type ?? "?")))], out), own: ["L:", "p:", "e:", "s2", "sx", "c:"] },
     // the side as written: its lines, blank ones included, and their form (issue 55)
-    { name: "side raw form", gated: true, prior: action, extra: (s, t, out) => t.raw.side(s.raw, out), own: ["r:"] },
+    { name: "side raw form", gated: true, unknownAction: true, prior: action, extra: (s, t, out) => t.raw.side(s.raw, out), own: ["r:", "rc:"] },
   ];
 }
 
 /** Token prefixes of the raw probe's own features (src/audit/raw.ts). */
-const RAW_OWN = ["r:", "rq:", "qc:", "id", "k:", "f:"];
+const RAW_OWN = ["r:", "rc:", "rq:", "qc:", "id", "k:", "f:"];
 
 /** A unit's token ids: per prior (in `Models.priorNames` order), and per probe its view's own. */
 interface UnitIds {
@@ -276,6 +288,10 @@ class Models<U> {
       }),
     };
   }
+  /** Does spec i read the unit (its action known, or a spec that reads units of unknown action)? */
+  reads(x: UnitIds, i: number): boolean {
+    return this.specs[i]!.unknownAction === true || x.priors[this.priorOf[i]!]!.length > 0;
+  }
   private joined(x: UnitIds, i: number): Int32Array {
     const a = x.priors[this.priorOf[i]!]!;
     const b = x.extras[i]!;
@@ -287,8 +303,10 @@ class Models<U> {
   /** Keep a training unit; `key` places it in the training order (a hash of its id: the order rows come in does not matter). */
   learn(u: U, label: string, key: number): void {
     const x = this.ids(u);
-    this.priorModels.forEach((m, p) => m.addIds(x.priors[p]!, label, key));
-    this.probes.forEach((m, i) => m.addIds(this.joined(x, i), label, key));
+    // a unit whose action is unknown (its text does not parse back) teaches the prior nothing:
+    // an empty view would be a feature of its own (through the bias), the prior absorbing a form
+    this.priorModels.forEach((m, p) => x.priors[p]!.length > 0 && m.addIds(x.priors[p]!, label, key));
+    this.probes.forEach((m, i) => this.reads(x, i) && m.addIds(this.joined(x, i), label, key));
   }
   train(): void {
     for (const m of this.priorModels) m.train(1);
@@ -307,14 +325,14 @@ class Models<U> {
   }
   top(i: number, label: string): string[] {
     const own = this.specs[i]!.own;
-    return this.probes[i]!.topFeatures(label, 3, (t) => own.some((p) => t.startsWith(p))).filter((x) => x.weight > 0).map((x) => x.token);
+    return this.probes[i]!.topFeatures(label, 3, (t) => own.some((p) => t.startsWith(p))).map((x) => x.token);
   }
 }
 
 /** Probes over single units (step rows, dialogue turns, chains): one-vs-rest AUC gains per class. */
 export class UnitProbes<U extends StepUnit | ChainUnit> {
   private readonly models: Models<U>;
-  private readonly test: { x: UnitIds; label: string; problem: string }[] = [];
+  private readonly test: { x: UnitIds; label: string; problem: string; id: string }[] = [];
   /**
    * `gatedOnly`: only the probes a check reads (the dataset card's audit: the reported-only
    * ones change no verdict).
@@ -328,7 +346,7 @@ export class UnitProbes<U extends StepUnit | ChainUnit> {
     this.models.learn(u, label, key);
   }
   keep(u: U, label: string, problem: string): void {
-    this.test.push({ x: this.models.ids(u), label, problem });
+    this.test.push({ x: this.models.ids(u), label, problem, id: u.id });
   }
   /**
    * Results per probe and class (chains: the class "error" only; classes with no test item are
@@ -338,6 +356,7 @@ export class UnitProbes<U extends StepUnit | ChainUnit> {
   results(seAbove?: number): ProbeResult[] {
     const m = this.models;
     m.train();
+    byId(this.test);
     const n = this.test.length;
     const specs = m.specs;
     if (m.priorModels.length === 0 || n === 0) return [];
@@ -350,16 +369,18 @@ export class UnitProbes<U extends StepUnit | ChainUnit> {
       const prior = m.prior(i);
       const p = m.priorNames.indexOf(s.prior.name);
       const probe = m.probes[i]!;
+      const items = this.test.flatMap((t, j) => (m.reads(t.x, i) ? [j] : []));
+      const cl = items.map((j) => clusters[j]!);
       for (const c of classes) {
         const kp = prior.labelsLearnt.indexOf(c);
         const kq = probe.labelsLearnt.indexOf(c);
         if (kp < 0 || kq < 0) continue;
-        const a = scored.map((x) => x.priors[p]![kp]!);
-        const b = scored.map((x) => x.probes[i]![kq]!);
-        const positive = this.test.map((t) => t.label === c);
-        let g = apGain(a, b, positive, clusters, seAbove === undefined ? 200 : 0);
-        if (seAbove !== undefined && g.gain > seAbove) g = apGain(a, b, positive, clusters);
-        if (g.pos === 0 || g.pos === this.test.length) continue;
+        const a = items.map((j) => scored[j]!.priors[p]![kp]!);
+        const b = items.map((j) => scored[j]!.probes[i]![kq]!);
+        const positive = items.map((j) => this.test[j]!.label === c);
+        let g = apGain(a, b, positive, cl, seAbove === undefined ? 200 : 0);
+        if (seAbove !== undefined && g.gain > seAbove) g = apGain(a, b, positive, cl);
+        if (g.pos === 0 || g.pos === items.length) continue;
         out.push({ probe: s.name, group: c, measure: "ap", prior_reads: s.prior.name, n: g.pos, prior: g.prior, probe_value: g.probe, gain: g.gain, se: g.se, gated: s.gated, top: m.top(i, c) });
       }
     });
@@ -370,17 +391,18 @@ export class UnitProbes<U extends StepUnit | ChainUnit> {
 /** Probes over preference pairs: each model scores both sides; the gain is in picking the chosen one (chosen minus rejected). */
 export class PairProbes {
   private readonly models = new Models<Side>(sideSpecs());
-  private readonly test: { chosen: UnitIds; rejected: UnitIds; group: string; problem: string }[] = [];
+  private readonly test: { chosen: UnitIds; rejected: UnitIds; group: string; problem: string; id: string }[] = [];
   learn(u: PairUnit): void {
     this.models.learn(u.chosen, "chosen", mixedHash(`${u.id}\u0000chosen`));
     this.models.learn(u.rejected, "rejected", mixedHash(`${u.id}\u0000rejected`));
   }
   keep(u: PairUnit): void {
-    this.test.push({ chosen: this.models.ids(u.chosen), rejected: this.models.ids(u.rejected), group: u.group, problem: u.problem });
+    this.test.push({ chosen: this.models.ids(u.chosen), rejected: this.models.ids(u.rejected), group: u.group, problem: u.problem, id: u.id });
   }
   results(): ProbeResult[] {
     const m = this.models;
     m.train();
+    byId(this.test);
     if (this.test.length === 0) return [];
     const chosenP = (model: LogisticRegression, p: Float64Array): number => {
       const k = model.labelsLearnt.indexOf("chosen");
@@ -402,7 +424,8 @@ export class PairProbes {
     const out: ProbeResult[] = [];
     m.specs.forEach((s, i) => {
       for (const g of groups) {
-        const idx = this.test.map((t, j) => (g === "all" || t.group === g ? j : -1)).filter((j) => j >= 0);
+        // a view that needs the action reads pairs whose both sides parse back
+        const idx = this.test.map((t, j) => ((g === "all" || t.group === g) && m.reads(t.chosen, i) && m.reads(t.rejected, i) ? j : -1)).filter((j) => j >= 0);
         if (idx.length === 0) continue;
         const p = m.priorNames.indexOf(s.prior.name);
         const prior = idx.reduce((a, j) => a + picks[j]!.priors[p]!, 0) / idx.length;

@@ -7,6 +7,21 @@ const sign = (x: number): string => (Number.isFinite(x) ? (x >= 0 ? "+" : "") + 
 const pad = (s: string, n: number): string => (s.length >= n ? s : s + " ".repeat(n - s.length));
 const lpad = (s: string, n: number): string => (s.length >= n ? s : " ".repeat(n - s.length) + s);
 
+/**
+ * A feature as a JSON string whose every character outside printable ASCII is escaped
+ * ("\u00a0", "\u043e", "\n"), but the raw probe's own marks (␂␃⟨⟩): a planted no-break space or
+ * look-alike letter must be read, not guessed.
+ */
+export function shownFeature(x: string): string {
+  return JSON.stringify(x).replace(/[^\x20-\x7e␂␃⟨⟩]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** What the raw probe's features write (src/audit/raw.ts), printed once under a table that shows them. */
+const RAW_LEGEND =
+  "raw form features: r: the unit's own text, rc: a character of it outside printable ASCII, rq: the text around it (a chain's problem, the message before a turn), qc: its characters, " +
+  "id1.. the id's segments, k: the row's keys, f: another string field; a⟨s⟩b is word a, then the characters s exactly as written, then word b " +
+  "(a number reads 9, 09 zero-padded; ␂ and ␃ are the start and end of the text)";
+
 function ruleLine(r: RuleResult): string {
   const fires = r.fires !== undefined ? `  fires on ${r.fires}${r.share != null ? `, ${(r.share * 100).toFixed(1)}% one label` : ""}` : "";
   return `${pad(r.name, 44)}${pad(r.group, 16)}${pad(r.measure, 8)}${lpad(String(r.n), 8)}${lpad(f3(r.value), 8)}${lpad(f3(r.score), 8)}${fires}`;
@@ -34,7 +49,7 @@ export function formatAuditTable(r: AuditReport): string {
     out.push("");
     out.push(`${pad("probe (what a view adds to the action)", 44)}${pad("class", 16)}${pad("measure", 8)}${lpad("n", 8)}${lpad("prior", 8)}${lpad("probe", 8)}${lpad("gain", 8)}${lpad("se", 7)}`);
     for (const p of r.probes) {
-      const top = p.gain > 0.01 && p.top.length > 0 ? `  ${p.top.join(" ")}` : "";
+      const top = p.gain > 0.01 && p.top.length > 0 ? `  ${p.top.map(shownFeature).join(" ")}` : "";
       out.push(`${pad(p.probe + (p.gated ? "" : " (reported)"), 44)}${pad(p.group, 16)}${pad(p.measure, 8)}${lpad(String(p.n), 8)}${lpad(f3(p.prior), 8)}${lpad(f3(p.probe_value), 8)}${lpad(sign(p.gain), 8)}${lpad(f3(p.se), 7)}${top}`);
     }
   }
@@ -46,7 +61,8 @@ export function formatAuditTable(r: AuditReport): string {
   out.push("");
   const failed = r.checks.filter((c) => !c.pass);
   out.push(`checks: ${r.checks.length - failed.length} of ${r.checks.length} pass`);
-  for (const c of failed) out.push(`  FAIL ${c.name} [${c.group}]: ${f3(c.value)}, limit ${c.limit}${c.features && c.features.length > 0 ? `; features: ${c.features.map((x) => JSON.stringify(x)).join(", ")}` : ""}`);
+  for (const c of failed) out.push(`  FAIL ${c.name} [${c.group}]: ${f3(c.value)}, limit ${c.limit}${c.features && c.features.length > 0 ? `; features: ${c.features.map(shownFeature).join(", ")}` : ""}`);
+  if (failed.some((c) => c.name.includes("raw form"))) out.push(`  (${RAW_LEGEND})`);
   // counts are shown when they pass too: a zero is a finding
   for (const c of r.checks) if (c.pass && c.name.endsWith("(count)")) out.push(`  ok   ${c.name} [${c.group}]: ${c.value}, limit ${c.limit}`);
   out.push(r.pass ? "audit: pass" : "audit: FAIL");

@@ -41,10 +41,13 @@ data without a leak fails by chance at most 5% of the time; counts fail on any h
                             step rows and turns: the candidate's words, characters (length for its action,
                             punctuation, spacing), position, the previous step's text (over the previous
                             action), the prompt; chains: words, characters, prompt; pairs: each side's words and
-                            characters. Gain <= ${AUDIT_THRESHOLDS.probeGain}; a failure names the probe's heaviest features.
+                            characters; every unit: its raw form (the text as written, words and the exact
+                            characters between them, the id, the other string fields; also on steps that do
+                            not parse back). Gain <= ${AUDIT_THRESHOLDS.probeGain}; a failure names the features that set the class apart.
                             Reported, not checked: what the previous step's action adds (planning knowledge:
                             an undo is backtracking), the bar a model must beat
-  step rows                 rows whose prompt or prefix differs from their state's other candidates': a count, must be 0
+  step rows                 rows whose prompt or prefix differs from their state's other candidates': a count, must be 0;
+                            row order in its state (chains: in its problem) as written: AUC within 0.5 +- ${AUDIT_THRESHOLDS.positionAuc}
 Not covered: shortcuts only the state reveals (a chain ending at the goal: bench/chain-probes).
 See docs/audit.md.`,
     )
