@@ -2,7 +2,7 @@
  * bench/acpbench: ACPBench's gold answers re-derived from its own PDDL with pddl2prm's engine,
  * every disagreement listed with its proof (so users can see where the benchmark is wrong).
  *
- *   node dist/bench/acpbench.js ACPBENCH_DIR [--out FILE] [--max-states N] [--seconds S]
+ *   node dist/bench/acpbench.js ACPBENCH_DIR [--out FILE] [--max-states N] [--seconds S] [--tasks app,...] [--progress]
  *
  * ACPBENCH_DIR is a copy of IBM/ACPBench (or its `dataset/` folder): `<task>/<split>.<form>.json`
  * or `.json.gz`. Only the gen records carry PDDL (`PDDL_domain`, `PDDL_problem` with the
@@ -11,7 +11,7 @@
  *   app    the applicable actions (a set)            prog  the effects of the action named in words
  *   reach  each listed atom can never hold           areach each listed action can never be taken
  *   val    the index of the first inapplicable step  just  each listed removal leaves a valid plan
- *   land   each "yes" atom is a landmark, each "no" atom is not
+ *   land   each "yes" atom is a landmark, each "no" atom is not (first: atoms a plan from the state never makes true are not)
  *   nexta  each "yes" action starts an optimal plan, each "no" action can be taken and does not, opt = h*
  * An empty reach/areach gold means "none": an atom (a ground operator) proved never to hold (be
  * taken) without a search contradicts it. A proof that runs out of budget leaves its claim
@@ -23,7 +23,7 @@ import { gunzipSync } from "node:zlib";
 import { parseDomain, parseProblem } from "../src/pddl/index.js";
 import { actionReachable, Actions, depthsFrom, factsReachable, isLandmark, Mutexes, progression, replay, type Proved } from "../src/reasoning/index.js";
 import { createOracle, LimitError, solve } from "../src/search/index.js";
-import { ground, hasFact, resolveGroundAction } from "../src/task/index.js";
+import { applyOp, ground, hasFact, isApplicable, isGoal, resolveGroundAction } from "../src/task/index.js";
 import type { GroundTask } from "../src/task/types.js";
 import { checkBenchFlags, takeFlag } from "./args.js";
 
@@ -260,6 +260,7 @@ function judge(task: Task, r: Rec): { claim: string; v: Verdict }[] {
     case "land": {
       const gold = r.answer as { yes: string[]; no: string[] };
       const claims: { claim: string; v: Verdict }[] = [];
+      const avoided = planAvoids(p);
       for (const [list, want] of [[gold.yes, true], [gold.no, false]] as const) {
         for (const atom0 of list) {
           const atom = norm(atom0);
@@ -270,6 +271,11 @@ function judge(task: Task, r: Rec): { claim: string; v: Verdict }[] {
             // (then in no plan, as long as one exists: else every atom is vacuously a landmark)
             const now = p.initAtoms.has(atom);
             claims.push({ claim, v: now === want ? agree : { ok: false, proof: now ? "a landmark: it holds now (a static atom)" : "not a landmark: it never holds (not a fact of the ground task: false in the state and added by no action reachable in the delete relaxation, or not type-correct)" } });
+            continue;
+          }
+          if (avoided !== null && avoided.fact[f] === 0) {
+            // a plan that never makes it true: not a landmark (one witness settles most of an item's atoms)
+            claims.push({ claim, v: !want ? agree : { ok: false, proof: `not a landmark: a valid plan never makes it true (${avoided.plan.length} steps: ${avoided.plan.slice(0, 6).join(" ")}${avoided.plan.length > 6 ? " ..." : ""})` } });
             continue;
           }
           const x = isLandmark(t, s, f, budget(), p.mutex);
@@ -315,6 +321,30 @@ function judge(task: Task, r: Rec): { claim: string; v: Verdict }[] {
       return out;
     }
   }
+}
+
+/**
+ * A plan from the problem's state (A* with LM-Cut within the per-proof time, four times over)
+ * and the facts true in some state along it (1) or in none (0): a fact the plan never makes true
+ * is not a landmark. Null where no plan is found in time. Checked by replay.
+ */
+function planAvoids(p: Prob): { plan: string[]; fact: Uint8Array } | null {
+  const t = p.task;
+  const r = solve(t, { limits: { timeMs: SECONDS * 4000 } });
+  if (r.status !== "solved") return null;
+  const fact = new Uint8Array(t.numFacts);
+  let s = t.init;
+  const mark = (x: Uint32Array): void => {
+    for (let f = 0; f < t.numFacts; f++) if (hasFact(x, f)) fact[f] = 1;
+  };
+  mark(s);
+  for (const op of r.plan) {
+    if (!isApplicable(t, s, op)) return null;
+    s = applyOp(t, s, op);
+    mark(s);
+  }
+  if (!isGoal(t, s)) return null;
+  return { plan: r.plan.map((op) => t.opNames[op]!), fact };
 }
 
 /** An empty reach/areach gold says "none": atoms (operators) proved never to hold (be taken) without a search contradict it. */
