@@ -7,7 +7,7 @@
  * fl1". Every parameter appears exactly once, so the text parses back to the action.
  */
 import type { ActionDecl, Effect, Formula, Term } from "../pddl/ast.js";
-import { adverbOf, canBeVerb, compoundSplit, isDirection, isEnglishWord, isKnownWord, isPreposition, senseOf, splitName } from "./lexicon.js";
+import { adverbOf, canBeVerb, compoundSplit, isDirection, isAbbreviation, isEnglishWord, isKnownWord, isPreposition, senseOf, splitName } from "./lexicon.js";
 import { names, paramInfos, type ParamInfo } from "./generic-params.js";
 import { coordinatePair, type PredicatePhrase } from "./generic-predicates.js";
 
@@ -726,6 +726,8 @@ const NUMBERISH_NOUN = /^(level|levels|count|counter|number|num|numb|quantity|am
 
 /** The words a parameter is called by in a role ("old surface"), or "" for none that says more than its slot. */
 function roleNoun(p: ParamInfo, raw: string): string {
+  // a short form the type contradicts ("?pt - proctype"): the type alone (not "point proctype")
+  if (p.varWords.length === 0 && p.typeWords.length > 0 && isAbbreviation(raw.replace(/^\?/, "").replace(/\d+$/, ""))) return p.typeWords.join(" ");
   const words = splitName(raw.replace(/^\?/, ""))
     .flatMap((x) => (isEnglishWord(x) ? [x] : (compoundSplit(x) ?? [x])))
     .filter((x) => !/^\d+$/.test(x));

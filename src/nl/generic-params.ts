@@ -4,7 +4,7 @@
  * a size) or a direction. Used by the generic predicate and action phrasing.
  */
 import type { TypedName } from "../pddl/ast.js";
-import { splitName } from "./lexicon.js";
+import { isAbbreviation, splitName, typeNameWords } from "./lexicon.js";
 import { paramNames } from "./text.js";
 
 export interface ParamInfo {
@@ -50,9 +50,11 @@ export function paramInfos(params: readonly TypedName[]): ParamInfo[] {
   const phs = paramNames(params);
   return params.map((p, i) => {
     const raw = p.name.replace(/^\?/, "");
-    const varWords = VAGUE.test(raw) ? [] : splitName(raw).filter((w) => !/^\d+$/.test(w)).map((w) => w.replace(/\d+$/, "")).filter((w) => w.length > 0);
     const t = p.types[0] ?? "object";
-    const typeWords = t === "object" ? [] : splitName(t);
+    const typeWords = t === "object" ? [] : typeNameWords(t);
+    // a short variable name expanded by guess ("?pt" -> point) says nothing where the type names it otherwise ("?pt - proctype")
+    const guessed = isAbbreviation(raw.replace(/\d+$/, "")) && typeWords.length > 0 && !typeWords.some((w) => splitName(raw.replace(/\d+$/, "")).includes(w));
+    const varWords = VAGUE.test(raw) || guessed ? [] : splitName(raw).filter((w) => !/^\d+$/.test(w)).map((w) => w.replace(/\d+$/, "")).filter((w) => w.length > 0);
     const noun = (typeWords.length > 0 ? typeWords : varWords.length > 0 ? varWords : ["object"]).join(" ");
     const all = [typeWords, splitName(raw)];
     return {

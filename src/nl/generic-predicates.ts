@@ -162,6 +162,7 @@ const COMPARISON_WORDS: Record<string, NumericRelation> = {
   "less equal": "le", "less or equal": "le", "less than or equal": "le", "less than equal": "le", "less than": "lt", less: "lt", smaller: "lt", "smaller than": "lt",
   "greater equal": "ge", "greater or equal": "ge", "greater than or equal": "ge", "greater than equal": "ge", "greater than": "gt", greater: "gt", larger: "gt", "larger than": "gt",
 };
+const NUMBER_WORDS = new Set(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]);
 const NUMBERISH = /^(n|num|number|numbers|count|counter|level|levels|flevel|fuellevel|quantity|qty|amount|capacity|size|value|val|integer|int|digit|fuel|load|height|length|width|weight|cost|price|money|credit|score|index|idx|unit|units)$/;
 
 function numericPhrase(rel: NumericRelation, ps: ParamInfo[]): PredicatePhrase {
@@ -420,6 +421,26 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
     case "be": {
       const xs = r.slice(1);
       const xh = xs.length > 0 ? senseOf(xs[0]!) : "noun";
+      // "is-not-zero ?n": the reading of "is-zero" negated (not "n is not not zero"); an unproven
+      // twin of "is-zero" was read plainly above
+      if (xs[0] === "not" && xs.length > 1) {
+        const o = phrase(["is", ...xs.slice(1)], ps, raw, hint, keepNames, agent);
+        return { ...o, pos: o.neg, neg: o.pos };
+      }
+      // "is-a-process ?q - process ?pt - proctype": q is a process of proctype pt (the noun named
+      // the first argument and was dropped above: not "q is the a of pt")
+      if ((xs[0] === "a" || xs[0] === "an") && n === 2) {
+        const noun = w.slice(w.indexOf(xs[0]) + 1).join(" ") || ps[0]!.noun;
+        const of = ps[1]!.typeWords.length > 0 ? `${ps[1]!.noun} ` : "";
+        res.groupable = false;
+        return done(`${a} is ${withArticle(noun)} of ${of}${b}`, `${a} is not ${withArticle(noun)} of ${of}${b}`);
+      }
+      // "is-max ?qt ?n - number": a value of the first argument (the max of qt is n), not "qt is the max of n"
+      if (isNounSense(xh) && xs.length > 0 && n === 2 && (ps[1]!.value || NUMBERISH.test(ps[1]!.noun)) && !(ps[0]!.value || NUMBERISH.test(ps[0]!.noun))) {
+        res.groupable = false;
+        res.attr = x;
+        return done(`the ${x} of ${a} is ${b}`, `the ${x} of ${a} is not ${b}`);
+      }
       if (isNounSense(xh) && xs.length > 0) return done(`${a} is the ${x} of ${b}`, `${a} is not the ${x} of ${b}`);
       if (xs.length === 0) return done(`${a} is ${b}`, `${a} is not ${b}`, "");
       return phrase(xs, ps, raw, hint, keepNames, agent);
@@ -549,6 +570,11 @@ function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: Predica
   if (w.length >= 2 && senseOf(w[0]!) === "verb" && !LIGHT.has(w[0]!) && w.slice(1).some((y) => p.typeWords.some((t) => t.startsWith(y)) || names([y], p))) return plainPhrase(w.join(" "), [p]);
   // "is-at ?l": the "is" says nothing more than "at ?l" does (a bare "l2 is at" names no subject)
   if (r.length === 2 && senseOf(r[0]!) === "be" && LOCATIVE.has(r[1]!)) r = r.slice(1);
+  // "is-not-zero ?n": the reading of "is-zero" negated (not "n is not not zero")
+  if (r.length >= 3 && senseOf(r[0]!) === "be" && r[1] === "not") {
+    const o = unary([r[0]!, ...r.slice(2)], w.filter((x) => x !== "not"), a, p, hint, agent);
+    return { ...o, pos: o.neg, neg: o.pos };
+  }
   // "have ?x", "holds ?x": the one argument is what is had; the one who has it is never named,
   // so it is the one acting ("I have the key", not "key has something")
   // ("holding ?x" stays "x is held", exact without a subject)
@@ -630,7 +656,8 @@ function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: Predica
     case "be": {
       if (x.length === 0) return done(`${a} is ${w.join(" ")}`, `${a} is not ${w.join(" ")}`);
       const xs = senseOf(r[1]!);
-      if (isNounSense(xs)) return done(`${a} is ${withArticle(x)}`, `${a} is not ${withArticle(x)}`);
+      // ("is-zero ?n": n is zero, a number word takes no article)
+      if (isNounSense(xs) && !(r.length === 2 && NUMBER_WORDS.has(r[1]!))) return done(`${a} is ${withArticle(x)}`, `${a} is not ${withArticle(x)}`);
       return done(`${a} is ${x}`, `${a} is not ${x}`);
     }
     case "have":

@@ -10,7 +10,7 @@ import { paramInfos } from "./generic-params.js";
 import { agentDependent, implicitSubjects } from "./implicit.js";
 import { twinBase } from "./twins.js";
 import { hintsKey, type TaskHints } from "./hints.js";
-import { compoundSplit, isEnglishWord, pluralOf, senseOf, splitName } from "./lexicon.js";
+import { compoundSplit, isEnglishWord, pluralOf, senseOf, splitName, typeNameWords } from "./lexicon.js";
 import { compile, paramNames, words, type Compiled } from "./text.js";
 import { checkTime } from "../search/types.js";
 import type { ActionTemplate, NlTemplates, PredicateTemplate, TypeTemplate } from "./templates.js";
@@ -107,13 +107,13 @@ function withRoleElision(c: Compiled, a: Domain["actions"][number]): Compiled {
 
 /** Generic type naming: objects are called by their PDDL names. */
 export function genericType(type: string): TypeTemplate {
-  let noun = words(type) || "object";
+  let noun = typeNameWords(type).join(" ") || "object";
   let plural: string | null = null;
   // A type name that is no word ("apartsize") is not made a plural noun ("apartsizes"): run-together
   // nouns are split ("truckarea": truck areas), anything else is named as a type.
   const ws = noun.split(" ");
   if (ws.some((w) => !isEnglishWord(w) && !/\d/.test(w))) {
-    const split = splitName(type).flatMap((w) => (isEnglishWord(w) ? [w] : (compoundSplit(w) ?? [w])));
+    const split = typeNameWords(type).flatMap((w) => (isEnglishWord(w) ? [w] : (compoundSplit(w) ?? [w])));
     if (split.every((w) => isEnglishWord(w) && (senseOf(w) === "noun" || senseOf(w) === "plural"))) noun = split.join(" ");
     else plural = `objects of type ${type}`;
   }

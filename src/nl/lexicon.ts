@@ -60,6 +60,20 @@ const ABBREVIATIONS: Record<string, string> = {
   succ: "successor", conn: "connected", dest: "destination", src: "source", desc: "description", info: "information",
 };
 
+/** Is `w` a short form this module expands ("pt" -> point)? A guess where a type says otherwise. */
+export function isAbbreviation(w: string): boolean {
+  return Object.hasOwn(ABBREVIATIONS, w.toLowerCase());
+}
+
+/**
+ * A type name's words, without a C-style type suffix ("side_t" -> side, "sheet_t" -> sheet: not
+ * "sheet t S").
+ */
+export function typeNameWords(type: string): string[] {
+  const w = splitName(type);
+  return w.length > 1 && w[w.length - 1] === "t" && /[-_]t$/i.test(type) ? w.slice(0, -1) : w;
+}
+
 export function splitName(name: string): string[] {
   const spaced = name
     .replace(/^\?/, "")
@@ -248,7 +262,8 @@ export function compoundSplit(w: string): string[] | null {
     const r = rest(b);
     if (r !== null) return [head, ...r];
   }
-  for (let i = 3; i <= w.length - 2; i++) {
+  // the longest leading word first: "oppositeside" is opposite side, not oppo site side
+  for (let i = w.length - 2; i >= 3; i--) {
     const a = ABBREVIATIONS[w.slice(0, i)] ?? w.slice(0, i);
     const b = w.slice(i);
     const okA = (i >= 4 || a !== w.slice(0, i) ? isEnglishWord(a) || a.includes(" ") : isKnownWord(a)) && !lexTags(a).includes("Abbreviation");

@@ -7,10 +7,13 @@
  */
 import type { GroundTask } from "../task/types.js";
 
-/** The base name of a `not-` predicate, or null. */
+/** The base name of a `not-` (or `is-not-`, `has-not-`, `can-not-`) predicate, or null. */
 export function twinBase(name: string): string | null {
   const m = /^not[-_]?(.+)$/.exec(name);
-  return m === null ? null : m[1]!;
+  if (m !== null) return m[1]!;
+  // "is-not-zero" beside "is-zero"
+  const v = /^(is|has|can)([-_])not[-_](.+)$/.exec(name);
+  return v === null ? null : `${v[1]}${v[2]}${v[3]}`;
 }
 
 function bit(state: Uint32Array, f: number): boolean {
