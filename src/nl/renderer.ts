@@ -7,7 +7,7 @@
  * concatenation over precompiled templates.
  */
 import type { Domain, Effect, Formula, Term } from "../pddl/ast.js";
-import { typeParents } from "../pddl/types.js";
+import { supertypesOf, typeParents } from "../pddl/types.js";
 import type { GroundTask } from "../task/types.js";
 import { applyOp } from "../task/index.js";
 import type { Candidate, LabeledStep } from "../label/types.js";
@@ -1036,7 +1036,12 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null, 
         return p === tt.noun || p === `the ${tt.noun}` ? `There is one ${tt.noun}.` : `There is one ${tt.noun}: ${p}.`;
       }
       const list = tpl.generic ? objectList(ids) : joinList(ids.map((i) => phrases[i]!));
-      return pick([`There are ${countWord(ids.length)} ${tt.plural}: ${list}.`, `The ${tt.plural} are ${list}.`], prng);
+      // objects of a subtype listed apart are of this type too: not "the stone levels are sl0 ..."
+      // when sl1 (a stone_atleastlevel) is one as well
+      const subs = typeOrder.filter((k2) => k2 !== k && supertypesOf(domain, k2).includes(k)).map((k2) => objType[typeObjects.get(k2)![0]!]!.plural);
+      // (drawn all the same: the draws after it stay as they were)
+      const said = pick([`There are ${countWord(ids.length)} ${tt.plural}: ${list}.`, `The ${tt.plural} are ${list}.`], prng);
+      return subs.length > 0 ? `The ${tt.plural} other than the ${joinList(subs)} are ${list}.` : said;
     });
 
   const { fluentInit, staticGroups, alwaysTrue } = initFacts(task, tpl, objId, staticPreds, derivedPreds);
