@@ -1087,7 +1087,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null, 
     }
     if (omitted > 0) {
       summary.fixedOmitted = omitted;
-      items.push(`${omitted} more fixed fact${omitted === 1 ? "" : "s"} (of ${joinList([...omittedPreds].map((p) => `"${words(p)}"`))}) ${omitted === 1 ? "is" : "are"} not listed here, to keep this text short; every step below states the fixed facts it relies on`);
+      items.push(`${omitted} more fixed fact${omitted === 1 ? "" : "s"} (of ${joinList([...omittedPreds].map((p) => `"${words(p)}"`))}) ${omitted === 1 ? "is" : "are"} not listed here, to keep this text short; every step below states the fixed facts its action requires`);
     }
     summary.arithmetic = [...numericPreds];
     return sub(lead, items.join("; "));
