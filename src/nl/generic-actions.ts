@@ -374,6 +374,9 @@ export function actionPhrases(
       if (typeof y !== "number" || used.has(y)) continue;
       const x = l.args.length === 2 ? l.args[0] : null;
       if (l.args.length !== 1 && !(typeof x === "number" && used.has(x))) continue;
+      // where something moves to is said by its move ("moving to f2"), not as a place beside
+      // another ("up at f1 at f2": "above ?f1 ?f2" is a condition, not where it is)
+      if (l.args.length === 2 && mv.some((m) => m.to === y && m.movers.length === 1 && typeof x === "number" && m.from === x)) continue;
       // Two places of one type, one where the one acting stands and the other what the action
       // changes ("fire-laser ?x ?y": the robot at x hits y): aimed at the one, from the other
       // (not "fire laser y at x").
