@@ -147,7 +147,9 @@ export function critic(ctx: CriticContext): (ls: LabeledStep, prng: Prng) => str
         let why: string;
         if (ev.deadEnd?.kind === "exhaustive") {
           const named = unreachableGoalsText(ls);
-          why = `exploring all ${ev.deadEnd.states} states reachable from there finds no way to the goal${named !== null ? `: even if no action ever undid anything, ${named}` : ""}`;
+          // (the states a complete search examined: fewer than every reachable state, since it
+          // prunes those the relaxation proves hopeless and the grounder drops facts that never matter)
+          why = `an exhaustive search from there (${ev.deadEnd.states} states examined) finds no way to the goal${named !== null ? `: even if no action ever undid anything, ${named}` : ""}`;
         } else why = `even if no action ever undid anything, ${unreachableGoalsText(ls) ?? "some goal condition could not be reached from there"}`;
         if (v === 0) return `This step is a dead end: once I ${act}, the goal can no longer be reached, because ${why}.`;
         if (v === 1) return `If I ${act}, the goal becomes unreachable: ${why}.`;

@@ -662,6 +662,19 @@ export function actionPhrases(
   if (typeof primary === "number" && ps[primary]!.place && (REMOVAL.has(verb) || PLACING.has(verb)) && objWords.length > 0 && !isPreposition(obj.split(" ")[0]!) && !objWords.some((x) => ps.some((p) => names([x], p)))) {
     obj = `${REMOVAL.has(verb) ? "from" : "onto"} ${obj}`;
   }
+  // the verb's own thing and a parameter that is not it ("load-stone ?v ?p", "build-sawmill ?p"):
+  // the parameter is where it goes or comes from, or where the work is done ("load stone onto
+  // v1 at p0", "build sawmill at p0"), not a second object ("load stone v1")
+  else if (typeof primary === "number" && said.length > 0 && !aimed && !isPreposition(obj.split(" ")[0]!) && !objWords.some((x) => ps.some((p) => names([x], p)))) {
+    if (ps[primary]!.place) {
+      // ("build-rail ?p1 ?p2" adds a link from p1 to p2: "build rail from p1 to p2")
+      if (pps.some((x) => x.startsWith("to "))) obj = `from ${obj}`;
+      else if (!pps.some((x) => x.startsWith("at "))) obj = `at ${obj}`;
+    }
+    // (only the verbs of a carrier: "take-image ?r" takes an image with rover r, not from it)
+    else if (verb === "load") obj = `onto ${obj}`;
+    else if (verb === "unload") obj = `from ${obj}`;
+  }
   // (aimed with a thing the name gives, "fire laser at y"; else y is the verb's object, "unlock y")
   if (aimed && typeof primary === "number" && said.length > 0) obj = `at ${ph[primary]}`;
   const core = [head, obj, container, afterObject ? dirParticle : "", ...manner, second !== null ? `and ${verb2} ${ph[second]}` : "", restPP].filter((s) => s !== "").join(" ");
@@ -724,7 +737,8 @@ function risingMover(moves: readonly Move[], pre: readonly Lit[]): number | null
 const VERB_READING = /^\{[^}]+\} ((?!is |has |can |does )[a-z]+s) \{[^}]+\}$/;
 const PLACING = new Set(["place", "put", "drop", "set", "stack", "pile", "lay", "deposit", "install"]);
 const REMOVAL = new Set(["remove", "take", "pick", "get", "unload", "destroy", "lift", "grab", "collect", "fetch"]);
-const LIGHT_VERBS = new Set(["do", "perform", "execute", "make"]);
+// ("make" is no light verb: "make-iron" makes iron, "make-sandwich" a sandwich)
+const LIGHT_VERBS = new Set(["do", "perform", "execute"]);
 const NUMBERISH_NOUN = /^(level|levels|count|counter|number|num|numb|quantity|amount|capacity|size|value|fuel|index)$/;
 
 /** The words a parameter is called by in a role ("old surface"), or "" for none that says more than its slot. */

@@ -89,6 +89,10 @@ const INTRANSITIVE = new Set(["exist", "remain", "survive", "persist", "live", "
 // Words that are a subject without an article: "today is d1".
 const ADVERB_SUBJECTS = new Set(["today", "now", "tomorrow", "yesterday", "tonight"]);
 const ROUTES = new Set(["road", "link", "path", "route", "edge", "way", "street", "bridge", "corridor", "passage", "track", "rail", "connection", "lane", "arc", "door"]);
+/** Nouns of a tie between two things of one kind (said "there is a bond between a and b"). */
+const TIES = new Set(["bond", "tie", "link", "contact", "connection", "edge"]);
+/** Prepositions of being inside something. */
+const CONTAINING = new Set(["in", "inside", "within", "into"]);
 const LOCATIVE = new Set(["at", "in", "on", "inside", "onto", "into", "near", "under", "above", "below", "over", "within", "upon"]);
 
 function capitalizeName(w: string): boolean {
@@ -165,6 +169,12 @@ const COMPARISON_WORDS: Record<string, NumericRelation> = {
 const NUMBER_WORDS = new Set(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]);
 const NUMBERISH = /^(n|num|number|numbers|count|counter|level|levels|flevel|fuellevel|quantity|qty|amount|capacity|size|value|val|integer|int|digit|fuel|load|height|length|width|weight|cost|price|money|credit|score|index|idx|unit|units)$/;
 
+/** A parameter whose objects are levels or amounts ("timber_level", "space_level", "fuel_atleastlevel", "count"). */
+function levelLike(p: ParamInfo): boolean {
+  const last = p.typeWords[p.typeWords.length - 1] ?? "";
+  return NUMBERISH.test(last) || /level$/.test(last);
+}
+
 function numericPhrase(rel: NumericRelation, ps: ParamInfo[]): PredicatePhrase {
   const nouns = [...ps[0]!.typeWords, ...ps[0]!.varWords];
   const quantity = rel === "sum" || rel === "diff" || nouns.some((w) => NUMBERISH.test(w)) || ps[0]!.value;
@@ -205,7 +215,10 @@ export function predicatePhrase(decl: PredicateDecl, hint?: PredicateHint, flip 
   // The domain uses the relation word the other way round (see generic.ts verticalFlips).
   const [a, b] = paramInfos(decl.params).map((p) => `{${p.ph}}`);
   const swap = (t: string): string => t.split(a!).map((x) => x.split(b!).join("\u0000")).join(b!).split("\u0000").join(a!);
-  return { ...out, pos: swap(out.pos), neg: swap(out.neg), link: null };
+  const pos = swap(out.pos);
+  // grouping lists the last argument's objects, which must stay at the end of the sentence
+  // ("f1 is above f0 and f2"; a flipped "f2 is above f1" grouped would read "f1 and f2 is above f0")
+  return { ...out, pos, neg: swap(out.neg), link: null, groupable: out.groupable && pos.endsWith(`{${paramInfos(decl.params)[decl.params.length - 1]!.ph}}`) };
 }
 
 function predicatePhraseOf(decl: PredicateDecl, hint?: PredicateHint, keepNames = false, agent = "I"): PredicatePhrase {
@@ -341,6 +354,11 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
   const x = r.slice(1).join(" ");
   const tail = (s: string): string => (rest.length > 0 ? `${s} ${rest.join(" ")}` : s);
   const done = (pos: string, neg: string, link: string | null = null): PredicatePhrase => {
+    // a role's noun is said once where the value names it too ("with device D2", not "with device device D2")
+    for (const x of rest) {
+      const m = /^with ([a-z ]+) (\{[^}]+\})$/.exec(x);
+      if (m !== null && !res.elide.has(m[1]!)) res.elide.set(m[1]!, m[2]!);
+    }
     const o: PredicatePhrase = { ...res, pos: tail(pos), neg: tail(neg), link };
     o.groupable = o.groupable && o.pos.endsWith(ph[n - 1]!);
     if (o.attr === "") o.attr = w.filter((x) => !ps.some((p) => names([x], p))).join(" ") || w.join(" ");
@@ -354,6 +372,45 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
     return done(`${a} is ${rel} ${b}`, `${a} is not ${rel} ${b}`, rel);
   }
   const oneType = ps.every((p) => p.typeWords.join() === ps[0]!.typeWords.join());
+  // "con ?x ?sx ?y ?sy": a later argument's role would be a word no reader knows ("with sy side2"):
+  // the relation named, its arguments in order
+  if (n >= 3 && ps.slice(2).some((p) => p.varWords.length > 0 && p.varWords.some((v) => !isEnglishWord(v) && !isPreposition(v)))) return plainPhrase(w.join(" "), ps);
+  // "bond ?x ?y", "doublebond ?x ?y" over one kind: a tie between two things ("there is a double
+  // bond between o4 and c4"), not "x stands in the relation bond to y"
+  if (n === 2 && oneType && !ps[0]!.place && TIES.has(w[w.length - 1]!) && w.slice(0, -1).every((y) => ["adj", "num"].includes(senseOf(y)) || /^(single|double|triple|quadruple|strong|weak)$/.test(y))) {
+    const np = w.join(" ");
+    res.groupable = false;
+    res.attr = np;
+    return { ...res, pos: `there is ${withArticle(np)} between ${ph[0]} and ${ph[1]}`, neg: `there is no ${np} between ${ph[0]} and ${ph[1]}`, link: null };
+  }
+  // "DEL-ATLEAST-TIMBER ?r_old ?r_del ?al": three or more levels related, roles their names do not
+  // tell apart ("the del at least timber of r_old is r_del with al al" invents them): plainly
+  if (n >= 3 && ps.every(levelLike) && !(oneType && w.length === 1 && raw.some((v) => splitName(v.replace(/^\?/, "")).join(" ") === w[0]))) return plainPhrase(w.join(" "), ps);
+  // "available-atleast-timber ?s ?l - timber_level", "stored-fuel ?d ?l": an amount of a stuff a
+  // thing has ("s has at least l of timber available"), not "s is available at least timber than l"
+  if (n === 2 && levelLike(ps[1]!) && !levelLike(ps[0]!)) {
+    const ws = w.filter((y) => !names([y], ps[0]!));
+    let bound = "";
+    const k = ws.findIndex((y, i) => (y === "at" && (ws[i + 1] === "least" || ws[i + 1] === "most")) || y === "atleast" || y === "atmost");
+    if (k >= 0) {
+      bound = ws[k] === "at" ? `at ${ws[k + 1]} ` : `at ${ws[k]!.slice(2)} `;
+      ws.splice(k, ws[k] === "at" ? 2 : 1);
+    }
+    const hs0 = ws.length > 0 ? senseOf(ws[0]!) : "noun";
+    // (a plural is counted, "g has n remaining slots", below)
+    if (ws.length >= 2 && (hs0 === "adj" || hs0 === "past") && ws.slice(1).every((y) => isNounSense(senseOf(y))) && senseOf(ws[ws.length - 1]!) !== "plural") {
+      const stuff = ws.slice(1).join(" ");
+      res.groupable = false;
+      res.attr = stuff;
+      return { ...res, pos: `${a} has ${bound}${b} of ${stuff} ${ws[0]}`, neg: `${a} does not have ${bound}${b} of ${stuff} ${ws[0]}`, link: null };
+    }
+    // "housing ?p ?l - housing_level": the level of p's housing, not "p is housing l"
+    if (bound === "" && ws.length === 1 && hs0 === "gerund") {
+      res.groupable = false;
+      res.attr = ws[0]!;
+      return { ...res, pos: `the ${ws[0]} of ${a} is ${b}`, neg: `the ${ws[0]} of ${a} is not ${b}`, link: null };
+    }
+  }
   // A parameter named as the relation is its value: "sum ?n1 ?n2 ?sum" is "sum is the sum of n1
   // and n2" (never "n1 is the sum of n2 with sum sum", which makes an addend the sum).
   const self = n >= 3 && oneType && w.length === 1 ? raw.findIndex((v) => splitName(v.replace(/^\?/, "")).join(" ") === w[0]) : -1;
@@ -490,6 +547,12 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
     case "past":
     case "adj": {
       const last = r[r.length - 1]!;
+      // "unsafe ?x ?sx - side": the second argument is named as a part of the first (its type's
+      // initial and the first's name): "side sx of x is unsafe", not "x is unsafe to sx"
+      const va = raw[0]!.replace(/^\?/, "").toLowerCase();
+      const vb = raw[1]!.replace(/^\?/, "").toLowerCase();
+      const t1 = ps[1]!.typeWords[0] ?? "";
+      if (n === 2 && r.length === 1 && t1 !== "" && vb === t1[0] + va) return done(`${b} of ${a} is ${r[0]}`, `${b} of ${a} is not ${r[0]}`);
       if (r.length > 1 && isPreposition(last)) return done(`${a} is ${r.join(" ")} ${b}`, `${a} is not ${r.join(" ")} ${b}`, r.join(" "));
       if (named === 1 && hs === "adj") {
         // "reachable-floor ?lift ?floor": "floor is a reachable floor for lift".
@@ -507,6 +570,8 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
         return done(`the ${x} of ${a} is ${head}`, `the ${x} of ${a} is not ${head}`);
       }
       let prep = PAST_PREP[last] ?? ADJ_PREP[last];
+      // "connected-by-rail ?a ?b": the participle's own preposition after its means ("connected by rail to b")
+      if (prep === undefined && r.length > 2 && (r[1] === "by" || r[1] === "via")) prep = PAST_PREP[head] ?? ADJ_PREP[head];
       if (/er$/.test(last) && prep === undefined && hs === "adj") prep = "than";
       if (prep === undefined) prep = ps[1]!.value ? "" : ps[1]!.place ? "at" : hs === "past" ? "by" : "to";
       const rel = [r.join(" "), prep].filter((s) => s !== "").join(" ");
@@ -518,6 +583,12 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
       if (r.length > 1 && isPreposition(lastW)) {
         // "store-of ?s ?r": "s is the store of r" ("part-of ?c ?g": c is part of g).
         const np = r.slice(0, -1).join(" ");
+        // "space-in ?v ?l - space_level": a level is the noun's value, "the space in v is l"
+        if (n === 2 && levelLike(ps[1]!) && !levelLike(ps[0]!)) {
+          res.groupable = false;
+          res.attr = np;
+          return done(`the ${np} ${lastW} ${a} is ${b}`, `the ${np} ${lastW} ${a} is not ${b}`);
+        }
         const the = np === "part" ? "" : "the ";
         return done(`${a} is ${the}${np} ${lastW} ${b}`, `${a} is not ${the}${np} ${lastW} ${b}`, `${lastW}`);
       }
@@ -617,6 +688,11 @@ function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: Predica
     const np = withArticle(`${adj} ${p.typeWords.join(" ")}`);
     return done(`${a} is ${np}`, `${a} is not ${np}`);
   }
+  // "going-up ?p": p is going up (a gerund's particle is its direction, not "the going of p is up")
+  if (r.length === 2 && hs === "gerund" && (PARTICLE_STATE.has(last) || isDirection(last))) return done(`${a} is ${r.join(" ")}`, `${a} is not ${r.join(" ")}`);
+  // "conflict-A ?p": a label among several ("conflict-B" beside it), not a kind of thing p is
+  // ("p is a conflict A"): the plain reading
+  if (r.length >= 2 && /^[A-Z]$/.test(last) && r.slice(0, -1).every((y) => isNounSense(senseOf(y)))) return plainPhrase(w.join(" "), [p]);
   if (r.length > 1 && PARTICLE_STATE.has(last) && !p.place) {
     // "power-on ?i": "the power of i is on".
     const np = r.slice(0, -1).join(" ");
@@ -657,7 +733,8 @@ function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: Predica
       if (x.length === 0) return done(`${a} is ${w.join(" ")}`, `${a} is not ${w.join(" ")}`);
       const xs = senseOf(r[1]!);
       // ("is-zero ?n": n is zero, a number word takes no article)
-      if (isNounSense(xs) && !(r.length === 2 && NUMBER_WORDS.has(r[1]!))) return done(`${a} is ${withArticle(x)}`, `${a} is not ${withArticle(x)}`);
+      // ("is-train ?v": a noun that is a verb too, "v is a train", not "v is train")
+      if ((isNounSense(xs) || (r.length === 2 && xs === "verb" && nounLike(r[1]!))) && !(r.length === 2 && NUMBER_WORDS.has(r[1]!))) return done(`${a} is ${withArticle(x)}`, `${a} is not ${withArticle(x)}`);
       return done(`${a} is ${x}`, `${a} is not ${x}`);
     }
     case "have":
@@ -668,7 +745,10 @@ function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: Predica
       if (x.length === 0) return plainPhrase(w.join(" "), [p]);
       // "at-robot ?x": the robot is at x (a place is never "at the robot"), unless the words
       // name x itself ("in-storage ?t - tank": t is in the storage).
-      if (p.place || (LOCATIVE.has(head) && hint?.exactlyOne) || r.slice(1).every((y) => senseOf(y) === "name")) {
+      // ("by-coast ?p": a place by a landmark, "p is by the coast", not "the coast is by p")
+      // ("in-storage ?t", true of one tank at a time: t is in the storage, not "the storage is in t":
+      // what is in a container is the argument, unless the argument is a place)
+      if ((p.place && LOCATIVE.has(head)) || (LOCATIVE.has(head) && hint?.exactlyOne && !CONTAINING.has(head)) || r.slice(1).every((y) => senseOf(y) === "name")) {
         // "at-robot ?x": "the robot is at x"; "at-robby ?r": "robby is at r".
         const subj = theNoun(r.slice(1));
         res.locative = LOCATIVE.has(head);

@@ -40,7 +40,8 @@ function nlp(): Compromise {
 const PREPOSITIONS = new Set([
   "at", "on", "in", "to", "from", "with", "of", "by", "near", "under", "above", "below", "over",
   "inside", "into", "onto", "behind", "beside", "for", "off", "toward", "towards", "via", "through",
-  "across", "along", "between", "within", "using", "upon", "out", "outside", "against", "around",
+  "across", "along", "between", "within", "using", "upon", "out", "outside", "against", "around", "aboard",
+  "beneath", "underneath", "beyond", "amid",
 ]);
 const DIRECTIONS = new Set(["up", "down", "left", "right", "north", "south", "east", "west", "forward", "forwards", "back", "backward", "backwards", "upward", "downward"]);
 
@@ -143,7 +144,10 @@ export function canBeVerb(w: string): boolean {
   const t = tagsAlone(w);
   if (t.has("Infinitive") || t.has("Imperative")) return true;
   // "reset", "put": past forms equal to the base form.
-  return t.has("Verb") && verbForms(w).base === w;
+  if (t.has("Verb") && verbForms(w).base === w) return true;
+  // a prefix on a verb the tagger does not know ("decompress", "recharge", "unmount"): a verb
+  const m = /^(de|re|un|dis|pre)([a-z]{4,})$/.exec(w);
+  return m !== null && !t.has("Adjective") && canBeVerb(m[2]!);
 }
 
 // Adjectives that are verbs too ("close sd2", "open new stack"); the tagger reads them as adjectives.

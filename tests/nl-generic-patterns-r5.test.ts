@@ -1,0 +1,130 @@
+/**
+ * Generic readings of name shapes the fifth reading found (issue 51: settlers, miconic-fulladl):
+ * a domain of our own with each shape, read through the generic templates.
+ */
+import { describe, expect, it } from "vitest";
+import { parseDomain } from "../src/pddl/index.js";
+import { genericTemplates } from "../src/nl/index.js";
+import { fill } from "../src/nl/text.js";
+
+const DOMAIN = `(define (domain shipyard)
+  (:requirements :typing :adl)
+  (:types crew vessel site - object fuel_level - object fuel_atleastlevel - fuel_level rank_level - object)
+  (:predicates
+    (going_north ?c - crew) (squad_A ?c - crew) (squad_B ?c - crew) (captain ?c - crew)
+    (aboard ?c - crew ?v - vessel) (cargo-in ?v - vessel ?l - fuel_level)
+    (stored-fuel ?d - site ?l - fuel_level) (stored-atleast-fuel ?d - site ?l - fuel_atleastlevel)
+    (SUB-ATLEAST-FUEL ?r_old - fuel_level ?r_sub - fuel_atleastlevel ?al - fuel_atleastlevel)
+    (ranking ?c - crew ?r - rank_level) (is-tug ?v - vessel) (by-quay ?d - site)
+    (linked-by-canal ?a - site ?b - site) (moored ?v - vessel ?d - site) (at ?v - vessel ?d - site) (north ?a - site ?b - site))
+  (:action load-fuel
+    :parameters (?v - vessel ?d - site ?a ?b - fuel_level)
+    :precondition (and (at ?v ?d) (cargo-in ?v ?a) (stored-atleast-fuel ?d ?b))
+    :effect (and (cargo-in ?v ?b) (not (cargo-in ?v ?a))))
+  (:action make-rope
+    :parameters (?d - site)
+    :precondition (by-quay ?d)
+    :effect (not (by-quay ?d)))
+  (:action dig-canal
+    :parameters (?a - site ?b - site)
+    :precondition (not (linked-by-canal ?a ?b))
+    :effect (linked-by-canal ?a ?b)))`;
+
+const templates = genericTemplates(parseDomain(DOMAIN, "shipyard.pddl"));
+const pred = (name: string, args: string[], pos = true): string => fill((pos ? templates.predicates.get(name)!.pos : templates.predicates.get(name)!.neg)[0]!, args);
+const action = (name: string, args: string[]): string => fill(templates.actions.get(name)!.text[0]!, args);
+
+describe("generic readings of name shapes (issue 51, fifth reading)", () => {
+  it("a gerund and its direction: 'c1 is going north', not 'the going of c1 is north'", () => {
+    expect(pred("going_north", ["c1"])).toBe("c1 is going north");
+  });
+
+  it("a label among several ('squad-A' beside 'squad-B') is said plainly, not as a kind of thing", () => {
+    expect(pred("squad_a", ["c1"])).toBe('c1 has the property "squad A"');
+    expect(pred("squad_b", ["c1"])).not.toMatch(/is an? squad/);
+  });
+
+  it("a preposition is its own relation: 'c1 is aboard v1', not 'aboard to'", () => {
+    expect(pred("aboard", ["c1", "v1"])).toBe("c1 is aboard v1");
+  });
+
+  it("a noun and a preposition with a level: the noun's value, 'the cargo in v1 is fl2'", () => {
+    expect(pred("cargo-in", ["v1", "fl2"])).toBe("the cargo in v1 is fl2");
+    expect(pred("cargo-in", ["v1", "fl2"], false)).toBe("the cargo in v1 is not fl2");
+  });
+
+  it("an amount a thing has: 'd1 has at least fl2 of fuel stored', not 'd1 is stored at least fuel by fl2'", () => {
+    expect(pred("stored-fuel", ["d1", "fl2"])).toBe("d1 has fl2 of fuel stored");
+    expect(pred("stored-atleast-fuel", ["d1", "fl2"])).toBe("d1 has at least fl2 of fuel stored");
+    expect(pred("stored-atleast-fuel", ["d1", "fl2"], false)).toBe("d1 does not have at least fl2 of fuel stored");
+  });
+
+  it("three levels whose roles the names do not tell apart: plainly, no invented 'with al'", () => {
+    const t = pred("sub-atleast-fuel", ["fl3", "fl1", "fl2"]);
+    expect(t).toBe('the relation "sub at least fuel" links fl3, fl1 and fl2, in this order');
+  });
+
+  it("a gerund with a level: 'the ranking of c1 is r2', not 'c1 is ranking r2'", () => {
+    expect(pred("ranking", ["c1", "r2"])).toBe("the ranking of c1 is r2");
+  });
+
+  it("is-X of a noun that is a verb too takes its article: 'v1 is a tug'", () => {
+    expect(pred("is-tug", ["v1"])).toBe("v1 is a tug");
+  });
+
+  it("a place by a landmark: 'd1 is by the quay', not 'the quay is by d1'", () => {
+    expect(pred("by-quay", ["d1"])).toBe("d1 is by the quay");
+  });
+
+  it("a participle with its means keeps its own preposition: 'linked by canal to'", () => {
+    expect(pred("linked-by-canal", ["d1", "d2"])).toBe("d1 is linked by canal to d2");
+  });
+
+  it("an action's own thing and a place: 'make rope at d1' (make is no light verb); a link built from one place to another", () => {
+    expect(action("make-rope", ["d1"])).toBe("make rope at d1");
+    expect(action("dig-canal", ["d1", "d2"])).toBe("dig canal from d1 to d2");
+  });
+
+  it("a carrier loaded: 'load fuel onto v1 at d1'", () => {
+    expect(action("load-fuel", ["v1", "d1", "fl1", "fl2"])).toMatch(/^load fuel onto v1 at d1/);
+  });
+});
+
+const DOMAIN6 = `(define (domain shapes-r6)
+  (:requirements :typing :adl)
+  (:types tank diver atom breaker side)
+  (:predicates
+    (in-storage ?t - tank) (holding ?d - diver ?t - tank)
+    (tripped ?x - breaker ?sx - side) (link ?x - breaker ?sx - side ?y - breaker ?sy - side)
+    (bond ?x - atom ?y - atom) (doublebond ?x - atom ?y - atom))
+  (:action take-tank
+    :parameters (?d - diver ?t1 ?t2 - tank)
+    :precondition (in-storage ?t1)
+    :effect (and (holding ?d ?t1) (not (in-storage ?t1)) (in-storage ?t2))))`;
+
+describe("generic readings of name shapes (issue 51, sixth reading)", () => {
+  const t6 = genericTemplates(parseDomain(DOMAIN6, "shapes-r6.pddl"));
+  const p6 = (name: string, args: string[], pos = true): string => fill((pos ? t6.predicates.get(name)!.pos : t6.predicates.get(name)!.neg)[0]!, args);
+
+  it("what is in a container is the argument: 't1 is in the storage', never 'the storage is in t1'", () => {
+    expect(p6("in-storage", ["t1"])).toBe("t1 is in the storage");
+    // true of exactly one tank in every state (proven by the task): still the tank in the storage
+    const hinted = genericTemplates(parseDomain(DOMAIN6, "shapes-r6.pddl"), new Map([["in-storage", { static: false, functional: false, exactlyOne: true, multiValued: false, numeric: null, unprovenTwin: false }]]));
+    expect(fill(hinted.predicates.get("in-storage")!.pos[0]!, ["t1"])).toBe("t1 is in the storage");
+  });
+
+  it("a part named after its owner ('?sx' of '?x'): 'side1 of b1 is tripped'", () => {
+    expect(p6("tripped", ["b1", "side1"])).toBe("side1 of b1 is tripped");
+    expect(p6("tripped", ["b1", "side1"], false)).toBe("side1 of b1 is not tripped");
+  });
+
+  it("roles named by unknown words ('?sy') are not invented: the relation and its arguments in order", () => {
+    expect(p6("link", ["b1", "side1", "b2", "side2"])).toBe('the relation "link" links b1, side1, b2 and side2, in this order');
+  });
+
+  it("a tie between two of a kind: 'there is a double bond between o4 and c4'", () => {
+    expect(p6("bond", ["h8", "o5"])).toBe("there is a bond between h8 and o5");
+    expect(p6("doublebond", ["o4", "c4"])).toBe("there is a double bond between o4 and c4");
+    expect(p6("doublebond", ["o4", "c4"], false)).toBe("there is no double bond between o4 and c4");
+  });
+});
