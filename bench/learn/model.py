@@ -92,6 +92,16 @@ def collate(encoded):
             "sep_t": torch.tensor(sep_t), "labels": torch.tensor(labels)}
 
 
+def attention(q, k, v, mask):
+    """Softmax attention with a boolean mask (True = may attend). torch >= 2.0 has it fused; the
+    same arithmetic by hand for older builds (Debian's python3-torch 1.13, which CI installs)."""
+    if hasattr(F, "scaled_dot_product_attention"):
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+    scores = (q @ k.transpose(-2, -1)) / math.sqrt(q.shape[-1])
+    scores = scores.masked_fill(~mask, float("-inf"))
+    return torch.softmax(scores, dim=-1) @ v
+
+
 class Block(nn.Module):
     """Pre-LayerNorm transformer block (stable from scratch without a long warm-up)."""
 
@@ -106,7 +116,7 @@ class Block(nn.Module):
     def forward(self, x, mask):
         B, L, d = x.shape
         q, k, v = self.qkv(self.ln1(x)).view(B, L, 3, self.heads, d // self.heads).permute(2, 0, 3, 1, 4)
-        a = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+        a = attention(q, k, v, mask)
         x = x + self.drop(self.out(a.transpose(1, 2).reshape(B, L, d)))
         return x + self.drop(self.ff(self.ln2(x)))
 

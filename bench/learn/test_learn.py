@@ -1,5 +1,6 @@
 """Tests of the benchmark's standard-library parts: reading rows, the tokenizer, the views and
-ablations, the baselines, the metrics and the bootstrap. No torch needed:
+ablations, the baselines, the metrics and the bootstrap. No torch needed (the attention check
+runs only where torch is installed):
 
     python3 bench/learn/test_learn.py            (tests/learn-bench.test.ts runs it under npm test)
 """
@@ -165,6 +166,38 @@ class Metrics(unittest.TestCase):
         lo, hi = interval([x / 100 for x in range(101)])
         self.assertAlmostEqual(lo, 0.02)
         self.assertAlmostEqual(hi, 0.98)
+
+
+
+try:
+    import torch  # noqa: F401
+except ImportError:
+    torch = None
+
+
+@unittest.skipIf(torch is None, "torch is not installed (the attention check needs it)")
+class AttentionTest(unittest.TestCase):
+    def test_by_hand_equals_fused(self):
+        """The attention written out for torch < 2.0 (CI's Debian torch) is the fused one's arithmetic."""
+        import torch.nn.functional as F
+
+        import model
+
+        g = torch.Generator().manual_seed(1)
+        q, k, v = (torch.randn(2, 2, 5, 4, generator=g) for _ in range(3))
+        mask = torch.rand(2, 1, 5, 5, generator=g) > 0.3
+        mask |= torch.eye(5, dtype=torch.bool)[None, None]
+        fused = getattr(F, "scaled_dot_product_attention", None)
+        # hide the fused one so that model.attention takes its own path
+        saved = F.__dict__.pop("scaled_dot_product_attention", None)
+        try:
+            manual = model.attention(q, k, v, mask)
+        finally:
+            if saved is not None:
+                F.scaled_dot_product_attention = saved
+        if fused is not None:
+            self.assertTrue(torch.allclose(manual, fused(q, k, v, attn_mask=mask), atol=1e-5))
+        self.assertEqual(tuple(manual.shape), (2, 2, 5, 4))
 
 
 if __name__ == "__main__":
