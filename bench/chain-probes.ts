@@ -29,7 +29,8 @@
  * A learnt probe's two halves are scored by models fit to each other's half, so their errors
  * go together: its interval adds the halves' bootstrap intervals instead of pooling them.
  * CHAIN_PROBES_TOP=raw|actions|form prints the n-grams most often on one side and the shares
- * by perturbation or first error's category (diagnosis).
+ * by perturbation (and the chosen side's kind when it is not the optimal plan: "swap/inverse")
+ * or first error's category (diagnosis).
  *
  *   node dist/bench/chain-probes.js DATASET_DIR [--out FILE]
  */
@@ -136,11 +137,13 @@ for (const r of rows) {
     const problem = String(r["problem"]);
     const key = `${domain}/${problem}`;
     const chosen = probe(domain, problem, r["chosen_actions"] as string[]);
+    // what the chosen side begins: the optimal plan, or a detour or inverse plan (diagnosis: "swap/inverse")
+    const chosenKind = meta["chosen_kind"];
     const rejected = probe(domain, problem, r["rejected_actions"] as string[]);
     byProblem.set(key, [...(byProblem.get(key) ?? []), [chosen, rejected]]);
     const pair: [Side, Side] = [
       { p: chosen, text: textOf(r["chosen"]), actions: r["chosen_actions"] as string[], kind: "" },
-      { p: rejected, text: textOf(r["rejected"]), actions: r["rejected_actions"] as string[], kind: `${String(r["perturbation"])} ${domain}` },
+      { p: rejected, text: textOf(r["rejected"]), actions: r["rejected_actions"] as string[], kind: `${String(r["perturbation"])}${chosenKind === undefined || chosenKind === "optimal" ? "" : `/${String(chosenKind)}`} ${domain}` },
     ];
     pairsBy.set(key, [...(pairsBy.get(key) ?? []), pair]);
   }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { PERTURBATIONS, type TrajectoryPairRow, type TrajectorySide } from "../src/products/trajectories.js";
+import { PERTURBATIONS, UNDO_KINDS, type TrajectoryPairRow, type TrajectorySide } from "../src/products/trajectories.js";
 import { solve } from "../src/search/index.js";
 import { applyOp, findOperator, isApplicable, isGoal, validatePlan } from "../src/task/index.js";
 import type { GroundTask } from "../src/task/types.js";
-import { cand, CASES, freshContext, lengthGoalShare, relabel, rowsOf, type GoalLength } from "./pairs-helpers.js";
+import { cand, CASES, freshContext, lengthGoalShare, relabel, rowsOf, statesOf, type GoalLength } from "./pairs-helpers.js";
 
 /** An optimal plan's cost from state `s` (h*), by a search of its own; null when none. */
 function solveFrom(task: GroundTask, s: Uint32Array): { cost: number } | null {
@@ -27,7 +27,7 @@ function sideOf(r: TrajectoryPairRow, n: "chosen" | "rejected"): TrajectorySide 
 
 describe("trajectory-level pairs", () => {
   const all: TrajectoryPairRow[] = [];
-  it.each(CASES)("%s %s: validity, cost, first error and margin re-simulated; neither side reaches the goal", (domain, problem) => {
+  it.each(CASES)("%s %s: validity, cost, first error and margin re-simulated; neither side reaches the goal; strictly ordered", (domain, problem) => {
     const { rows } = rowsOf<TrajectoryPairRow>(domain, problem, "trajectories", 0);
     expect(rows.length).toBeGreaterThanOrEqual(3);
     const { task, ctx } = freshContext(domain, problem);
@@ -59,7 +59,32 @@ describe("trajectory-level pairs", () => {
       const j = replay(r.rejected.actions);
       expect(row.margin).toBe(Math.round((c.reward - j.reward) * 1e4) / 1e4);
       expect(row.margin).toBeGreaterThan(0);
-      expect(c.reward).toBe(1);
+      expect(j.reward).toBeLessThan(c.reward);
+      if (r.meta.chosen_kind === "optimal") {
+        expect(c.reward).toBe(1);
+        expect(r.meta.chosen_position).toBeNull();
+      } else {
+        // a detour or inverse plan begun: every step executable, not a dead end, costlier than optimal
+        expect(UNDO_KINDS).toContain(r.meta.chosen_kind);
+        expect(c.reward).toBeGreaterThan(0);
+        expect(c.reward).toBeLessThan(1);
+        expect(relabel(ctx, r.chosen.actions).every((l) => l.category !== "non-executable" && l.category !== "dead-end")).toBe(true);
+        // its undo is inside it
+        const p = r.meta.chosen_position!;
+        // (an inverse pair may begin with a step that is optimal on its own: then its undo is the first wrong one)
+        expect(r.meta.chosen_kind === "inverse" ? [p, p + 1] : [p]).toContain(r.chosen.first_error);
+        const states = statesOf(ctx, r.chosen.actions);
+        if (r.meta.chosen_kind === "inverse") {
+          expect(r.chosen.length).toBeGreaterThanOrEqual(p + 2);
+          // an action and the one that takes it back: the state after both is the one before
+          expect(Array.from(states[p + 2]!)).toEqual(Array.from(states[p]!));
+        } else {
+          expect(r.chosen.length).toBeGreaterThanOrEqual(p + 1);
+          expect(["suboptimal", "backtracking"]).toContain(relabel(ctx, r.chosen.actions)[p]!.category);
+        }
+        // the rejected side is a perturbation of the optimal plan, not of the chosen one
+        expect(UNDO_KINDS as readonly string[]).not.toContain(r.perturbation);
+      }
       for (const side of [r.chosen, r.rejected]) {
         const v = validatePlan(task, side.actions);
         expect(side.valid).toBe(v.valid);
@@ -70,9 +95,10 @@ describe("trajectory-level pairs", () => {
         expect(side.rewards).toEqual(labels.map((l) => l.reward));
         expect(side.first_error).toBe(labels.findIndex((l) => l.reward < 1));
       }
-      // Chosen: a correct prefix of at least half of the plan; neither side reaches the goal and
-      // both lengths come from one range (issue 55: where both reached it, the rejected was longer)
-      expect(r.chosen.first_error).toBe(-1);
+      // Chosen: a correct prefix of at least half of the plan (or of a detour or inverse plan);
+      // neither side reaches the goal and both lengths come from one range (issue 55: where both
+      // reached it, the rejected was longer)
+      if (r.meta.chosen_kind === "optimal") expect(r.chosen.first_error).toBe(-1);
       expect(r.rejected.first_error).toBeGreaterThanOrEqual(0);
       expect(c.goal).toBe(false);
       expect(j.goal).toBe(false);
@@ -89,7 +115,9 @@ describe("trajectory-level pairs", () => {
       expect(r.rejected.valid).toBe(false);
       // the perturbation is inside the rejected plan: it differs from the optimal plan by then
       expect(r.meta.position).toBeLessThan(r.chosen.length);
-      expect(r.rejected.actions.slice(0, r.meta.position)).toEqual(r.chosen.actions.slice(0, r.meta.position));
+      // both sides follow the optimal plan up to where either leaves it
+      const same = Math.min(r.meta.position, r.meta.chosen_position ?? Infinity);
+      expect(r.rejected.actions.slice(0, same)).toEqual(r.chosen.actions.slice(0, same));
       expect(r.rejected.first_error).toBeGreaterThanOrEqual(Math.min(r.meta.position, r.rejected.length));
     }
     all.push(...rows);
@@ -99,8 +127,9 @@ describe("trajectory-level pairs", () => {
     expect(all.filter((r) => r.chosen_valid || r.rejected_valid)).toEqual([]);
   });
 
-  it("covers every perturbation; both length fits that can occur occur", () => {
+  it("covers every perturbation and every kind of chosen side; both length fits that can occur occur", () => {
     expect(new Set(all.map((r) => r.perturbation))).toEqual(new Set(PERTURBATIONS));
+    expect(new Set(all.map((r) => r.meta.chosen_kind))).toEqual(new Set(["optimal", ...UNDO_KINDS]));
     // every cut is at most L - 1 steps, and a perturbed plan has at least L - 1: never "continued" (issue 55)
     expect(new Set(all.map((r) => r.meta.length_fit))).toEqual(new Set(["as-is", "cut"]));
     expect(new Set(all.map((r) => r.first)).size).toBe(2);
@@ -129,7 +158,31 @@ describe("trajectory-level pairs", () => {
     expect(Math.abs(lengthGoalShare(pairs) - 0.5)).toBeLessThan(0.1);
   });
 
+  it("an undo says nothing about the side: in every problem as many chosen sides as rejected ones hold one, of each kind", () => {
+    // issue 55: detours and inverse pairs were on rejected sides only, and a text model picked the
+    // chosen side by them without reading the state
+    let undoPairs = 0;
+    for (const [domain, problem] of CASES) {
+      for (const seed of [1, 2, 3]) {
+        const rows = rowsOf<TrajectoryPairRow>(domain, problem, "trajectories", 0, seed).rows;
+        for (const k of UNDO_KINDS) {
+          const rejected = rows.filter((r) => r.perturbation === k).length;
+          const chosen = rows.filter((r) => r.meta.chosen_kind === k).length;
+          expect([domain, problem, seed, k, chosen]).toEqual([domain, problem, seed, k, rejected]);
+          undoPairs += chosen;
+        }
+        // strictly ordered (the margin is re-simulated in the first test)
+        for (const r of rows) expect(r.margin).toBeGreaterThan(0);
+      }
+    }
+    expect(undoPairs).toBeGreaterThan(20);
+  });
+
   it("is deterministic for a seed", () => {
     expect(rowsOf("rooms", "p0001", "trajectories", 0, 4).lines).toEqual(rowsOf("rooms", "p0001", "trajectories", 0, 4).lines);
+    // a problem with pairs of every kind of chosen side
+    const a = rowsOf<TrajectoryPairRow>("blocksworld", "p0001", "trajectories", 0, 4);
+    expect(a.lines).toEqual(rowsOf("blocksworld", "p0001", "trajectories", 0, 4).lines);
+    expect(a.rows.some((r) => r.meta.chosen_kind !== "optimal")).toBe(true);
   });
 });

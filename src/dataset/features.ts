@@ -112,7 +112,7 @@ function evalFeatures(format: string, chat: boolean): Feature[] {
       s("perturbation"),
       ...side("chosen"),
       ...side("rejected"),
-      struct("meta", [i("position"), d("optimal_cost"), s("longer"), s("length_fit"), s("error_category"), i("seed")]),
+      struct("meta", [i("position"), s("chosen_kind"), i("chosen_position"), d("optimal_cost"), s("longer"), s("length_fit"), s("error_category"), i("seed")]),
     ];
   }
   return [

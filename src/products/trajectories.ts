@@ -1,6 +1,7 @@
 /**
- * Trajectory-level preference pairs (`--format trajectories`): the optimal plan versus a
- * perturbed plan, both simulated and labelled step by step.
+ * Trajectory-level preference pairs (`--format trajectories`): the beginning of a better plan
+ * (the optimal plan, or a valid costlier one with an undo in it) versus a perturbed plan, both
+ * simulated and labelled step by step.
  */
 import { labelExecutable } from "../label/classify.js";
 import { applicableOps, applicableVariant, hstar, successor, stateId } from "../label/context.js";
@@ -20,6 +21,18 @@ import { firstBelow, type ProductInput } from "./chains.js";
  */
 export const PERTURBATIONS = ["detour", "inverse", "swap", "substitute", "drop"] as const;
 export type Perturbation = (typeof PERTURBATIONS)[number];
+
+/**
+ * The perturbations that put an undo in a plan (an action, then later one that takes it back, or
+ * a step off the optimal path): no optimal plan has one, so on rejected sides alone they would
+ * tell the sides apart without the state (issue 55). The same kinds, still executable and not
+ * a dead end, are the chosen side of as many pairs (`ChosenKind`, `buildTrajectoryPairs`).
+ */
+export const UNDO_KINDS = ["detour", "inverse"] as const satisfies readonly Perturbation[];
+export type UndoKind = (typeof UNDO_KINDS)[number];
+
+/** What the chosen side is a beginning of: the optimal plan, or a detour or inverse plan (valid, costlier). */
+export type ChosenKind = "optimal" | UndoKind;
 
 /** What is known about one side of a trajectory pair (written as `chosen_*` / `rejected_*`). */
 export interface TrajectorySide {
@@ -42,15 +55,17 @@ export interface TrajectorySide {
 
 /**
  * A trajectory-level pair in TRL's preference layout: `prompt` the problem text (ended by a
- * newline), `chosen` a correct prefix of the optimal plan and `rejected` a strictly worse
- * one (a perturbed plan, cut to a length drawn as the chosen one's), each as its steps on
- * consecutive lines; what is known about each side under `chosen_*` / `rejected_*`; `margin` =
- * planReward(chosen) - planReward(rejected).
+ * newline), `chosen` the beginning of a plan (a correct prefix of the optimal plan, or of a
+ * detour or inverse plan that is still executable and not a dead end: `meta.chosen_kind`) and
+ * `rejected` a strictly worse one (a perturbed plan, `perturbation`, cut to a length drawn as
+ * the chosen one's), each as its steps on consecutive lines; what is known about each side
+ * under `chosen_*` / `rejected_*`; `margin` = planReward(chosen) - planReward(rejected) > 0.
  */
 export interface TrajectoryPairRow extends PreferenceRow {
   level: "trajectory";
   /** Which side a format that shows both (and `score`'s side "a") shows first. */
   first: "chosen" | "rejected";
+  /** The rejected side's perturbation (of the optimal plan). */
   perturbation: Perturbation;
   chosen_actions: string[];
   chosen_valid: boolean;
@@ -65,8 +80,15 @@ export interface TrajectoryPairRow extends PreferenceRow {
   rejected_first_error: number;
   rejected_rewards: number[];
   meta: {
-    /** 0-based plan index where the perturbation applies. */
+    /** 0-based plan index where the rejected side's perturbation applies. */
     position: number;
+    /**
+     * What the chosen side is a beginning of: "optimal" (a correct prefix of the optimal plan,
+     * planReward 1), or a detour or inverse plan (its undo inside, planReward in (0, 1)).
+     */
+    chosen_kind: ChosenKind;
+    /** 0-based plan index where the chosen side's detour or inverse applies (null: "optimal"). */
+    chosen_position: number | null;
     optimal_cost: number;
     /** Which side has more steps. */
     longer: "chosen" | "rejected" | "equal";
@@ -139,11 +161,29 @@ interface Core {
 export type LengthFit = "as-is" | "cut" | "continued";
 
 interface Perturbed {
+  /** The rejected side. */
   cands: Candidate[];
-  /** Steps of the chosen side: the whole plan, or a correct prefix of it. */
-  chosen: number;
+  /** The chosen side: a prefix of the optimal plan or of the `ChosenPlan`'s. */
+  chosen: Candidate[];
   position: number;
   fit: LengthFit;
+}
+
+/**
+ * The plan the chosen side is a beginning of. "optimal": the optimal plan (every prefix has
+ * planReward 1). An undo kind: a detour or inverse plan continued optimally to the goal; every
+ * prefix that holds its undo has one planReward in (0, 1), as what follows it is optimal.
+ */
+interface ChosenPlan {
+  kind: ChosenKind;
+  /** The plan to the goal. */
+  full: Candidate[];
+  /** Leading steps the chosen side must hold (the undo: `Core.keep`; 0 for the optimal plan). */
+  keep: number;
+  /** planReward of any prefix of at least `keep` steps. */
+  reward: number;
+  /** 0-based plan index of the detour or inverse (null: "optimal"). */
+  position: number | null;
 }
 
 /** Is `other` strictly worse than an optimal plan of cost `optCost`? (invalid, or valid and costlier) */
@@ -269,39 +309,76 @@ function chainReward(input: ProductInput, cands: readonly Candidate[], optCost: 
 }
 
 /**
- * The rejected plan of a perturbation and the chosen side's length. So that neither reaching
- * the goal, nor length, nor the two together tell the sides apart (issues 40 and 55), both
- * sides stop short of the goal and their lengths are two independent draws from one
- * distribution: the chosen side is a correct prefix of c steps, the rejected one the perturbed
- * plan (continued to the goal by an optimal plan from the true state where it can be) cut to m
- * steps, c and m uniform on [a, b], a = max(ceil(L/2), the steps the perturbation needs, its
- * first wrong step + 1), b = L - 1, lowered below the first cut that would reach the goal: the
- * rejected side is the longer as often as the shorter. (A pair where both sides reach the goal
- * has the rejected one longer: the chosen is an optimal plan, the rejected at least one step
- * more; see `firstErrorChains`.) Not one length for both, as the chains have: an inserted
- * inverse pair (often two moves) reads shorter than the two plan steps it pushes out, so at equal
- * steps the side with fewer characters was the rejected one in 60-62% of inverse pairs (issue 55;
- * `audit` fails it); drawn lengths blur that (0.56-0.58), they do not remove it. Positions are
+ * The rejected plan of a perturbation and the chosen side, cut from `chosen` (the optimal plan
+ * when null). So that neither reaching the goal, nor length, nor the two together tell the
+ * sides apart (issues 40 and 55), both sides stop short of the goal and their lengths are two
+ * independent draws from one distribution: the chosen side is the first c steps of its plan,
+ * the rejected one the perturbed plan (continued to the goal by an optimal plan from the true
+ * state where it can be) cut to m steps, c and m uniform on [a, b], a = max(ceil(L/2), the
+ * steps either side's perturbation needs, the rejected side's first wrong step + 1), b = L - 1,
+ * lowered below the first cut of either plan that would reach the goal: the rejected side is
+ * the longer as often as the shorter. (A pair where both sides reach the goal has the rejected
+ * one longer: the chosen is an optimal plan, the rejected at least one step more; see
+ * `firstErrorChains`.) Not one length for both, as the chains have: an inserted inverse pair
+ * (often two moves) reads shorter than the two plan steps it pushes out, so at equal steps the
+ * side with fewer characters was the rejected one in 60-62% of inverse pairs (issue 55;
+ * `audit` fails it); drawn lengths blur that (0.56-0.58), they do not remove it. With a
+ * detour or inverse chosen plan, a rejected plan is taken only if its shortest cut (a steps;
+ * a plan's reward never rises with its length) is already worth less than the chosen side, so
+ * that the order holds for every draw and taking it says nothing about c or m. Positions are
  * tried in seeded order; null when none gives a pair.
  */
-function perturb(kind: Perturbation, input: ProductInput, prng: Prng, optCost: number): Perturbed | null {
+function perturb(kind: Perturbation, input: ProductInput, prng: Prng, optCost: number, chosen: ChosenPlan | null = null): Perturbed | null {
   const L = input.planOps.length;
   if (L < 2) return null;
   const lo = Math.max(1, Math.ceil(L / 2));
+  const plan = chosen?.full ?? input.planOps.map((op) => candidateOf(input.task, op));
   for (const core of cores(kind, input, prng, optCost)) {
     const full = continueToGoal(input, core.cands);
     const n = core.cands.length;
     const fe = firstBelow(replayChain(input.ctx, full).labels.map((l) => l.reward), 1.0);
     if (fe < 0) continue;
-    const a = Math.max(lo, core.keep, fe + 1);
-    const b = Math.min(L - 1, lastShortCut(input.ctx, full, a));
+    const a = Math.max(lo, core.keep, fe + 1, chosen?.keep ?? 0);
+    let b = Math.min(L - 1, lastShortCut(input.ctx, full, a));
+    if (chosen !== null) b = Math.min(b, lastShortCut(input.ctx, chosen.full, a));
     if (b < a) continue;
+    if (chosen !== null && !(chainReward(input, full.slice(0, a), optCost) < chosen.reward)) continue;
     const c = a + prng.int(b - a + 1);
     const m = a + prng.int(b - a + 1);
     const cands = full.slice(0, m);
     // a cut that holds the first wrong step is worth less than a correct prefix (checked again by the caller)
     if (chainReward(input, cands, optCost) >= 1) throw new Error(`internal: a cut of perturbation ${kind} holds no wrong step`);
-    return { cands, chosen: c, position: core.position, fit: m < n ? "cut" : m > n ? "continued" : "as-is" };
+    return { cands, chosen: plan.slice(0, c), position: core.position, fit: m < n ? "cut" : m > n ? "continued" : "as-is" };
+  }
+  return null;
+}
+
+/** How many detour or inverse plans `undoPair` tries for the chosen side (each against every rejected position). */
+const UNDO_TRIES = 3;
+
+/**
+ * A pair whose chosen side holds an undo: the beginning of a detour or inverse plan of the
+ * optimal plan that is still executable and not a dead end (planReward in (0, 1)), drawn as a
+ * rejected side's would be (`cores`, positions in seeded order), against a `kind` perturbation
+ * of the optimal plan worth less (`perturb`); null when none gives a pair.
+ */
+function undoPair(kind: Perturbation, undo: UndoKind, input: ProductInput, prng: Prng, optCost: number): { p: Perturbed; chosen: ChosenPlan } | null {
+  const L = input.planOps.length;
+  if (L < 2) return null;
+  const lo = Math.max(1, Math.ceil(L / 2));
+  let tries = 0;
+  for (const core of cores(undo, input, prng.fork("chosen"), optCost)) {
+    const full = continueToGoal(input, core.cands);
+    // the undo is inside every cut: a prefix of keep steps already holds the first step off the optimal path
+    if (firstBelow(replayChain(input.ctx, full).labels.map((l) => l.reward), 1.0) < 0) continue;
+    const a = Math.max(lo, core.keep);
+    if (a > L - 1 || lastShortCut(input.ctx, full, a) < a) continue;
+    const reward = chainReward(input, full.slice(0, core.keep), optCost);
+    if (!(reward > 0 && reward < 1)) continue;
+    const chosen: ChosenPlan = { kind: undo, full, keep: core.keep, reward, position: core.position };
+    const p = perturb(kind, input, prng.fork(`rejected-${tries}`), optCost, chosen);
+    if (p !== null) return { p, chosen };
+    if (++tries >= UNDO_TRIES) break;
   }
   return null;
 }
@@ -339,31 +416,70 @@ function sideColumns(name: "chosen" | "rejected", s: TrajectorySide): Record<str
   };
 }
 
+/** One pair before it is rendered. */
+interface Drawn {
+  kind: Perturbation;
+  p: Perturbed;
+  chosen: ChosenPlan | null;
+  /** The row's stream, after the draws of `p`. */
+  prng: Prng;
+}
+
 /**
- * Trajectory pairs of one problem: for each perturbation that applies, a correct prefix of
- * the optimal plan (chosen) against the plan perturbed at a seeded position (rejected), both
- * short of the goal, their lengths drawn alike (`perturb`). Every rejected side is checked by replay to
- * have a lower `planReward` than the chosen one.
+ * Trajectory pairs of one problem: for each perturbation that applies, the beginning of a
+ * better plan (chosen) against the optimal plan perturbed at a seeded position (rejected),
+ * both short of the goal, their lengths drawn alike (`perturb`).
+ *
+ * The chosen side is a correct prefix of the optimal plan ("optimal"), except in as many pairs
+ * as there are rejected sides with an undo in them (the `UNDO_KINDS` pairs of the problem):
+ * for each of those, one pair of another perturbation (drawn from the problem's stream) gets
+ * the same kind of undo on its chosen side, the beginning of a detour or inverse plan that is
+ * still valid (`undoPair`), and keeps its rejected side's perturbation (when no pair of that
+ * kind can be made, the next one is tried). So in every problem as many chosen sides as
+ * rejected ones hold an undo of each kind, and the undo (the actions, not only their count)
+ * says nothing about which side is chosen: before, a text model picked the chosen side of
+ * 55-56% of pairs by the rejected side's actions alone (issue 55; bench/chain-probes). Every
+ * rejected side is checked by replay to have a lower `planReward` than the chosen one.
  */
 export function buildTrajectoryPairs(input: ProductInput): TrajectoryPairRow[] {
   const base = `${input.domain}/${input.problem}`;
   const optCost = input.planOps.reduce((a, op) => a + input.task.opCost[op]!, 0);
-  const plan = input.planOps.map((op) => candidateOf(input.task, op));
-  const rows: TrajectoryPairRow[] = [];
+  const drawn = new Map<Perturbation, Drawn>();
   for (const kind of PERTURBATIONS) {
-    const id = `${base}/j-${kind}`;
-    const prng = new Prng(input.seed, id);
+    const prng = new Prng(input.seed, `${base}/j-${kind}`);
     // a fork, so that the draws after it do not depend on how many positions were tried
     const p = perturb(kind, input, prng.fork("perturb"), optCost);
-    if (p === null) continue;
+    if (p !== null) drawn.set(kind, { kind, p, chosen: null, prng });
+  }
+  // the pairs whose chosen side gets an undo: one per rejected side with one, of another kind
+  const mix = new Prng(input.seed, `${base}/j-mix`);
+  const others = [...mix.shuffle((["swap", "substitute"] as Perturbation[]).filter((k) => drawn.has(k))), ...(drawn.has("drop") ? (["drop"] as Perturbation[]) : [])];
+  for (const undo of UNDO_KINDS) {
+    if (!drawn.has(undo)) continue;
+    for (let i = 0; i < others.length; i++) {
+      const kind = others[i]!;
+      const prng = new Prng(input.seed, `${base}/j-${kind}`);
+      const u = undoPair(kind, undo, input, prng.fork(`perturb-${undo}`), optCost);
+      if (u === null) continue;
+      drawn.set(kind, { kind, p: u.p, chosen: u.chosen, prng });
+      others.splice(i, 1);
+      break;
+    }
+  }
+  const rows: TrajectoryPairRow[] = [];
+  for (const kind of PERTURBATIONS) {
+    const d = drawn.get(kind);
+    if (d === undefined) continue;
+    const { p, prng } = d;
+    const id = `${base}/j-${kind}`;
     const first = prng.next() < 0.5 ? "chosen" : "rejected";
     const prompt = input.renderer.prompt(prng);
-    const chosenCands = plan.slice(0, p.chosen);
-    const { errorCategory: _c, ...chosen } = side(input, chosenCands, prng);
+    const { errorCategory: _c, ...chosen } = side(input, p.chosen, prng);
     const { errorCategory, ...rejected } = side(input, p.cands, prng);
-    const rewardChosen = chainReward(input, chosenCands, optCost);
+    const rewardChosen = chainReward(input, p.chosen, optCost);
     const rewardRejected = chainReward(input, p.cands, optCost);
     if (!(rewardRejected < rewardChosen)) throw new Error(`internal: perturbation ${kind} of ${base} is not worse than the chosen side`);
+    if (d.chosen !== null && !(rewardChosen > 0 && rewardChosen < 1 && rewardChosen === d.chosen.reward)) throw new Error(`internal: the ${d.chosen.kind} chosen side of ${id} is not a valid costlier plan`);
     const margin = Math.round((rewardChosen - rewardRejected) * 1e4) / 1e4;
     rows.push({
       id,
@@ -381,6 +497,8 @@ export function buildTrajectoryPairs(input: ProductInput): TrajectoryPairRow[] {
       ...sideColumns("rejected", rejected),
       meta: {
         position: p.position,
+        chosen_kind: d.chosen?.kind ?? "optimal",
+        chosen_position: d.chosen?.position ?? null,
         optimal_cost: optCost,
         longer: chosen.length > rejected.length ? "chosen" : chosen.length < rejected.length ? "rejected" : "equal",
         length_fit: p.fit,
