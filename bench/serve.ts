@@ -10,11 +10,13 @@
  *   at once (steps/s), then one at a time (latency per request);
  * - `pddl2prm serve` (default workers: the cores), POST /reward from 1, 8 and 64 concurrent
  *   clients (keep-alive connections): steps/s and p50/p99 latency per request;
+ * - POST /batch (as the shipped TRL/verl glue calls it: one request per group of completions)
+ *   with --batch B completions a request (default 16, a GRPO group), from 1 and 8 clients: steps/s;
  * - the server's RSS before and after --requests N more requests (8 clients; default 10,000),
  *   sampled along the way.
  *
  * Options: --problems N (per domain, default 3)  --rounds R (default 20)  --workers W
- * --requests N (the memory run; 100000 for the issue's check)  --seed S
+ * --requests N (the memory run; 100000 for the issue's check)  --batch B  --seed S
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -28,8 +30,8 @@ import { Prng } from "../src/util/prng.js";
 import { builtinJudgeTasks, randomPlan } from "./judge-plans.js";
 import { checkBenchFlags } from "./args.js";
 
-checkBenchFlags("bench/serve", "usage: npm run bench:serve -- [--problems 3] [--rounds 20] [--workers W] [--requests 10000] [--seed 1]", {
-  values: ["--problems", "--rounds", "--workers", "--requests", "--seed"],
+checkBenchFlags("bench/serve", "usage: npm run bench:serve -- [--problems 3] [--rounds 20] [--workers W] [--requests 10000] [--batch 16] [--seed 1]", {
+  values: ["--problems", "--rounds", "--workers", "--requests", "--batch", "--seed"],
 });
 function flag(name: string, dflt: string): string {
   const i = process.argv.indexOf(name);
@@ -40,6 +42,7 @@ const rounds = Number(flag("--rounds", "20"));
 const workers = Number(flag("--workers", String(availableParallelism())));
 const memRequests = Number(flag("--requests", "10000"));
 const seed = Number(flag("--seed", "1"));
+const batch = Number(flag("--batch", "16"));
 const CLI = join(packageRoot(), "dist", "src", "cli", "main.js");
 
 /** Request lines in RL-loop order. */
@@ -109,15 +112,18 @@ function startServer(): Promise<{ proc: ChildProcess; port: number }> {
   });
 }
 
-/** POST /reward from `clients` concurrent clients until `lines` are all answered. */
-async function load(port: number, lines: string[], clients: number, onDone?: (n: number) => void): Promise<{ ms: number; steps: number; lat: number[] }> {
+/**
+ * POST /reward from `clients` concurrent clients until `lines` are all answered; with `per` > 1,
+ * POST /batch with `per` request lines in each (latency per batch).
+ */
+async function load(port: number, lines: string[], clients: number, onDone?: (n: number) => void, per = 1): Promise<{ ms: number; steps: number; lat: number[] }> {
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
   const lat: number[] = [];
   let steps = 0;
   let next = 0;
   const one = (body: string): Promise<string> =>
     new Promise((resolve, reject) => {
-      const req = request({ port, host: "127.0.0.1", path: "/reward", method: "POST", agent, headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } }, (res) => {
+      const req = request({ port, host: "127.0.0.1", path: per > 1 ? "/batch" : "/reward", method: "POST", agent, headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } }, (res) => {
         let text = "";
         res.setEncoding("utf8");
         res.on("data", (c: string) => (text += c));
@@ -130,9 +136,14 @@ async function load(port: number, lines: string[], clients: number, onDone?: (n:
   await Promise.all(
     Array.from({ length: clients }, async () => {
       while (next < lines.length) {
-        const i = next++;
+        const i = next;
+        next += per;
         const t0 = performance.now();
-        const answered = stepsOf(await one(lines[i]!));
+        let answered = 0;
+        if (per > 1) {
+          const text = await one(`{"requests":[${lines.slice(i, i + per).join(",")}]}`);
+          for (const r of (JSON.parse(text) as { results: { extraction?: { steps: number } }[] }).results) answered += r.extraction?.steps ?? 0;
+        } else answered = stepsOf(await one(lines[i]!));
         lat.push(performance.now() - t0);
         steps += answered;
         onDone?.(i);
@@ -156,6 +167,13 @@ for (const clients of [1, 8, 64]) {
   const r = await load(port, lines, clients);
   const sps = (r.steps / r.ms) * 1000;
   console.log(`serve, ${String(clients).padStart(2)} clients: ${sps.toFixed(0)} steps/s (${(sps / base.stepsPerS).toFixed(2)}x reward --jsonl), p50 ${quantile(r.lat, 0.5).toFixed(2)} ms, p99 ${quantile(r.lat, 0.99).toFixed(2)} ms, max ${Math.max(...r.lat).toFixed(0)} ms, wall ${r.ms.toFixed(0)} ms`);
+}
+if (batch > 1) {
+  for (const clients of [1, 8]) {
+    const r = await load(port, lines, clients, undefined, batch);
+    const sps = (r.steps / r.ms) * 1000;
+    console.log(`serve /batch of ${batch}, ${clients} client${clients > 1 ? "s" : ""}: ${sps.toFixed(0)} steps/s (${(sps / base.stepsPerS).toFixed(2)}x reward --jsonl), p50 ${quantile(r.lat, 0.5).toFixed(2)} ms a batch, p99 ${quantile(r.lat, 0.99).toFixed(2)} ms, wall ${r.ms.toFixed(0)} ms`);
+  }
 }
 const memLines = Array.from({ length: memRequests }, (_, i) => lines[i % lines.length]!);
 const samples: string[] = [];
