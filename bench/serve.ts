@@ -16,7 +16,7 @@
  *   sampled along the way.
  *
  * Options: --problems N (per domain, default 3)  --rounds R (default 20)  --workers W
- * --requests N (the memory run; 100000 for the issue's check)  --batch B  --seed S
+ * --requests N (the memory run; 100000 for the issue's check)  --batch B (1: no /batch phase)  --seed S
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -43,6 +43,12 @@ const workers = Number(flag("--workers", String(availableParallelism())));
 const memRequests = Number(flag("--requests", "10000"));
 const seed = Number(flag("--seed", "1"));
 const batch = Number(flag("--batch", "16"));
+for (const [name, v] of [["--batch", batch], ["--problems", nProblems], ["--rounds", rounds], ["--workers", workers], ["--requests", memRequests]] as const) {
+  if (!Number.isInteger(v) || v < 1) {
+    console.error(`bench/serve: error: ${name} must be a whole number of at least 1, got ${JSON.stringify(flag(name, ""))}`);
+    process.exit(2);
+  }
+}
 const CLI = join(packageRoot(), "dist", "src", "cli", "main.js");
 
 /** Request lines in RL-loop order. */

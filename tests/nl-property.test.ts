@@ -97,6 +97,25 @@ describe("rendered text is clean (no leftover {…}, undefined, NaN, doubled spa
     );
   });
 
+  it("an exhaustive dead-end proof says how many states it examined, never that they are all the reachable ones", () => {
+    // (the proof's search prunes relaxed dead ends and the grounder drops facts that never matter:
+    // readers who searched the PDDL themselves counted more states, round 6 of issue 51)
+    const { task, renderers } = cases.find((c) => c.task.domain.name === "blocksworld")!;
+    for (let seed = 0; seed < 40; seed++) {
+      const prng = new Prng(seed, "dead");
+      const ls = randomStep(task, prng, task.init);
+      if (ls === null) continue;
+      ls.category = "dead-end";
+      ls.reward = REWARD["dead-end"];
+      ls.evidence.deadEnd = { kind: "exhaustive", states: 7401 };
+      for (const r of renderers) {
+        const crit = r.critique(ls, new Prng(seed, "crit"));
+        expect(crit).toContain("an exhaustive search from there (7401 states examined) finds no way to the goal");
+        expect(crit).not.toMatch(/all \d+ states reachable/);
+      }
+    }
+  });
+
   it("paraphrases vary with the PRNG, and the same PRNG state gives the same text", () => {
     const { task, renderers } = cases.find((c) => c.task.domain.name === "blocksworld")!;
     const r = renderers[0]!;
