@@ -7,7 +7,8 @@
  * problems, written as a model answer (a sentence, a numbered plan, a closing line), in rounds
  * over the problems (an RL loop's order: each problem warm after its first request).
  * - baseline: one `reward --jsonl` process, warm (a first pass unmeasured), all requests written
- *   at once (steps/s), then one at a time (latency per request);
+ *   at once (steps/s), then one at a time (latency per request); each server measurement is
+ *   paired with a baseline pass just before it (the machine's speed drifts), ratio per pair;
  * - `pddl2prm serve` (default workers: the cores), POST /reward from 1, 8 and 64 concurrent
  *   clients (keep-alive connections): steps/s and p50/p99 latency per request;
  * - POST /batch (as the shipped TRL/verl glue calls it: one request per group of completions)
@@ -74,35 +75,53 @@ const quantile = (xs: number[], q: number): number => {
   return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
 };
 const stepsOf = (line: string): number => (JSON.parse(line) as { extraction?: { steps: number } }).extraction?.steps ?? 0;
+/**
+ * Steps judged per request line, from the baseline's warm pass (parsed there): the measured
+ * passes only add them up, so that the load generator, on the same 2 cores as the server,
+ * takes as little from it as it can (parsing every answer cost ~0.06 ms of CPU a completion).
+ */
+let expected: number[] = [];
 const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 
 /**
- * `reward --jsonl` alone, warm: one pass of the requests first (its caches warm, as the server's
- * workers are), then all of them written at once (steps/s), then one at a time (latency).
+ * `reward --jsonl` alone, warm (one pass of the requests first, its caches warm as the server's
+ * workers are): `pass` writes all the requests at once (steps/s), `latency` one at a time.
  */
-async function baseline(lines: string[]): Promise<{ stepsPerS: number; p50: number; p99: number }> {
+async function baselineProcess(lines: string[]): Promise<{ pass: () => Promise<number>; latency: () => Promise<{ p50: number; p99: number }>; close: () => Promise<void> }> {
   const p = spawn(process.execPath, [CLI, "reward", "--jsonl"], { stdio: ["pipe", "pipe", "inherit"] });
   const answers = createInterface({ input: p.stdout })[Symbol.asyncIterator]();
   const next = async (): Promise<string> => (await answers.next()).value as string;
-  const piped = async (): Promise<{ ms: number; steps: number }> => {
+  const pass = async (parse = false): Promise<number> => {
     const t0 = performance.now();
     p.stdin.write(lines.map((l) => l + "\n").join(""));
     let steps = 0;
-    for (let i = 0; i < lines.length; i++) steps += stepsOf(await next());
-    return { ms: performance.now() - t0, steps };
+    for (let i = 0; i < lines.length; i++) {
+      const a = await next();
+      const n = parse ? stepsOf(a) : expected[i]!;
+      if (parse) expected[i] = n;
+      steps += n;
+    }
+    return (steps / (performance.now() - t0)) * 1000;
   };
-  await piped();
-  const run = await piped();
-  const lat: number[] = [];
-  for (const l of lines) {
-    const t0 = performance.now();
-    p.stdin.write(l + "\n");
-    await next();
-    lat.push(performance.now() - t0);
-  }
-  p.stdin.end();
-  await new Promise((r) => p.on("exit", r));
-  return { stepsPerS: (run.steps / run.ms) * 1000, p50: quantile(lat, 0.5), p99: quantile(lat, 0.99) };
+  expected = new Array<number>(lines.length).fill(0);
+  await pass(true);
+  return {
+    pass: () => pass(),
+    latency: async () => {
+      const lat: number[] = [];
+      for (const l of lines) {
+        const t0 = performance.now();
+        p.stdin.write(l + "\n");
+        await next();
+        lat.push(performance.now() - t0);
+      }
+      return { p50: quantile(lat, 0.5), p99: quantile(lat, 0.99) };
+    },
+    close: async () => {
+      p.stdin.end();
+      await new Promise((r) => p.on("exit", r));
+    },
+  };
 }
 
 function startServer(): Promise<{ proc: ChildProcess; port: number }> {
@@ -146,10 +165,10 @@ async function load(port: number, lines: string[], clients: number, onDone?: (n:
         next += per;
         const t0 = performance.now();
         let answered = 0;
-        if (per > 1) {
-          const text = await one(`{"requests":[${lines.slice(i, i + per).join(",")}]}`);
-          for (const r of (JSON.parse(text) as { results: { extraction?: { steps: number } }[] }).results) answered += r.extraction?.steps ?? 0;
-        } else answered = stepsOf(await one(lines[i]!));
+        const n = Math.min(per, lines.length - i);
+        // (an answer that is not a 200 rejects: the steps added up are the ones judged)
+        await one(per > 1 ? `{"requests":[${lines.slice(i, i + n).join(",")}]}` : lines[i]!);
+        for (let k = i; k < i + n; k++) answered += expected[k % expected.length]!;
         lat.push(performance.now() - t0);
         steps += answered;
         onDone?.(i);
@@ -160,27 +179,49 @@ async function load(port: number, lines: string[], clients: number, onDone?: (n:
   return { ms: performance.now() - start, steps, lat };
 }
 
+/**
+ * Passes of each measurement. The machine's speed drifts by up to 1.5x over minutes (the same
+ * process, the same requests), so each server pass is paired with a baseline pass just before it
+ * and the ratio is taken per pair: the median ratio and its range are reported.
+ */
+const REPEAT = 3;
+
 const lines = buildRequests();
 const totalSteps = lines.reduce((a, l) => a + (JSON.parse(l) as { completion: string }).completion.split("\n").filter((x) => /^\d+\. /.test(x)).length, 0);
 console.log(`bench/serve: ${lines.length} requests (${BUILTIN_DOMAINS.length} built-in domains x ${nProblems} problems x ${rounds} rounds, ~${totalSteps} steps), ${availableParallelism()} cores, server workers ${workers}`);
-const base = await baseline(lines);
-console.log(`reward --jsonl (one process, warm): ${base.stepsPerS.toFixed(0)} steps/s pipelined; one request at a time: p50 ${base.p50.toFixed(2)} ms, p99 ${base.p99.toFixed(2)} ms`);
+const base = await baselineProcess(lines);
+const lat0 = await base.latency();
+console.log(`reward --jsonl (one process, warm): one request at a time: p50 ${lat0.p50.toFixed(2)} ms, p99 ${lat0.p99.toFixed(2)} ms`);
 const { proc, port } = await startServer();
 const pid = proc.pid!;
 // one pass to warm every worker's caches, as the baseline's process warmed its own
 await load(port, lines, workers);
-for (const clients of [1, 8, 64]) {
-  const r = await load(port, lines, clients);
-  const sps = (r.steps / r.ms) * 1000;
-  console.log(`serve, ${String(clients).padStart(2)} clients: ${sps.toFixed(0)} steps/s (${(sps / base.stepsPerS).toFixed(2)}x reward --jsonl), p50 ${quantile(r.lat, 0.5).toFixed(2)} ms, p99 ${quantile(r.lat, 0.99).toFixed(2)} ms, max ${Math.max(...r.lat).toFixed(0)} ms, wall ${r.ms.toFixed(0)} ms`);
-}
-if (batch > 1) {
-  for (const clients of [1, 8]) {
-    const r = await load(port, lines, clients, undefined, batch);
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+/** REPEAT pairs of (baseline pass, server pass): the line to print. */
+async function phase(name: string, clients: number, per: number): Promise<string> {
+  const ratios: number[] = [];
+  const bases: number[] = [];
+  const runs: { sps: number; lat: number[]; ms: number }[] = [];
+  for (let k = 0; k < REPEAT; k++) {
+    const b = await base.pass();
+    const r = await load(port, lines, clients, undefined, per);
     const sps = (r.steps / r.ms) * 1000;
-    console.log(`serve /batch of ${batch}, ${clients} client${clients > 1 ? "s" : ""}: ${sps.toFixed(0)} steps/s (${(sps / base.stepsPerS).toFixed(2)}x reward --jsonl), p50 ${quantile(r.lat, 0.5).toFixed(2)} ms a batch, p99 ${quantile(r.lat, 0.99).toFixed(2)} ms, wall ${r.ms.toFixed(0)} ms`);
+    bases.push(b);
+    runs.push({ sps, lat: r.lat, ms: r.ms });
+    ratios.push(sps / b);
   }
+  const lat = runs.flatMap((r) => r.lat);
+  const unit = per > 1 ? " a batch" : "";
+  return (
+    `${name}: ${median(runs.map((r) => r.sps)).toFixed(0)} steps/s, ${median(ratios).toFixed(2)}x reward --jsonl ` +
+    `(${REPEAT} pairs: ${Math.min(...ratios).toFixed(2)}..${Math.max(...ratios).toFixed(2)}x; baseline ${Math.min(...bases).toFixed(0)}..${Math.max(...bases).toFixed(0)} steps/s), ` +
+    `p50 ${quantile(lat, 0.5).toFixed(2)} ms${unit}, p99 ${quantile(lat, 0.99).toFixed(2)} ms, max ${Math.max(...lat).toFixed(0)} ms`
+  );
 }
+for (const clients of [1, 8, 64]) console.log(await phase(`serve, ${String(clients).padStart(2)} clients`, clients, 1));
+if (batch > 1) for (const clients of [1, 8]) console.log(await phase(`serve /batch of ${batch}, ${clients} client${clients > 1 ? "s" : ""}`, clients, batch));
+await base.close();
 const memLines = Array.from({ length: memRequests }, (_, i) => lines[i % lines.length]!);
 const samples: string[] = [];
 const before = rssMb(pid);

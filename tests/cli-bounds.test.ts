@@ -5,14 +5,14 @@
  * request over either answers with a limit while the stream goes on (issue 50). The problem is
  * made here: 1,500 places and a million roads (14 MB).
  */
-import { mkdtempSync, rmSync, writeFileSync, createWriteStream } from "node:fs";
-import { once } from "node:events";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { CLI, cliRunner } from "./cli-run.js";
+import { writeSlowToParse } from "./hard-problems.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "pddl2prm-bounds-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -22,18 +22,7 @@ const BIG = join(tmp, "big.pddl");
 const PLAN = join(tmp, "go.plan");
 
 beforeAll(async () => {
-  writeFileSync(DOMAIN, `(define (domain roads) (:requirements :strips) (:predicates (at ?x) (road ?x ?y))
-    (:action go :parameters (?x ?y) :precondition (and (at ?x) (road ?x ?y)) :effect (and (at ?y) (not (at ?x)))))`);
-  const n = 1500;
-  const out = createWriteStream(BIG);
-  out.write(`(define (problem big) (:domain roads) (:objects ${Array.from({ length: n }, (_, i) => `c${i}`).join(" ")}) (:init (at c0)\n`);
-  for (let i = 0; i < n; i++) {
-    let chunk = "";
-    for (let j = i + 1; j < Math.min(n, i + 700); j++) chunk += `(road c${i} c${j})\n`;
-    if (!out.write(chunk)) await once(out, "drain");
-  }
-  out.end(`) (:goal (at c${n - 1})))\n`);
-  await once(out, "close");
+  await writeSlowToParse(tmp);
   writeFileSync(PLAN, "(go c0 c1)\n");
 });
 

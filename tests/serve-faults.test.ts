@@ -1,12 +1,16 @@
 /**
  * `pddl2prm serve` under faults (issue 53): garbage, malformed and oversized requests, a slow
  * client, a client that goes away mid-request, 1,000 requests in a burst against a small queue (503 + Retry-After,
- * every other answer right), a request past its --time-ms, SIGTERM under load, a port in use and
- * bad flags. After each, the server still answers; exit codes are clean.
+ * every other answer right), a request past its --time-ms (alone, and inside a batch: searching,
+ * or still parsing when its worker is stopped), SIGTERM under load, a port in use and bad flags.
+ * After each, the server still answers; exit codes are clean.
  */
+import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hard15 } from "./hard-problems.js";
+import { hard15, writeSlowToParse } from "./hard-problems.js";
 import { cliRunner, ROOT } from "./cli-run.js";
 import { cliLines, post, startServer, type RunningServer } from "./serve-helpers.js";
 
@@ -149,7 +153,56 @@ describe("serve: faults", () => {
   });
 });
 
+const tmp = mkdtempSync(join(tmpdir(), "pddl2prm-serve-faults-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/**
+ * POST /batch with a slow request at index 3 among 13 others: every other answer is the line
+ * `reward --jsonl` prints for it, the slow one a limit error, all within the limit and a margin.
+ */
+async function batchAroundSlow(url: string, slow: Record<string, unknown>): Promise<{ id: unknown; error?: string }> {
+  const reqs = Array.from({ length: 14 }, (_, i) => (i === 3 ? slow : req(i)));
+  const fast = reqs.filter((r) => r !== slow);
+  const expected = await cliLines(["reward", "--jsonl"], fast.map((r) => JSON.stringify(r) + "\n").join(""));
+  const t0 = Date.now();
+  const r = await post(`${url}/batch`, JSON.stringify({ requests: reqs }));
+  const ms = Date.now() - t0;
+  expect(r.status).toBe(200);
+  const results = (JSON.parse(r.text) as { results: { id: unknown; error?: string }[] }).results;
+  expect(results).toHaveLength(14);
+  expect(results.filter((_, i) => i !== 3).map((x) => JSON.stringify(x))).toEqual(expected);
+  expect(ms).toBeLessThan(1500 + 8000);
+  return results[3]!;
+}
+
 describe("serve: limits, load and shutdown", () => {
+  it("a batch with a request past --time-ms: an idle worker takes the lines queued behind it, all answered right", { timeout: 120_000 }, async () => {
+    // 2 workers, 7 lines each: the one searching past its limit holds up only itself
+    const server = await startServer(["--workers", "2", "--time-ms", "1500"]);
+    try {
+      const hard = await batchAroundSlow(server.url, { id: "hard", domain: "npuzzle", problem: hard15(), completion: "(move t6 p20 p21)" });
+      expect(hard).toEqual({ id: "hard", error: expect.stringMatching(/^limit reached: /) });
+      await healthy(server.url);
+    } finally {
+      expect((await server.stop()).code).toBe(0);
+    }
+  });
+
+  it("a batch with a request still parsing past --time-ms: its worker is stopped, no answer made before is lost", { timeout: 180_000 }, async () => {
+    // the lines judged before it in the same worker went out before the parse began
+    const { domain, problem } = await writeSlowToParse(tmp);
+    const server = await startServer(["--workers", "2", "--time-ms", "1500"]);
+    try {
+      const big = await batchAroundSlow(server.url, { id: "big", domain, problem, completion: "(go c0 c1)" });
+      expect(big).toEqual({ id: "big", error: "limit reached: the time limit of 1500 ms is reached (--time-ms, parsing included)" });
+      await healthy(server.url);
+      const m = await (await fetch(`${server.url}/metrics`)).text();
+      expect(m).toMatch(/^pddl2prm_worker_restarts_total 1$/m);
+    } finally {
+      expect((await server.stop()).code).toBe(0);
+    }
+  });
+
   it("a request past --time-ms gets a clean limit error; the server keeps serving", { timeout: 120_000 }, async () => {
     const server = await startServer(["--workers", "1", "--time-ms", "1500"]);
     try {

@@ -15,7 +15,7 @@ import { createInterface } from "node:readline";
 import { Worker } from "node:worker_threads";
 import type { JudgeSessionOptions } from "../products/judge-session.js";
 import type { RewardOptions } from "../products/rl-reward.js";
-import type { JudgeWorkerAnswer, JudgeWorkerData, JudgeWorkerRequest, WorkerLineKind } from "./judge-worker.js";
+import type { JudgeWorkerChunk, JudgeWorkerData, JudgeWorkerReply, WorkerLineKind } from "./judge-worker.js";
 
 const WORKER_SCRIPT = new URL("./judge-worker.js", import.meta.url);
 
@@ -37,14 +37,37 @@ const POLL_MS = 50;
 /** How a request given to a worker ended: its result line, or the worker is gone (and why). */
 export type Outcome = { kind: "answer"; line: string; steps: number; error: string | null } | { kind: "memory" } | { kind: "time" } | { kind: "crash"; message: string };
 
+/** A line for `StreamWorker.askMany`, with its clock (`performance.now()` times). */
+export interface StreamItem {
+  line: string;
+  kind: WorkerLineKind;
+  /** Its clock started here. */
+  start: number;
+  /** From here on it is stopped while it reads or parses (no clock there). */
+  hardEnd: number;
+  /** From here on it is stopped wherever it is. */
+  backstop: number;
+}
+
+interface Chunk {
+  items: readonly StreamItem[];
+  onOutcome: (index: number, o: Outcome) => void;
+  /** 1 once a line is answered (or blamed for the thread's end), 2 once taken back by `steal`. */
+  state: Uint8Array;
+  /** Shared with the thread: 0 free, 1 claimed by it, 2 taken back here. */
+  claims: Int32Array;
+  resolve: (notJudged: number[]) => void;
+  timer: NodeJS.Timeout | undefined;
+}
+
 /**
- * One worker thread with its session (judge-worker.ts); `ask` answers one line. Shared by
- * `judge --jsonl` (one worker) and `serve` (a pool of them, with `reward` options so that they
- * answer reward lines too).
+ * One worker thread with its session (judge-worker.ts); `ask` answers one line, `askMany` a
+ * chunk of lines in one message each way. Shared by `judge --jsonl` (one worker) and `serve` (a
+ * pool of them, with `reward` options so that they answer reward lines too).
  */
 export class StreamWorker {
   private readonly worker: Worker;
-  private pending: ((o: Outcome) => void) | null = null;
+  private chunk: Chunk | null = null;
   private error: (Error & { code?: string }) | null = null;
   private stoppedForTime = false;
   /** Requests it answered (its caches are warm). */
@@ -60,17 +83,24 @@ export class StreamWorker {
   readonly ready: Promise<number>;
   private onReady: (at: number) => void = () => undefined;
 
-  /** 1 while the worker reads or parses (see `onBlind` of the session). */
-  private readonly blind = new Int32Array(new SharedArrayBuffer(4));
+  /** [0]: 1 while the worker reads or parses (see `onBlind` of the session); [1]: the index of the line it judges. */
+  private readonly blind = new Int32Array(new SharedArrayBuffer(8));
 
   constructor(session: JudgeSessionOptions, memoryMb: number, reward?: RewardOptions) {
     this.ready = new Promise<number>((resolve) => (this.onReady = resolve));
     const data: JudgeWorkerData = { session, blind: this.blind.buffer as SharedArrayBuffer, ...(reward !== undefined ? { reward } : {}) };
     this.worker = new Worker(WORKER_SCRIPT, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: memoryMb } });
-    this.worker.on("message", (m: JudgeWorkerAnswer | { ready: true }) => {
+    this.worker.on("message", (m: JudgeWorkerReply | { ready: true }) => {
       if ("ready" in m) return this.onReady(performance.now());
-      this.served++;
-      this.settle({ kind: "answer", line: m.out, steps: m.steps, error: m.error });
+      const c = this.chunk;
+      if (c === null) return;
+      for (let k = 0; k < m.answers.length; k++) {
+        const a = m.answers[k]!;
+        this.served++;
+        c.state[m.first + k] = 1;
+        c.onOutcome(m.first + k, { kind: "answer", line: a.out, steps: a.steps, error: a.error });
+      }
+      if (m.done) this.end(c, []);
     });
     this.worker.on("error", (e: Error & { code?: string }) => {
       this.error ??= e;
@@ -78,45 +108,113 @@ export class StreamWorker {
     this.worker.on("exit", () => {
       this.dead = true;
       this.onReady(performance.now());
+      const c = this.chunk;
+      if (c === null) return;
       const e = this.error;
-      this.settle(
-        this.stoppedForTime
-          ? { kind: "time" }
-          : e?.code === "ERR_WORKER_OUT_OF_MEMORY"
-            ? { kind: "memory" }
-            : { kind: "crash", message: e?.message ?? "the judging thread stopped" },
-      );
+      const o: Outcome = this.stoppedForTime
+        ? { kind: "time" }
+        : e?.code === "ERR_WORKER_OUT_OF_MEMORY"
+          ? { kind: "memory" }
+          : { kind: "crash", message: e?.message ?? "the judging thread stopped" };
+      // the line being judged takes the blame (the first unanswered one if none had started);
+      // the others were not judged
+      let at = Atomics.load(this.blind, 1);
+      if (at < 0 || at >= c.items.length || c.state[at] !== 0) at = c.state.indexOf(0);
+      if (at >= 0) {
+        c.state[at] = 1;
+        c.onOutcome(at, o);
+      }
+      const rest: number[] = [];
+      for (let i = 0; i < c.items.length; i++) if (c.state[i] === 0) rest.push(i);
+      this.end(c, rest);
     });
   }
 
-  private settle(o: Outcome): void {
-    const p = this.pending;
-    this.pending = null;
-    p?.(o);
+  private end(c: Chunk, notJudged: number[]): void {
+    clearTimeout(c.timer);
+    this.chunk = null;
+    c.resolve(notJudged);
   }
 
   /**
    * Judge `line`, whose clock started at `start` (`performance.now()`): stopped from `hardEnd` on
    * while it reads or parses, and at `backstop` wherever it is.
    */
-  ask(line: string, start: number, hardEnd: number, backstop: number, kind: WorkerLineKind = "judge"): Promise<Outcome> {
-    if (this.dead) return Promise.resolve({ kind: "crash", message: "the judging thread stopped" });
-    return new Promise<Outcome>((resolve) => {
-      let timer: NodeJS.Timeout;
+  async ask(line: string, start: number, hardEnd: number, backstop: number, kind: WorkerLineKind = "judge"): Promise<Outcome> {
+    let out: Outcome = { kind: "crash", message: "the judging thread stopped" };
+    await this.askMany([{ line, kind, start, hardEnd, backstop }], (_, o) => (out = o));
+    return out;
+  }
+
+  /**
+   * Judge `items` in order (their `hardEnd`s and `backstop`s must not decrease) from one message
+   * (answers come back a few at a time). `onOutcome` gets each line's answer as it
+   * comes, or, when the thread stops (a limit, out of heap, a crash), the line it was judging
+   * gets that outcome. Resolves with the indexes of the lines that got none (not judged, and not
+   * taken back by `steal`), for the caller to hand to another worker.
+   */
+  askMany(items: readonly StreamItem[], onOutcome: (index: number, o: Outcome) => void): Promise<number[]> {
+    if (this.dead || items.length === 0) {
+      if (items.length > 0) onOutcome(0, { kind: "crash", message: "the judging thread stopped" });
+      return Promise.resolve(items.map((_, i) => i).slice(1));
+    }
+    return new Promise<number[]>((resolve) => {
+      const claims = new Int32Array(new SharedArrayBuffer(4 * items.length));
+      const c: Chunk = { items, onOutcome, state: new Uint8Array(items.length), claims, resolve, timer: undefined };
+      const current = (): StreamItem => {
+        const at = Atomics.load(this.blind, 1);
+        return items[at >= 0 && at < items.length ? at : 0]!;
+      };
       const look = (): void => {
-        if (Atomics.load(this.blind, 0) === 1 || performance.now() >= backstop) {
+        const item = current();
+        const now = performance.now();
+        if ((Atomics.load(this.blind, 0) === 1 && now >= item.hardEnd) || now >= item.backstop) {
           this.stoppedForTime = true;
           void this.worker.terminate();
-        } else timer = setTimeout(look, POLL_MS);
+        } else c.timer = setTimeout(look, now < item.hardEnd ? item.hardEnd - now : POLL_MS);
       };
-      timer = setTimeout(look, Math.max(0, hardEnd - performance.now()));
-      this.pending = (o) => {
-        clearTimeout(timer);
-        resolve(o);
+      c.timer = setTimeout(look, Math.max(0, items[0]!.hardEnd - performance.now()));
+      this.chunk = c;
+      Atomics.store(this.blind, 1, -1);
+      const message: JudgeWorkerChunk = {
+        items: items.map((it) => ({ line: it.line, startedAt: performance.timeOrigin + it.start, kind: it.kind })),
+        claims: claims.buffer as SharedArrayBuffer,
       };
-      const request: JudgeWorkerRequest = { line, startedAt: performance.timeOrigin + start, kind };
-      this.worker.postMessage(request);
+      this.worker.postMessage(message);
     });
+  }
+
+  /** Lines of the chunk being judged that the thread has not started yet. */
+  get waiting(): number {
+    const c = this.chunk;
+    if (c === null) return 0;
+    let n = 0;
+    // from the end, past lines taken back before, up to the first the thread claimed
+    for (let i = c.items.length - 1; i >= 0; i--) {
+      const v = Atomics.load(c.claims, i);
+      if (v === 1) break;
+      if (v === 0) n++;
+    }
+    return n;
+  }
+
+  /**
+   * Take back up to `max` lines the thread has not started (from the chunk's end; the thread
+   * claims lines from its start), for an idle worker: their indexes, in order. `onOutcome` never
+   * hears of them.
+   */
+  steal(max: number): number[] {
+    const c = this.chunk;
+    const out: number[] = [];
+    if (c === null) return out;
+    for (let i = c.items.length - 1; i >= 0 && out.length < max; i--) {
+      const v = Atomics.compareExchange(c.claims, i, 0, 2);
+      if (v === 2) continue;
+      if (v === 1) break;
+      c.state[i] = 2;
+      out.push(i);
+    }
+    return out.reverse();
   }
 
   async stop(): Promise<void> {

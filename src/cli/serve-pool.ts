@@ -1,14 +1,17 @@
 /**
  * `serve`'s worker pool: N threads of judge-worker.ts (the `StreamWorker`s of `judge --jsonl`,
- * each with a warm RewardSession) and one bounded queue of request lines. A line goes to an idle
- * worker in arrival order; its limit counts from its arrival (time in the queue included), and
+ * each with a warm RewardSession) and one bounded queue of request lines. Lines go to idle
+ * workers in arrival order, in chunks (a worker's share of what waits, at most `MAX_CHUNK`: a
+ * message each way per line costs half what judging a short plan does); a worker left idle with
+ * nothing queued takes half the lines another has not started yet. A line's limit counts
+ * from its arrival (time in the queue included), and
  * holds as in `judge --jsonl`: the worker stops itself at the limit where it can look at a clock,
  * and is stopped and replaced when it is still reading or parsing past the limit and a grace, or
  * not answering long after it. The pool never holds more than `queue` waiting lines.
  */
 import type { JudgeSessionOptions } from "../products/judge-session.js";
 import type { RewardOptions } from "../products/rl-reward.js";
-import { backstopMs, lostAnswer, requestGraceMs, StreamWorker } from "./judge-stream.js";
+import { backstopMs, lostAnswer, requestGraceMs, StreamWorker, type StreamItem } from "./judge-stream.js";
 import type { WorkerLineKind } from "./judge-worker.js";
 import { itemOutcome, type ItemOutcome, type ServeMetrics } from "./serve-metrics.js";
 
@@ -32,6 +35,12 @@ export interface PoolOptions {
   metrics: ServeMetrics;
 }
 
+/**
+ * Most lines given to a worker at once. A chunk of 16 short plans is ~6 ms of judging: the
+ * hand-offs fall to ~1/10 without holding up a line behind a long chunk.
+ */
+const MAX_CHUNK = 16;
+
 interface Job {
   kind: WorkerLineKind;
   line: string;
@@ -52,6 +61,8 @@ export class WorkerPool {
   private readonly options: PoolOptions;
   private readonly idle: StreamWorker[] = [];
   private readonly all = new Set<StreamWorker>();
+  /** The jobs of each worker's chunk being judged. */
+  private readonly running = new Map<StreamWorker, Job[]>();
   private readonly jobs: Job[] = [];
   private head = 0;
   private busy = 0;
@@ -122,16 +133,39 @@ export class WorkerPool {
 
   private pump(): void {
     while (this.idle.length > 0) {
-      const job = this.take();
-      if (job === undefined) return;
-      const { timeMs } = this.options;
-      if (performance.now() >= job.arrival + timeMs) {
-        // its time went by in the queue: answered without a worker
-        this.finish(job, lostAnswer({ kind: "time" }, job.line, timeMs, this.options.memoryMb), null);
-        continue;
+      // an even share of what waits for each worker, so that a lone batch keeps them all busy
+      const size = Math.min(MAX_CHUNK, Math.max(1, Math.ceil(this.queued / this.options.workers)));
+      const chunk: Job[] = [];
+      while (chunk.length < size) {
+        const job = this.take();
+        if (job === undefined) break;
+        if (performance.now() >= job.arrival + this.options.timeMs) {
+          // its time went by in the queue: answered without a worker
+          this.finish(job, lostAnswer({ kind: "time" }, job.line, this.options.timeMs, this.options.memoryMb), null);
+          continue;
+        }
+        chunk.push(job);
       }
-      void this.run(this.idle.pop()!, job);
+      if (chunk.length === 0 && !this.stealInto(chunk)) return;
+      void this.run(this.idle.pop()!, chunk);
     }
+  }
+
+  /**
+   * Nothing waits in the queue: half the lines a busy worker has not started yet go to an idle
+   * one (a long line holds up only itself, and a lone batch ends on all workers together).
+   */
+  private stealInto(chunk: Job[]): boolean {
+    let from: StreamWorker | null = null;
+    let most = 0;
+    for (const w of this.running.keys()) {
+      const n = w.waiting;
+      if (n > most) [from, most] = [w, n];
+    }
+    if (from === null) return false;
+    const jobs = this.running.get(from)!;
+    for (const i of from.steal(Math.ceil(most / 2))) chunk.push(jobs[i]!);
+    return chunk.length > 0;
   }
 
   private finish(job: Job, out: Record<string, unknown> | string, error: string | null, steps = 0): void {
@@ -140,25 +174,36 @@ export class WorkerPool {
     job.resolve({ line: typeof out === "string" ? out : JSON.stringify(out), outcome });
   }
 
-  private async run(worker: StreamWorker, job: Job): Promise<void> {
+  private async run(worker: StreamWorker, chunk: Job[]): Promise<void> {
     this.busy++;
     const { timeMs, memoryMb } = this.options;
     const warm = worker.served > 0;
-    const start = job.arrival;
-    const o = await worker.ask(job.line, start, start + timeMs + requestGraceMs(timeMs), start + backstopMs(timeMs), job.kind);
-    this.busy--;
-    if (o.kind === "answer") {
-      this.finish(job, o.line, o.error, o.steps);
-      if (worker.usable) this.release(worker);
-      else this.replace(worker);
-    } else {
-      this.replace(worker);
+    const items: StreamItem[] = chunk.map((j) => ({
+      line: j.line,
+      kind: j.kind,
+      start: j.arrival,
+      hardEnd: j.arrival + timeMs + requestGraceMs(timeMs),
+      backstop: j.arrival + backstopMs(timeMs),
+    }));
+    const again: Job[] = [];
+    this.running.set(worker, chunk);
+    const notJudged = await worker.askMany(items, (i, o) => {
+      const job = chunk[i]!;
+      if (o.kind === "answer") return this.finish(job, o.line, o.error, o.steps);
       // out of heap with other problems' caches held: once more, in a fresh worker, if time is left
-      if (o.kind === "memory" && warm && !job.retried && performance.now() < start + timeMs) {
+      if (o.kind === "memory" && warm && !job.retried && performance.now() < job.arrival + timeMs) {
         job.retried = true;
-        this.jobs.splice(this.head, 0, job);
+        again.push(job);
       } else this.finish(job, lostAnswer(o, job.line, timeMs, memoryMb), null);
-    }
+    });
+    this.busy--;
+    this.running.delete(worker);
+    // lines the worker did not get to (it stopped): back to the head of the queue, in order
+    for (const i of notJudged) again.push(chunk[i]!);
+    again.sort((a, b) => a.arrival - b.arrival);
+    if (again.length > 0) this.jobs.splice(this.head, 0, ...again);
+    if (worker.usable) this.release(worker);
+    else this.replace(worker);
     this.pump();
   }
 

@@ -76,6 +76,22 @@ export function readSpecFile(path: string, what: string): string {
   }
 }
 
+/**
+ * The shipped PDDL files of the built-in domains, read once per thread: they never change under
+ * a running session, and a request naming a built-in problem then does no I/O (nothing that
+ * cannot look at a clock, see `onBlind`).
+ */
+const shippedTexts = new Map<string, string>();
+function shippedText(file: string, what: string): string | null {
+  let t = shippedTexts.get(file);
+  if (t === undefined) {
+    // (a name that is not a shipped file is not kept: any client could grow the map)
+    if (!existsSync(file)) return null;
+    shippedTexts.set(file, (t = readSpecFile(file, what)));
+  }
+  return t;
+}
+
 // printed PDDL of the built-in domains, parsed on demand (only those declaring the same name)
 const builtinPrinted = new Map<string, string>();
 
@@ -169,10 +185,6 @@ export class JudgeSession {
   }
 
   private domainEntry(spec: string, deadline: number): { text: string; entry: DomainEntry } {
-    return this.blind(() => this.domainEntryBlind(spec, deadline));
-  }
-
-  private domainEntryBlind(spec: string, deadline: number): { text: string; entry: DomainEntry } {
     let text: string;
     let file: string;
     if (isText(spec)) {
@@ -181,15 +193,18 @@ export class JudgeSession {
     } else {
       const builtin = BUILTIN_DOMAINS.find((b) => b.name === spec.toLowerCase());
       file = builtin !== undefined ? builtinDomainFile(builtin.name) : spec;
-      text = readSpecFile(file, "domain");
+      const shipped = builtin !== undefined ? shippedText(file, "domain") : null;
+      text = shipped ?? this.blind(() => readSpecFile(file, "domain"));
     }
     let entry = this.domains.get(text);
     if (entry === undefined) {
-      const domain = parseDomain(text, file);
-      const builtin = builtinNameOf(domain);
-      const templates =
-        builtin !== null ? loadTemplates(builtin) : this.options.templatesFile !== undefined ? loadTemplatesFile(this.options.templatesFile, domain) : null;
-      entry = { domain, templates, builtin };
+      entry = this.blind(() => {
+        const domain = parseDomain(text, file);
+        const builtin = builtinNameOf(domain);
+        const templates =
+          builtin !== null ? loadTemplates(builtin) : this.options.templatesFile !== undefined ? loadTemplatesFile(this.options.templatesFile, domain) : null;
+        return { domain, templates, builtin };
+      });
       this.domains.set(text, entry);
       // (kept even when late: the next request need not parse it again)
       checkTime(deadline, "while reading the domain");
@@ -201,14 +216,15 @@ export class JudgeSession {
     if (isText(spec)) return { text: spec, file: "<request problem>" };
     if (builtin !== null && /^[\w.-]+$/.test(spec)) {
       const file = join(builtinProblemsDir(builtin), spec.endsWith(".pddl") ? spec : `${spec}.pddl`);
-      if (existsSync(file)) return { text: readSpecFile(file, "problem"), file };
+      const shipped = shippedText(file, "problem");
+      if (shipped !== null) return { text: shipped, file };
     }
-    return { text: readSpecFile(spec, "problem"), file: spec };
+    return { text: this.blind(() => readSpecFile(spec, "problem")), file: spec };
   }
 
   private task(domainSpec: string, problemSpec: string, deadline: number): JudgeTask {
     const { text: dText, entry } = this.domainEntry(domainSpec, deadline);
-    const p = this.blind(() => this.problemText(problemSpec, entry.builtin));
+    const p = this.problemText(problemSpec, entry.builtin);
     const key = `${dText}\0${p.text}`;
     let jt = this.tasks.get(key);
     if (jt !== undefined) {
