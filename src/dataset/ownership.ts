@@ -18,7 +18,7 @@ import { z } from "zod";
 import { UserError } from "../pddl/errors.js";
 import { datasetCard } from "./card.js";
 import { makeFolders, writeDatasetFile } from "./disk.js";
-import { datasetRel, entryKind, LEDGER, plainFileHash, safeRel, textHash } from "./reserved.js";
+import { datasetRel, entryKind, HashMemo, LEDGER, plainFileHash, plainFileStat, safeRel, textHash } from "./reserved.js";
 import { readConfigFile, readRankFile } from "./state-files.js";
 import type { Manifest, RankRecord } from "./records.js";
 
@@ -175,19 +175,26 @@ export function mayReplace(out: string, rel: string, owned: ReadonlySet<string> 
  * The ledger entries of a complete dataset: every file the records name that exists, with its
  * size and sha256 (shards by the hashes of their completion records), and the files `written`.
  */
-function ledgerEntries(out: string, written: readonly string[]): LedgerEntry[] {
+function ledgerEntries(out: string, written: readonly string[], memo = new HashMemo()): LedgerEntry[] {
   const files: LedgerEntry[] = [];
   const seen = new Set<string>();
   const ranks = rankRecords(out);
   const shardHash = new Map<string, { bytes: number; sha256: string }>();
   for (const rec of ranks.values()) for (const s of rec.shards) shardHash.set(s.path, { bytes: s.bytes, sha256: s.sha256 });
+  // folders seen to be real folders in this pass (thousands of PDDL copies share a few)
+  const dirs = new Set<string>();
   const add = (rel: string): void => {
-    if (seen.has(rel) || !datasetRel(rel) || !isFile(out, rel)) return;
+    if (seen.has(rel) || !datasetRel(rel)) return;
+    const st = plainFileStat(out, rel, dirs);
+    if (st === null) return;
     seen.add(rel);
     const known = shardHash.get(rel);
     // a shard is listed by its record's hash only: a shard that no longer matches it is not ours
     if (known !== undefined) files.push({ path: rel, ...known });
-    else files.push({ path: rel, bytes: sizeOf(out, rel)!, sha256: plainFileHash(out, rel)! });
+    else {
+      const sha256 = memo.hash(join(out, rel), st);
+      if (sha256 !== null) files.push({ path: rel, bytes: Number(st.size), sha256 });
+    }
   };
   add("config.json");
   for (const [name, rec] of ranks) {
@@ -219,7 +226,9 @@ export function writeLedger(out: string, written: readonly string[]): void {
 export function commitFiles(out: string, texts: ReadonlyMap<string, string>, keep: readonly string[]): void {
   checkLedgerName(out);
   // (a file of `texts` that exists is provably ours: it is listed as it is now, too)
-  const now = ledgerEntries(out, [...keep, ...texts.keys()]);
+  // (the files not rewritten are hashed once for both ledgers)
+  const memo = new HashMemo();
+  const now = ledgerEntries(out, [...keep, ...texts.keys()], memo);
   const upcoming = [...texts].map(([path, text]) => ({ path, bytes: Buffer.byteLength(text), sha256: textHash(text) }));
   putLedger(out, [...now, ...upcoming]);
   for (const [rel, text] of texts) {
@@ -231,7 +240,7 @@ export function commitFiles(out: string, texts: ReadonlyMap<string, string>, kee
     }
     writeDatasetFile(join(out, rel), text);
   }
-  putLedger(out, ledgerEntries(out, [...keep, ...texts.keys()]));
+  putLedger(out, ledgerEntries(out, [...keep, ...texts.keys()], memo));
 }
 
 /**

@@ -5,7 +5,7 @@
  * only when it stays inside the folder without passing through a symbolic link.
  */
 import { createHash } from "node:crypto";
-import { closeSync, lstatSync, openSync, readSync } from "node:fs";
+import { closeSync, lstatSync, openSync, readSync, type BigIntStats } from "node:fs";
 import { join } from "node:path";
 import { TEMP_NAME } from "../util/atomic-write.js";
 
@@ -54,6 +54,55 @@ export function entryKind(out: string, rel: string): EntryKind {
     return s.isFile() ? "file" : s.isDirectory() ? "dir" : "other";
   }
   return "other";
+}
+
+/**
+ * The lstat of the plain file `out/rel` reached without following a link (as `entryKind`), or
+ * null. `dirs` holds the folders on the way already seen to be real folders (one pass over many
+ * files of a folder: one lstat per file, not one per part of its path).
+ */
+export function plainFileStat(out: string, rel: string, dirs: Set<string>): BigIntStats | null {
+  if (!safeRel(rel)) return null;
+  const parts = rel.split("/");
+  let p = out;
+  let at = "";
+  try {
+    for (let i = 0; i < parts.length - 1; i++) {
+      p = join(p, parts[i]!);
+      at = at === "" ? parts[i]! : `${at}/${parts[i]!}`;
+      if (dirs.has(at)) continue;
+      const s = lstatSync(p);
+      if (s.isSymbolicLink() || !s.isDirectory()) return null;
+      dirs.add(at);
+    }
+    const s = lstatSync(join(p, parts[parts.length - 1]!), { bigint: true });
+    return s.isFile() ? s : null;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return null;
+    throw e;
+  }
+}
+
+/**
+ * sha256 of files by identity (device, inode, size, modification and change times in ns), as
+ * git's index does: one pass that reads a folder twice hashes each unchanged file once.
+ */
+export class HashMemo {
+  private readonly byPath = new Map<string, { id: string; sha256: string }>();
+  /** sha256 of `path`, whose lstat is `st` (null when it cannot be read). */
+  hash(path: string, st: BigIntStats): string | null {
+    const id = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    const m = this.byPath.get(path);
+    if (m !== undefined && m.id === id) return m.sha256;
+    try {
+      const sha256 = fileHash(path);
+      this.byPath.set(path, { id, sha256 });
+      return sha256;
+    } catch {
+      return null;
+    }
+  }
 }
 
 /** Whether `rel` names a path pddl2prm may treat as a dataset file: safe, not a reserved or lock name at the top. */
