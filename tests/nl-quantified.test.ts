@@ -230,3 +230,48 @@ describe("the prompt states every action a row's steps use (issue 51, pattern 4)
     expect(groupRules(pairs.slice(0, 2)).length).toBe(2);
   });
 });
+
+// A bench shop (round 6 of the reading, issue 51): a screw is released where some bench that is
+// not busy holds a clamp the screw fits, an existential inside an existential.
+const BENCHES = `(define (domain benches)
+  (:requirements :strips :typing :existential-preconditions :negative-preconditions)
+  (:types screw bench clamp)
+  (:predicates (holds ?b - bench ?c - clamp) (fits ?s - screw ?c - clamp) (busy ?b - bench) (released ?s - screw))
+  (:action free :parameters (?b - bench) :precondition (busy ?b) :effect (not (busy ?b)))
+  (:action fix :parameters (?b - bench ?c - clamp) :precondition (not (busy ?b)) :effect (holds ?b ?c))
+  (:action release :parameters (?s - screw)
+    :precondition (exists (?b - bench) (exists (?c - clamp) (and (holds ?b ?c) (fits ?s ?c) (not (busy ?b)))))
+    :effect (released ?s)))`;
+
+function benches(init: string): GroundTask {
+  const d = parseDomain(BENCHES, "benches.pddl");
+  const p = `(define (problem b) (:domain benches) (:objects s1 - screw b1 b2 - bench k1 k2 - clamp)
+    (:init (fits s1 k1) (fits s1 k2) ${init}) (:goal (released s1)))`;
+  return ground(d, parseProblem(p, "b.pddl", d));
+}
+
+describe("nested quantifiers (issue 51, round 6: fridge)", () => {
+  it("an existential inside an existential reads as one: 'there is some bench B and clamp C such that ...'", () => {
+    const task = benches("(holds b1 k1) (holds b2 k2)");
+    const r = createRenderer(task, null);
+    const op = opNamed(task, "(release s1)", task.init);
+    const text = r.step(1, opCand(task, op), new Prng(1, "t"), task.init);
+    expect(text).toContain("there is some bench B and clamp C such that");
+    expect(text).not.toMatch(/such that there is some/);
+    expect(r.parseStep(text)).toEqual({ schema: task.opSchema[op], args: [...task.opArgs.subarray(task.opArgStart[op]!, task.opArgStart[op + 1]!)] });
+  });
+
+  it("a failed one names what the nearest way lacks, not facts of ways that need more", () => {
+    // b1 holds k1, which s1 fits: only b1 being busy is in the way; b1 does not hold k2 either
+    // (a clamp can be fixed to a bench), but no way needs that (the union of every way's faults
+    // named it)
+    const task = benches("(holds b1 k1) (busy b1)");
+    const all = steps(task);
+    const rel = all.find((s) => s.category === "non-executable" && s.candidate.name === "(release s1)" && s.stateIndex === 0);
+    expect(rel).toBeDefined();
+    const c = createRenderer(task, null).critique(rel!, new Prng(1, "c"));
+    expect(c).toMatch(/b1 is busy/);
+    expect(c).not.toMatch(/k2/);
+    expect(c).not.toMatch(/such that there is some/);
+  });
+});

@@ -121,6 +121,36 @@ interface EffItem {
   refs: Ref[];
 }
 
+/**
+ * Nested quantifiers of one kind as one (`exists ?b (exists ?c φ)` is `exists ?b ?c φ`), so that
+ * they read "there is some bench B and clamp C such that ..." rather than one "there is some ...
+ * such that there is some ..." inside another. Only where the names do not clash (an inner
+ * variable that shadows an outer one keeps its own quantifier).
+ */
+export function mergeQuantifiers(f: Formula): Formula {
+  switch (f.kind) {
+    case "atom":
+    case "eq":
+      return f;
+    case "not":
+      return { ...f, arg: mergeQuantifiers(f.arg) };
+    case "and":
+    case "or":
+      return { ...f, args: f.args.map(mergeQuantifiers) };
+    case "imply":
+      return { ...f, left: mergeQuantifiers(f.left), right: mergeQuantifiers(f.right) };
+    case "exists":
+    case "forall": {
+      const body = mergeQuantifiers(f.body);
+      if (body.kind === f.kind) {
+        const names = new Set(f.params.map((p) => p.name));
+        if (!body.params.some((p) => names.has(p.name))) return { ...f, params: [...f.params, ...body.params], body: body.body };
+      }
+      return { ...f, body };
+    }
+  }
+}
+
 interface SchemaInfo {
   name: string;
   params: string[];
@@ -417,7 +447,7 @@ function schemaInfos(domain: Domain, tpl: NlTemplates, objId: ReadonlyMap<string
           return;
         }
       }
-      pre.push({ kind: "formula", f });
+      pre.push({ kind: "formula", f: mergeQuantifiers(f) });
     };
     if (a.precondition !== null) addPre(a.precondition);
     const adds: EffItem[] = [];
@@ -1351,9 +1381,15 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null, 
         return out.length > 0 ? out : null;
       }
       case "or": {
-        const parts = g.xs.map((x) => whyFalse(x, state));
-        if (parts.some((p) => p === null)) return null;
-        return parts.flat() as string[];
+        // what the nearest alternative lacks (a ground existential is the "or" of its
+        // witnesses): the union would name facts no single way needs
+        let best: string[] | null = null;
+        for (const x of g.xs) {
+          const why = whyFalse(x, state);
+          if (why === null) return null;
+          if (best === null || why.length < best.length) best = why;
+        }
+        return best ?? ["an impossible condition is required"];
       }
       case "imply": {
         if (whyFalse(g.a, state) !== null) return null;
