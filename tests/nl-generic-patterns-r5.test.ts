@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { parseDomain } from "../src/pddl/index.js";
 import { genericTemplates } from "../src/nl/index.js";
 import { fill } from "../src/nl/text.js";
+import { variableLabels } from "../src/nl/renderer.js";
 
 const DOMAIN = `(define (domain shipyard)
   (:requirements :typing :adl)
@@ -126,5 +127,19 @@ describe("generic readings of name shapes (issue 51, sixth reading)", () => {
     expect(p6("bond", ["h8", "o5"])).toBe("there is a bond between h8 and o5");
     expect(p6("doublebond", ["o4", "c4"])).toBe("there is a double bond between o4 and c4");
     expect(p6("doublebond", ["o4", "c4"], false)).toBe("there is no double bond between o4 and c4");
+  });
+});
+
+describe("letters of lifted parameters (issue 51, round 6: organic-synthesis)", () => {
+  it("two kinds with one initial take two letters, so that a letter says its kind", () => {
+    // was C1 C2 C3 C4: which were the chlorines?
+    expect(variableLabels(["chlorine", "carbon", "carbon", "chlorine"], new Set())).toEqual(["Ch1", "Ca1", "Ca2", "Ch2"]);
+    expect(variableLabels(["halogen", "hydrogen", "sulfur"], new Set())).toEqual(["Ha", "Hy", "S"]);
+  });
+
+  it("one kind, or kinds whose first two letters agree, are numbered as before", () => {
+    expect(variableLabels(["location", "location", "truck"], new Set())).toEqual(["L1", "L2", "T"]);
+    expect(variableLabels(["airplane", "airport"], new Set())).toEqual(["A1", "A2"]);
+    expect(variableLabels(["chlorine", "carbon"], new Set(["Ch"]))).toEqual(["Ch1", "Ca"]);
   });
 });

@@ -251,13 +251,26 @@ function quantified(f: Formula): boolean {
 
 /**
  * Capital-letter names for lifted parameters from their nouns ("location" -> "L"), numbered
- * when two share a letter ("L1", "L2"), never one of `taken`.
+ * when two share a letter ("L1", "L2"), never one of `taken`. Two kinds with one initial take
+ * their first two letters where these differ ("chlorine" Ch, "carbon" Ca).
  */
 export function variableLabels(nouns: readonly string[], taken: ReadonlySet<string>): string[] {
-  const letters = nouns.map((n) => {
-    const c = (n === "object" ? "x" : n.replace(/[^a-z]/gi, "")[0] ?? "x").toUpperCase();
-    return c;
-  });
+  const lettersOf = (n: string): string => (n === "object" ? "x" : n.replace(/[^a-z]/gi, "").toLowerCase() || "x");
+  const initial = (n: string): string => lettersOf(n)[0]!.toUpperCase();
+  // Kinds sharing an initial get two letters where that tells them apart ("chlorine Ch1" and
+  // "carbon Ca2", not "chlorine C1" and "carbon C2", whose numbers hide which is which)
+  const kinds = new Map<string, Set<string>>();
+  for (const n of nouns) {
+    const k = kinds.get(initial(n)) ?? new Set<string>();
+    kinds.set(initial(n), k.add(n));
+  }
+  const prefix = new Map<string, string>();
+  for (const [l, ns] of kinds) {
+    const two = [...ns].map((n) => l + (lettersOf(n)[1] ?? ""));
+    const distinct = ns.size > 1 && two.every((t) => t.length === 2) && new Set(two).size === ns.size;
+    [...ns].forEach((n, i) => prefix.set(n, distinct ? two[i]! : l));
+  }
+  const letters = nouns.map((n) => prefix.get(n)!);
   const count = new Map<string, number>();
   for (const l of letters) count.set(l, (count.get(l) ?? 0) + 1);
   const used = new Set(taken);
