@@ -48,6 +48,13 @@ function opNamed(task: GroundTask, name: string, state?: Uint32Array): number {
   return first;
 }
 
+/** The step text of the action `name` (applicable at the initial state) rendered there, with its renderer and operator. */
+function stepAtInit(task: GroundTask, name: string): { r: ReturnType<typeof createRenderer>; op: number; text: string } {
+  const r = createRenderer(task, null);
+  const op = opNamed(task, name, task.init);
+  return { r, op, text: r.step(1, opCand(task, op), new Prng(1, "t"), task.init) };
+}
+
 function steps(task: GroundTask): LabeledStep[] {
   return labelProblemAll(task, { problemId: "w", seed: 1, samplesPerState: 40 });
 }
@@ -55,9 +62,7 @@ function steps(task: GroundTask): LabeledStep[] {
 describe("existential preconditions (issue 51, pattern 3)", () => {
   it("say one quantified sentence, with the witnesses that hold where the step is taken", () => {
     const task = workshop("(dry q2) (dry q3)");
-    const r = createRenderer(task, null);
-    const op = opNamed(task, "(ship c1)", task.init);
-    const text = r.step(1, opCand(task, op), new Prng(1, "t"), task.init);
+    const { r, op, text } = stepAtInit(task, "(ship c1)");
     expect(text).toMatch(/there is some pallet P such that c1 fits P, P is dry and P is not cracked \(here P is q2\), I ship c1\./);
     expect(text).not.toMatch(/either|q1/);
     // two witnesses: both named
@@ -253,9 +258,7 @@ function benches(init: string): GroundTask {
 describe("nested quantifiers (issue 51, round 6: fridge)", () => {
   it("an existential inside an existential reads as one: 'there is some bench B and clamp C such that ...'", () => {
     const task = benches("(holds b1 k1) (holds b2 k2)");
-    const r = createRenderer(task, null);
-    const op = opNamed(task, "(release s1)", task.init);
-    const text = r.step(1, opCand(task, op), new Prng(1, "t"), task.init);
+    const { r, op, text } = stepAtInit(task, "(release s1)");
     expect(text).toContain("there is some bench B and clamp C such that");
     expect(text).not.toMatch(/such that there is some/);
     expect(r.parseStep(text)).toEqual({ schema: task.opSchema[op], args: [...task.opArgs.subarray(task.opArgStart[op]!, task.opArgStart[op + 1]!)] });
