@@ -81,6 +81,8 @@ const stepsOf = (line: string): number => (JSON.parse(line) as { extraction?: { 
  * takes as little from it as it can (parsing every answer cost ~0.06 ms of CPU a completion).
  */
 let expected: number[] = [];
+/** The baseline's answer lines (warm pass): the server's warm pass must give the same. */
+const answersOf: string[] = [];
 const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 
 /**
@@ -98,7 +100,10 @@ async function baselineProcess(lines: string[]): Promise<{ pass: () => Promise<n
     for (let i = 0; i < lines.length; i++) {
       const a = await next();
       const n = parse ? stepsOf(a) : expected[i]!;
-      if (parse) expected[i] = n;
+      if (parse) {
+        expected[i] = n;
+        answersOf[i] = a;
+      }
       steps += n;
     }
     return (steps / (performance.now() - t0)) * 1000;
@@ -141,7 +146,8 @@ function startServer(): Promise<{ proc: ChildProcess; port: number }> {
  * POST /reward from `clients` concurrent clients until `lines` are all answered; with `per` > 1,
  * POST /batch with `per` request lines in each (latency per batch).
  */
-async function load(port: number, lines: string[], clients: number, onDone?: (n: number) => void, per = 1): Promise<{ ms: number; steps: number; lat: number[] }> {
+async function load(port: number, lines: string[], clients: number, onDone?: (n: number) => void, per = 1, check?: string[]): Promise<{ ms: number; steps: number; lat: number[] }> {
+  const keep = check !== undefined;
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
   const lat: number[] = [];
   let steps = 0;
@@ -149,10 +155,14 @@ async function load(port: number, lines: string[], clients: number, onDone?: (n:
   const one = (body: string): Promise<string> =>
     new Promise((resolve, reject) => {
       const req = request({ port, host: "127.0.0.1", path: per > 1 ? "/batch" : "/reward", method: "POST", agent, headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } }, (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (c: string) => (text += c));
-        res.on("end", () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`HTTP ${res.statusCode}: ${text}`))));
+        // the body is kept as bytes, decoded only when asked for or on an error: decoding ~70 KB of
+        // answers a batch was the larger part of this client's CPU, taken from the server's cores
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode}: ${Buffer.concat(chunks).toString("utf8")}`));
+          resolve(keep ? Buffer.concat(chunks).toString("utf8") : "");
+        });
       });
       req.on("error", reject);
       req.end(body);
@@ -167,7 +177,11 @@ async function load(port: number, lines: string[], clients: number, onDone?: (n:
         let answered = 0;
         const n = Math.min(per, lines.length - i);
         // (an answer that is not a 200 rejects: the steps added up are the ones judged)
-        await one(per > 1 ? `{"requests":[${lines.slice(i, i + n).join(",")}]}` : lines[i]!);
+        const text = await one(per > 1 ? `{"requests":[${lines.slice(i, i + n).join(",")}]}` : lines[i]!);
+        if (check !== undefined) {
+          const want = per > 1 ? `{"results":[${check.slice(i, i + n).join(",")}]}\n` : `${check[i]}\n`;
+          if (text !== want) throw new Error(`bench/serve: the server's answer to request ${i} is not the one reward --jsonl printed:\n${text.slice(0, 300)}\n${want.slice(0, 300)}`);
+        }
         for (let k = i; k < i + n; k++) answered += expected[k % expected.length]!;
         lat.push(performance.now() - t0);
         steps += answered;
@@ -194,8 +208,10 @@ const lat0 = await base.latency();
 console.log(`reward --jsonl (one process, warm): one request at a time: p50 ${lat0.p50.toFixed(2)} ms, p99 ${lat0.p99.toFixed(2)} ms`);
 const { proc, port } = await startServer();
 const pid = proc.pid!;
-// one pass to warm every worker's caches, as the baseline's process warmed its own
-await load(port, lines, workers);
+// one pass to warm every worker's caches, as the baseline's process warmed its own; its answers
+// are checked against the baseline's (the passes measured only count the bytes)
+await load(port, lines, workers, undefined, 1, answersOf);
+await load(port, lines, workers, undefined, batch, answersOf);
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 /** REPEAT pairs of (baseline pass, server pass): the line to print. */

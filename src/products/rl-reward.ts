@@ -201,6 +201,18 @@ export class RewardSession {
     const key = `${domainSpec}\0${problemSpec}`;
     const hit = this.vocabularies.get(key);
     if (hit !== undefined) return hit;
+    // reading and parsing cannot look at a clock: said to the session's watcher (`onBlind`),
+    // only here (a blind phase makes a `serve` worker send the answers it holds)
+    const on = this.options.onBlind;
+    on?.(true);
+    try {
+      return this.readVocabulary(domainSpec, problemSpec, key);
+    } finally {
+      on?.(false);
+    }
+  }
+
+  private readVocabulary(domainSpec: string, problemSpec: string, key: string): PlanVocabulary {
     const { domain, builtin } = this.domain(domainSpec);
     let text: string;
     let file: string;
@@ -247,15 +259,7 @@ export class RewardSession {
     if (domain === undefined) throw new UserError("the request names no domain");
     if (problem === undefined) throw new UserError("the request names no problem");
     const answer = answerText(request.completion);
-    // reading and parsing cannot look at a clock: said to the session's watcher (`onBlind`)
-    const on = this.options.onBlind;
-    on?.(true);
-    let vocabulary: PlanVocabulary;
-    try {
-      vocabulary = this.vocabulary(domain, problem);
-    } finally {
-      on?.(false);
-    }
+    const vocabulary = this.vocabulary(domain, problem);
     const extraction = extractPlan(answer, vocabulary);
     const seed = request.seed ?? this.options.seed;
     const j = this.judge.judge({ domain, problem, steps: extraction.steps.map((s) => s.text), ...(seed !== undefined ? { seed } : {}) }, timeMs, deadline);
