@@ -32,7 +32,9 @@
  * by perturbation (and the chosen side's kind when it is not the optimal plan: "swap/inverse")
  * or first error's category (diagnosis).
  *
- *   node dist/bench/chain-probes.js DATASET_DIR [--out FILE]
+ * Learnt probes are scored on --splits N (default 5) seeded halvings, their figures averaged.
+ *
+ *   node dist/bench/chain-probes.js DATASET_DIR [--splits 5] [--out FILE]
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -45,7 +47,7 @@ import { Prng } from "../src/util/prng.js";
 const dir = process.argv[2];
 const outAt = process.argv.indexOf("--out");
 if (dir === undefined || dir.startsWith("--")) {
-  console.error("usage: node dist/bench/chain-probes.js DATASET_DIR [--out FILE]");
+  console.error("usage: node dist/bench/chain-probes.js DATASET_DIR [--splits 5] [--out FILE]");
   process.exit(2);
 }
 if (!existsSync(join(dir, "config.json")) || !existsSync(join(dir, "data"))) {
@@ -188,16 +190,32 @@ for (const k of KEYS) {
 // ---- pair rules (issue 55): credit 1 when a rule picks the right side, 0.5 on a tie ----
 
 const problems = [...pairsBy.keys()].sort();
-/** Two halves of the problems, seeded: learn on one, score the other. */
-const halfOf = new Map<string, number>();
-new Prng(1, "chain-probes/halves").shuffle(problems.slice()).forEach((k, i) => halfOf.set(k, i % 2));
+/**
+ * Splits of the problems into two halves, seeded: a learnt probe learns on one half and is scored
+ * on the other, on each split, and the splits' figures are averaged. One split alone moved a probe
+ * by ~0.03 between texts that differ by a constant wrapper (issue 55): which problems fall in
+ * which half is noise of the measurement, not of the data.
+ */
+const splitsAt = process.argv.indexOf("--splits");
+const SPLITS = splitsAt > 0 ? Number(process.argv[splitsAt + 1]) : 5;
+if (!Number.isInteger(SPLITS) || SPLITS < 1) {
+  console.error(`bench/chain-probes: error: --splits must be a whole number of at least 1, got ${JSON.stringify(process.argv[splitsAt + 1] ?? "")}`);
+  process.exit(2);
+}
+const halves: Map<string, number>[] = Array.from({ length: SPLITS }, (_, s) => {
+  const halfOf = new Map<string, number>();
+  new Prng(1, s === 0 ? "chain-probes/halves" : `chain-probes/halves${s}`).shuffle(problems.slice()).forEach((k, i) => halfOf.set(k, i % 2));
+  return halfOf;
+});
+/** A learnt probe's credits: one map per split. */
+type SplitCredits = Map<string, number[]>[];
 
 /**
  * Share of pairs credited and its 95% bootstrap interval over problems. A cross-fitted probe
  * scores each half with a model fit to the other, so the halves' errors go together (each
  * model fits the noise the other is scored on): their intervals are added, not pooled.
  */
-function shareCI(credit: Map<string, number[]>, crossFit: boolean): [number, number, number] {
+function shareCI(credit: Map<string, number[]>, halfOf: Map<string, number> | null): [number, number, number] {
   const interval = (keys: string[], stream: string): [number, number, number, number] => {
     const sums = keys.map((k) => credit.get(k)!.reduce((a, x) => a + x, 0));
     const ns = keys.map((k) => credit.get(k)!.length);
@@ -209,14 +227,17 @@ function shareCI(credit: Map<string, number[]>, crossFit: boolean): [number, num
     return [share(keys.map((_, i) => i)), boots[25]!, boots[974]!, ns.reduce((a, n) => a + n, 0)];
   };
   const keys = problems.filter((k) => (credit.get(k) ?? []).length > 0);
-  if (!crossFit) return interval(keys, "chain-probes/pairs").slice(0, 3) as [number, number, number];
+  if (halfOf === null) return interval(keys, "chain-probes/pairs").slice(0, 3) as [number, number, number];
   const [a, b] = [0, 1].map((h) => interval(keys.filter((k) => halfOf.get(k) === h), `chain-probes/pairs${h}`));
   const mix = (i: number) => (a![i]! * a![3]! + b![i]! * b![3]!) / Math.max(1, a![3]! + b![3]!);
   return [mix(0), mix(1), mix(2)];
 }
 
-function sayShare(name: string, credit: Map<string, number[]>, crossFit = true): void {
-  const [v, lo, hi] = shareCI(credit, crossFit);
+/** A rule's credits (one map), or a learnt probe's (one map per split: share and bounds averaged over the splits). */
+function sayShare(name: string, credit: Map<string, number[]> | SplitCredits): void {
+  const each = Array.isArray(credit) ? credit.map((c, s) => shareCI(c, halves[s]!)) : [shareCI(credit, null)];
+  const mean = (i: number) => each.reduce((a, x) => a + x[i]!, 0) / each.length;
+  const [v, lo, hi] = [mean(0), mean(1), mean(2)];
   const g = (x: number) => (x >= 0.5 ? "+" : "") + (x - 0.5).toFixed(3);
   say(`  ${name.padEnd(32)} ${v.toFixed(3)}  [${lo.toFixed(3)}, ${hi.toFixed(3)}]  gain ${g(v)} [${g(lo)}, ${g(hi)}]`);
 }
@@ -236,7 +257,7 @@ for (const [k, ps] of pairsBy) {
     }),
   );
 }
-sayShare("length x goal rule", ruleCredit, false);
+sayShare("length x goal rule", ruleCredit);
 
 // any rule on (goal, goal, clipped length difference), cross-fitted over the two halves
 {
@@ -247,39 +268,42 @@ sayShare("length x goal rule", ruleCredit, false);
     const [x, y] = cmp > 0 ? [r, w] : [w, r];
     return { key: `${x.goal}${y.goal}${Math.max(-3, Math.min(3, x.length - y.length))}`, xRight: cmp > 0 };
   };
-  const tally = [new Map<string, [number, number]>(), new Map<string, [number, number]>()];
-  for (const [k, ps] of pairsBy) {
-    for (const [r, w] of ps) {
-      const c = cell(r.p, w.p);
-      if (c === null) continue;
-      const t = tally[halfOf.get(k)!]!;
-      const e = t.get(c.key) ?? [0, 0];
-      e[0]++;
-      if (c.xRight) e[1]++;
-      t.set(c.key, e);
-    }
-  }
-  const credit = new Map<string, number[]>();
-  for (const [k, ps] of pairsBy) {
-    credit.set(
-      k,
-      ps.map(([r, w]) => {
+  const credits: SplitCredits = halves.map((halfOf) => {
+    const tally = [new Map<string, [number, number]>(), new Map<string, [number, number]>()];
+    for (const [k, ps] of pairsBy) {
+      for (const [r, w] of ps) {
         const c = cell(r.p, w.p);
-        if (c === null) return 0.5;
-        const [n, x] = tally[1 - halfOf.get(k)!]!.get(c.key) ?? [0, 0];
-        if (2 * x === n) return 0.5;
-        return (2 * x > n) === c.xRight ? 1 : 0;
-      }),
-    );
-  }
-  sayShare("length x goal, learnt", credit);
+        if (c === null) continue;
+        const t = tally[halfOf.get(k)!]!;
+        const e = t.get(c.key) ?? [0, 0];
+        e[0]++;
+        if (c.xRight) e[1]++;
+        t.set(c.key, e);
+      }
+    }
+    const credit = new Map<string, number[]>();
+    for (const [k, ps] of pairsBy) {
+      credit.set(
+        k,
+        ps.map(([r, w]) => {
+          const c = cell(r.p, w.p);
+          if (c === null) return 0.5;
+          const [n, x] = tally[1 - halfOf.get(k)!]!.get(c.key) ?? [0, 0];
+          if (2 * x === n) return 0.5;
+          return (2 * x > n) === c.xRight ? 1 : 0;
+        }),
+      );
+    }
+    return credit;
+  });
+  sayShare("length x goal, learnt", credits);
 }
 
 /**
  * Character 1-4-grams of a text of each side, right minus wrong, a logistic regression learnt on
  * one half of the problems and scored on the other: the credit of every pair.
  */
-function gramProbe(name: string, ...views: ((s: Side) => string)[]): Map<string, number[]> {
+function gramProbe(name: string, ...views: ((s: Side) => string)[]): SplitCredits {
   const ids = new Map<string, number>();
   /** Sparse log(1 + count) of a text's character 1-4-grams, sorted by n-gram id. */
   const grams = (side: Side): [Int32Array, Float64Array] => {
@@ -312,11 +336,11 @@ function gramProbe(name: string, ...views: ((s: Side) => string)[]): Map<string,
   const dim = ids.size;
   // Logistic loss on right - wrong with label 1 (the pair shown either way round gives the same
   // gradient, so no bias can help); AdaGrad, L2 on the touched weights, seeded order.
-  const train = (half: number): Float64Array => {
+  const train = (halfOf: Map<string, number>, half: number, split: number): Float64Array => {
     const w = new Float64Array(dim);
     const g2 = new Float64Array(dim).fill(1e-8);
     const xs = problems.filter((k) => halfOf.get(k) === half).flatMap((k) => vecs.get(k)!);
-    const order = new Prng(1, `chain-probes/sgd${half}`);
+    const order = new Prng(1, split === 0 ? `chain-probes/sgd${half}` : `chain-probes/sgd${half}/${split}`);
     const LR = 0.5;
     const L2 = 1e-4;
     for (let epoch = 0; epoch < 8; epoch++) {
@@ -334,7 +358,6 @@ function gramProbe(name: string, ...views: ((s: Side) => string)[]): Map<string,
     }
     return w;
   };
-  const models = [train(0), train(1)];
   if (process.env["CHAIN_PROBES_TOP"] === name) {
     // diagnosis: per n-gram, pairs where the right side has more of it minus pairs where the wrong one has
     const names = [...ids.keys()];
@@ -352,19 +375,22 @@ function gramProbe(name: string, ...views: ((s: Side) => string)[]): Map<string,
     const top = Array.from(z.keys()).sort((a, b) => Math.abs(z[b]!) - Math.abs(z[a]!)).slice(0, 40);
     for (const j of top) console.log(JSON.stringify(names[j]), z[j]!.toFixed(2), more[j], seen[j]);
   }
-  const credit = new Map<string, number[]>();
-  for (const k of problems) {
-    const w = models[1 - halfOf.get(k)!]!;
-    credit.set(
-      k,
-      vecs.get(k)!.map(([ks, vs]) => {
-        let z = 0;
-        for (let i = 0; i < ks.length; i++) z += w[ks[i]!]! * vs[i]!;
-        return z > 0 ? 1 : z < 0 ? 0 : 0.5;
-      }),
-    );
-  }
-  return credit;
+  return halves.map((halfOf, split) => {
+    const models = [train(halfOf, 0, split), train(halfOf, 1, split)];
+    const credit = new Map<string, number[]>();
+    for (const k of problems) {
+      const w = models[1 - halfOf.get(k)!]!;
+      credit.set(
+        k,
+        vecs.get(k)!.map(([ks, vs]) => {
+          let z = 0;
+          for (let i = 0; i < ks.length; i++) z += w[ks[i]!]! * vs[i]!;
+          return z > 0 ? 1 : z < 0 ? 0 : 0.5;
+        }),
+      );
+    }
+    return credit;
+  });
 }
 const rawCredit = gramProbe("raw", (x) => x.text);
 sayShare("raw characters 1-4, logistic", rawCredit);
@@ -378,7 +404,8 @@ const formCredit = gramProbe("form", (x) => skeleton(x.text));
 sayShare("  form of the raw text", formCredit);
 if (process.env["CHAIN_PROBES_TOP"]) {
   // diagnosis: the probes' shares by kind (trajectories: perturbation; chains: first error's category), then by kind and domain
-  const views: [string, Map<string, number[]>][] = [["raw", rawCredit], ["actions", actCredit], ["form", formCredit]];
+  // (the first split's credits)
+  const views: [string, Map<string, number[]>][] = [["raw", rawCredit[0]!], ["actions", actCredit[0]!], ["form", formCredit[0]!]];
   for (const coarse of [true, false]) {
     const byKind = new Map<string, number[]>();
     for (const [k, ps] of pairsBy) {
