@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { parseDomain } from "../src/pddl/index.js";
 import { genericTemplates } from "../src/nl/index.js";
-import { fill } from "../src/nl/text.js";
+import { fill, joinList } from "../src/nl/text.js";
 import { variableLabels } from "../src/nl/renderer.js";
 
 const DOMAIN = `(define (domain shipyard)
@@ -141,5 +141,44 @@ describe("letters of lifted parameters (issue 51, round 6: organic-synthesis)", 
     expect(variableLabels(["location", "location", "truck"], new Set())).toEqual(["L1", "L2", "T"]);
     expect(variableLabels(["airplane", "airport"], new Set())).toEqual(["A1", "A2"]);
     expect(variableLabels(["chlorine", "carbon"], new Set(["Ch"]))).toEqual(["Ch1", "Ca"]);
+  });
+});
+
+describe("shapes the seventh reading found (issue 51: a maze of our own, not the one read)", () => {
+  const d = parseDomain(
+    `(define (domain courtyard) (:requirements :typing :conditional-effects) (:types walker pos)
+      (:predicates (at ?w - walker ?x ?y - pos) (next ?x ?y - pos) (hedge ?x ?y) (tired ?w - walker))
+      (:action move-left :parameters (?w - walker)
+        :effect (forall (?x ?y ?z - pos) (when (and (at ?w ?x ?y) (next ?z ?x) (not (hedge ?z ?y))) (and (not (at ?w ?x ?y)) (at ?w ?z ?y))))))`,
+    "courtyard.pddl",
+  );
+  const t = genericTemplates(d);
+  const say = (name: string, args: string[], pos = true): string => fill((pos ? t.predicates.get(name)!.pos : t.predicates.get(name)!.neg)[0]!, args);
+
+  it("a thing and two positions named x and y: one point, said and denied as one", () => {
+    // (it was "w1 is at a1 and b2", denied as "it is not the case that w1 is at a1 and b2")
+    expect(say("at", ["w1", "a1", "b2"])).toBe("w1 is at (a1, b2)");
+    expect(say("at", ["w1", "a1", "b2"], false)).toBe("w1 is not at (a1, b2)");
+    // two positions alone may be two cells: no point
+    expect(say("next", ["a1", "a2"])).not.toContain("(a1, a2)");
+  });
+
+  it("a noun over two untyped arguments is read plainly, not as the first one's attribute", () => {
+    // (it was "the hedge of a1 is b2")
+    expect(say("hedge", ["a1", "b2"])).toBe('a1 stands in the relation "hedge" to b2');
+  });
+
+  it("a direction after the verb is said after the one moved", () => {
+    // (it was "move left walker W")
+    expect(t.actions.get("move-left")!.text[0]!.source).toMatch(/^move \{w\} left\b/);
+  });
+
+  it("a list with a denial in it: the denial last, or the items parted by semicolons", () => {
+    const no = (x: string) => `it is not the case that ${x}`;
+    // (it was "it is not the case that w1 is at a1 and b2 and w1 is at a2 and b2": both denied)
+    expect(joinList([no("p holds"), "q holds"])).toBe("q holds and it is not the case that p holds");
+    expect(joinList(["r holds", no("p holds"), "q holds"])).toBe("r holds, q holds and it is not the case that p holds");
+    expect(joinList([no("p holds"), no("q holds")])).toBe("it is not the case that p holds; and it is not the case that q holds");
+    expect(joinList(["r holds", "q holds"])).toBe("r holds and q holds");
   });
 });

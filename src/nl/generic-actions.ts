@@ -175,7 +175,8 @@ export function actionPhrases(
   } else if (canBeVerb(w[0]!)) {
     verb = w[0]!;
     rest = w.slice(1);
-    if (rest.length > 0 && PARTICLES.has(rest[0]!) && (phrasal || rest.length === 1 || !isPreposition(rest[0]!) || isDirection(rest[0]!))) {
+    // ("move-up", "turn-left": a direction after the verb is said after the object, as "up" is)
+    if (rest.length > 0 && (PARTICLES.has(rest[0]!) || (rest.length === 1 && isDirection(rest[0]!))) && (phrasal || rest.length === 1 || !isPreposition(rest[0]!) || isDirection(rest[0]!))) {
       if (isDirection(rest[0]!)) dirParticle = rest[0]!;
       else particle = rest[0]!;
       rest = rest.slice(1);

@@ -238,7 +238,7 @@ function predicatePhraseOf(decl: PredicateDecl, hint?: PredicateHint, keepNames 
   });
   if (hint?.numeric && split.every((x) => ORDER_WORDS.has(x) || x.length === 1 || unreadable(x, ps) || ps.some((p) => names([x], p)) || senseOf(x) === "num")) return numericPhrase(hint.numeric, ps);
   // The last two arguments an (x, y) pair: a cell or a position, said as one ("(x0, y0)").
-  if (coordinatePair(decl.params) && (ps.length === 2 || ps.length === 3)) return coordinatePhrase(w, ps, hint, keepNames);
+  if ((coordinatePair(decl.params) || placedPoint(decl.params)) && (ps.length === 2 || ps.length === 3)) return coordinatePhrase(w, ps, hint, keepNames);
   // Run-together words split ("ontable" -> on table); a word no reading can rest on ("le",
   // "cw"): the plain reading, not an invented relation.
   const plainName = w.join(" ");
@@ -628,6 +628,9 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
       // a place first, then what it belongs to: the place is the N ("source ?c - cell ?g - group":
       // c is the source of g; "the source of c is g" would make the group a place's source)
       if (n === 2 && ps[0]!.place && !ps[1]!.place && !ps[1]!.value && !NUMBERISH.test(ps[1]!.noun)) return done(`${a} is the ${noun} of ${b}`, `${a} is not the ${noun} of ${b}`);
+      // two untyped arguments named x and y: a point, as likely as a thing and its N ("wall ?x
+      // ?y" is a wall at (x, y), not "the wall of x is y"): the plain reading
+      if (n === 2 && ps[0]!.typeWords.length === 0 && ps[1]!.typeWords.length === 0 && /^\??x$/i.test(raw[0]!) && /^\??y$/i.test(raw[1]!)) return plainPhrase(w.join(" "), ps);
       return done(`the ${noun} of ${a} is ${b}`, `the ${noun} of ${a} is not ${b}`);
     }
   }
@@ -847,6 +850,19 @@ export function coordinatePair(params: readonly TypedName[], at = params.length 
   if (pair(tp, tq)) return true;
   // one coordinate type for both, the parameters named x and y ("free ?x ?y - coord")
   return tp === tq && /^(grid)?(coord(inate)?s?|pos(ition)?s?)$/i.test(tp) && (tp.toLowerCase().startsWith("grid") || /^coord/i.test(tp)) && pair(p.name.replace(/^\?/, ""), q.name.replace(/^\?/, ""));
+}
+
+/**
+ * A thing and a point ("at ?a - agent ?x ?y - position"): two positions named x and y after a
+ * thing of another type are one point, "a is at (x1, y1)", not "a is at x1 and y1" (two places,
+ * whose denial read as denying more). Two positions alone ("connected ?x ?y - position") may
+ * be two cells: only coordinate types make those a point (`coordinatePair`).
+ */
+function placedPoint(params: readonly TypedName[]): boolean {
+  if (params.length !== 3) return false;
+  const [a, x, y] = params as [TypedName, TypedName, TypedName];
+  const t = x.types[0] ?? "object";
+  return t === (y.types[0] ?? "object") && /^pos(ition)?s?$/i.test(t) && (a.types[0] ?? "object") !== t && /^\??x$/i.test(x.name) && /^\??y$/i.test(y.name);
 }
 
 const COORD_ABBR: Record<string, string> = { pos: "position", rel: "relative", obj: "object", loc: "location", coord: "position", coords: "position" };

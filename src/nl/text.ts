@@ -102,11 +102,23 @@ export function fillEliding(t: Compiled, value: (i: number) => string): string {
   return s;
 }
 
-/** "a", "a and b", "a, b and c". */
+const NOT_THE_CASE = "it is not the case that ";
+
+/**
+ * "a", "a and b", "a, b and c". An item "it is not the case that ..." reads as denying all that
+ * follows it ("it is not the case that j is at x1 and y1 and j is at x2 and y1" denies both), so
+ * one such item goes last, and with several the items are parted by semicolons.
+ */
 export function joinList(items: readonly string[], conj = "and"): string {
   const n = items.length;
   if (n === 0) return "";
   if (n === 1) return items[0]!;
+  const denials = items.filter((x, i) => i < n - 1 && x.startsWith(NOT_THE_CASE)).length;
+  if (denials > 0) {
+    const last = items[n - 1]!.startsWith(NOT_THE_CASE) ? 1 : 0;
+    if (denials + last === 1) return joinList([...items.filter((x) => !x.startsWith(NOT_THE_CASE)), ...items.filter((x) => x.startsWith(NOT_THE_CASE))], conj);
+    return items.slice(0, -1).join("; ") + `; ${conj} ` + items[n - 1]!;
+  }
   let s = items[0]!;
   for (let i = 1; i < n - 1; i++) s += ", " + items[i]!;
   return s + " " + conj + " " + items[n - 1]!;
