@@ -5,7 +5,8 @@
  *
  * Requests: for every built-in domain, random plans (bench/judge-plans.ts) of its first shipped
  * problems, written as a model answer (a sentence, a numbered plan, a closing line), in rounds
- * over the problems (an RL loop's order: each problem warm after its first request).
+ * over the problems (an RL loop's order: each problem warm after its first request), new plans
+ * in every pass (an RL loop's completions are new at every step).
  * - baseline: one `reward --jsonl` process, warm (a first pass unmeasured), all requests written
  *   at once (steps/s), then one at a time (latency per request); each server measurement is
  *   paired with a baseline pass just before it (the machine's speed drifts), ratio per pair;
@@ -17,7 +18,8 @@
  *   sampled along the way.
  *
  * Options: --problems N (per domain, default 3)  --rounds R (default 20)  --workers W
- * --requests N (the memory run; 100000 for the issue's check)  --batch B (1: no /batch phase)  --seed S
+ * --requests N (the memory run; 100000 for the issue's check)  --batch B (1: no /batch phase)
+ * --pairs P (baseline and server passes paired per measurement, default 5)  --seed S
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -31,8 +33,8 @@ import { Prng } from "../src/util/prng.js";
 import { builtinJudgeTasks, randomPlan } from "./judge-plans.js";
 import { checkBenchFlags } from "./args.js";
 
-checkBenchFlags("bench/serve", "usage: npm run bench:serve -- [--problems 3] [--rounds 20] [--workers W] [--requests 10000] [--batch 16] [--seed 1]", {
-  values: ["--problems", "--rounds", "--workers", "--requests", "--batch", "--seed"],
+checkBenchFlags("bench/serve", "usage: npm run bench:serve -- [--problems 3] [--rounds 20] [--workers W] [--requests 10000] [--batch 16] [--pairs 5] [--seed 1]", {
+  values: ["--problems", "--rounds", "--workers", "--requests", "--batch", "--pairs", "--seed"],
 });
 function flag(name: string, dflt: string): string {
   const i = process.argv.indexOf(name);
@@ -44,7 +46,8 @@ const workers = Number(flag("--workers", String(availableParallelism())));
 const memRequests = Number(flag("--requests", "10000"));
 const seed = Number(flag("--seed", "1"));
 const batch = Number(flag("--batch", "16"));
-for (const [name, v] of [["--batch", batch], ["--problems", nProblems], ["--rounds", rounds], ["--workers", workers], ["--requests", memRequests]] as const) {
+const REPEAT = Number(flag("--pairs", "5"));
+for (const [name, v] of [["--pairs", REPEAT], ["--batch", batch], ["--problems", nProblems], ["--rounds", rounds], ["--workers", workers], ["--requests", memRequests]] as const) {
   if (!Number.isInteger(v) || v < 1) {
     console.error(`bench/serve: error: ${name} must be a whole number of at least 1, got ${JSON.stringify(flag(name, ""))}`);
     process.exit(2);
@@ -52,11 +55,23 @@ for (const [name, v] of [["--batch", batch], ["--problems", nProblems], ["--roun
 }
 const CLI = join(packageRoot(), "dist", "src", "cli", "main.js");
 
-/** Request lines in RL-loop order. */
-function buildRequests(): string[] {
+/** The request lines of one pass and the steps the judge read in each (set by the baseline's pass). */
+interface Pass {
+  lines: string[];
+  steps: number[];
+}
+const tasks = [...builtinJudgeTasks(nProblems)];
+
+/**
+ * Request lines in RL-loop order, fresh for every pass (`pass` seeds the plans): an RL loop sends
+ * new completions of the same problems at every step, so the states they reach are partly new
+ * and partly seen. (Sending one set of lines again and again measured cache hits alone: every
+ * state's distance known after the first pass.)
+ */
+function buildRequests(pass: number): Pass {
   const perProblem: string[][] = [];
-  for (const { domain, problem, jt } of builtinJudgeTasks(nProblems)) {
-    const prng = new Prng(seed, `${domain}/${problem}/serve-bench`);
+  for (const { domain, problem, jt } of tasks) {
+    const prng = new Prng(seed, pass === 0 ? `${domain}/${problem}/serve-bench` : `${domain}/${problem}/serve-bench/${pass}`);
     perProblem.push(
       Array.from({ length: rounds }, () => {
         const steps = randomPlan(jt, prng);
@@ -67,52 +82,51 @@ function buildRequests(): string[] {
   }
   const out: string[] = [];
   for (let r = 0; r < rounds; r++) for (const p of perProblem) out.push(p[r]!);
-  return out;
+  return { lines: out, steps: [] };
 }
+let passes = 0;
+const freshPass = (): Pass => buildRequests(++passes);
 
 const quantile = (xs: number[], q: number): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
 };
 const stepsOf = (line: string): number => (JSON.parse(line) as { extraction?: { steps: number } }).extraction?.steps ?? 0;
-/**
- * Steps judged per request line, from the baseline's warm pass (parsed there): the measured
- * passes only add them up, so that the load generator, on the same 2 cores as the server,
- * takes as little from it as it can (parsing every answer cost ~0.06 ms of CPU a completion).
+/*
+ * Steps judged per request line: read from the baseline's answers (its pass comes first in a
+ * pair; the bench process parses them on the core the single-threaded baseline leaves free), so
+ * that a server pass only adds them up and the load generator, on the same 2 cores as the
+ * server, takes as little from it as it can (parsing every answer cost ~0.06 ms of CPU a
+ * completion).
  */
-let expected: number[] = [];
 /** The baseline's answer lines (warm pass): the server's warm pass must give the same. */
 const answersOf: string[] = [];
 const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 
 /**
- * `reward --jsonl` alone, warm (one pass of the requests first, its caches warm as the server's
- * workers are): `pass` writes all the requests at once (steps/s), `latency` one at a time.
+ * `reward --jsonl` alone, warm (the pass `warm` first, its caches warm as the server's workers
+ * are): `pass` writes all the requests of a pass at once (steps/s), `latency` one at a time.
  */
-async function baselineProcess(lines: string[]): Promise<{ pass: () => Promise<number>; latency: () => Promise<{ p50: number; p99: number }>; close: () => Promise<void> }> {
+async function baselineProcess(warm: Pass): Promise<{ pass: (p: Pass) => Promise<number>; latency: (p: Pass) => Promise<{ p50: number; p99: number }>; close: () => Promise<void> }> {
   const p = spawn(process.execPath, [CLI, "reward", "--jsonl"], { stdio: ["pipe", "pipe", "inherit"] });
   const answers = createInterface({ input: p.stdout })[Symbol.asyncIterator]();
   const next = async (): Promise<string> => (await answers.next()).value as string;
-  const pass = async (parse = false): Promise<number> => {
+  const pass = async (q: Pass, keep = false): Promise<number> => {
     const t0 = performance.now();
-    p.stdin.write(lines.map((l) => l + "\n").join(""));
+    p.stdin.write(q.lines.map((l) => l + "\n").join(""));
     let steps = 0;
-    for (let i = 0; i < lines.length; i++) {
+    for (let i = 0; i < q.lines.length; i++) {
       const a = await next();
-      const n = parse ? stepsOf(a) : expected[i]!;
-      if (parse) {
-        expected[i] = n;
-        answersOf[i] = a;
-      }
-      steps += n;
+      if (keep) answersOf[i] = a;
+      q.steps[i] = stepsOf(a);
+      steps += q.steps[i]!;
     }
     return (steps / (performance.now() - t0)) * 1000;
   };
-  expected = new Array<number>(lines.length).fill(0);
-  await pass(true);
+  await pass(warm, true);
   return {
-    pass: () => pass(),
-    latency: async () => {
+    pass: (q) => pass(q),
+    latency: async ({ lines }) => {
       const lat: number[] = [];
       for (const l of lines) {
         const t0 = performance.now();
@@ -146,7 +160,7 @@ function startServer(): Promise<{ proc: ChildProcess; port: number }> {
  * POST /reward from `clients` concurrent clients until `lines` are all answered; with `per` > 1,
  * POST /batch with `per` request lines in each (latency per batch).
  */
-async function load(port: number, lines: string[], clients: number, onDone?: (n: number) => void, per = 1, check?: string[]): Promise<{ ms: number; steps: number; lat: number[] }> {
+async function load(port: number, { lines, steps: stepsAt }: Pass, clients: number, onDone?: (n: number) => void, per = 1, check?: string[]): Promise<{ ms: number; steps: number; lat: number[] }> {
   const keep = check !== undefined;
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
   const lat: number[] = [];
@@ -182,7 +196,7 @@ async function load(port: number, lines: string[], clients: number, onDone?: (n:
           const want = per > 1 ? `{"results":[${check.slice(i, i + n).join(",")}]}\n` : `${check[i]}\n`;
           if (text !== want) throw new Error(`bench/serve: the server's answer to request ${i} is not the one reward --jsonl printed:\n${text.slice(0, 300)}\n${want.slice(0, 300)}`);
         }
-        for (let k = i; k < i + n; k++) answered += expected[k % expected.length]!;
+        for (let k = i; k < i + n; k++) answered += stepsAt[k]!;
         lat.push(performance.now() - t0);
         steps += answered;
         onDone?.(i);
@@ -193,25 +207,24 @@ async function load(port: number, lines: string[], clients: number, onDone?: (n:
   return { ms: performance.now() - start, steps, lat };
 }
 
-/**
- * Passes of each measurement. The machine's speed drifts by up to 1.5x over minutes (the same
- * process, the same requests), so each server pass is paired with a baseline pass just before it
- * and the ratio is taken per pair: the median ratio and its range are reported.
+/*
+ * Passes of each measurement (--pairs). The machine's speed drifts by up to 1.5x over minutes (the
+ * same process, the same requests), so each server pass is paired with a baseline pass just before
+ * it and the ratio is taken per pair: the median ratio and its range are reported.
  */
-const REPEAT = 3;
 
-const lines = buildRequests();
-const totalSteps = lines.reduce((a, l) => a + (JSON.parse(l) as { completion: string }).completion.split("\n").filter((x) => /^\d+\. /.test(x)).length, 0);
-console.log(`bench/serve: ${lines.length} requests (${BUILTIN_DOMAINS.length} built-in domains x ${nProblems} problems x ${rounds} rounds, ~${totalSteps} steps), ${availableParallelism()} cores, server workers ${workers}`);
-const base = await baselineProcess(lines);
-const lat0 = await base.latency();
+const warm = buildRequests(0);
+const base = await baselineProcess(warm);
+const totalSteps = warm.steps.reduce((a, n) => a + n, 0);
+console.log(`bench/serve: ${warm.lines.length} requests a pass, fresh plans in every pass (${BUILTIN_DOMAINS.length} built-in domains x ${nProblems} problems x ${rounds} rounds, ${totalSteps} steps in the first), ${availableParallelism()} cores, server workers ${workers}`);
+const lat0 = await base.latency(freshPass());
 console.log(`reward --jsonl (one process, warm): one request at a time: p50 ${lat0.p50.toFixed(2)} ms, p99 ${lat0.p99.toFixed(2)} ms`);
 const { proc, port } = await startServer();
 const pid = proc.pid!;
 // one pass to warm every worker's caches, as the baseline's process warmed its own; its answers
 // are checked against the baseline's (the passes measured only count the bytes)
-await load(port, lines, workers, undefined, 1, answersOf);
-await load(port, lines, workers, undefined, batch, answersOf);
+await load(port, warm, workers, undefined, 1, answersOf);
+await load(port, warm, workers, undefined, batch, answersOf);
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 /** REPEAT pairs of (baseline pass, server pass): the line to print. */
@@ -220,8 +233,10 @@ async function phase(name: string, clients: number, per: number): Promise<string
   const bases: number[] = [];
   const runs: { sps: number; lat: number[]; ms: number }[] = [];
   for (let k = 0; k < REPEAT; k++) {
-    const b = await base.pass();
-    const r = await load(port, lines, clients, undefined, per);
+    // the same fresh lines to both: each has seen the same passes before
+    const fresh = freshPass();
+    const b = await base.pass(fresh);
+    const r = await load(port, fresh, clients, undefined, per);
     const sps = (r.steps / r.ms) * 1000;
     bases.push(b);
     runs.push({ sps, lat: r.lat, ms: r.ms });
@@ -238,13 +253,18 @@ async function phase(name: string, clients: number, per: number): Promise<string
 for (const clients of [1, 8, 64]) console.log(await phase(`serve, ${String(clients).padStart(2)} clients`, clients, 1));
 if (batch > 1) for (const clients of [1, 8]) console.log(await phase(`serve /batch of ${batch}, ${clients} client${clients > 1 ? "s" : ""}`, clients, batch));
 await base.close();
-const memLines = Array.from({ length: memRequests }, (_, i) => lines[i % lines.length]!);
+const memPass: Pass = { lines: [], steps: [] };
+while (memPass.lines.length < memRequests) {
+  const f = freshPass();
+  memPass.lines.push(...f.lines.slice(0, memRequests - memPass.lines.length));
+}
+memPass.steps = memPass.lines.map(() => 0);
 const samples: string[] = [];
 const before = rssMb(pid);
-const mem = await load(port, memLines, 8, (i) => {
+const mem = await load(port, memPass, 8, (i) => {
   if ((i + 1) % Math.max(1, Math.floor(memRequests / 4)) === 0) samples.push(`${i + 1}: ${rssMb(pid).toFixed(0)} MB`);
 });
 const after = rssMb(pid);
-console.log(`serve RSS (server process, ${workers} workers): ${before.toFixed(0)} MB before ${memRequests} more requests, ${after.toFixed(0)} MB after (${samples.join(", ")}); ${((mem.steps / mem.ms) * 1000).toFixed(0)} steps/s at 8 clients`);
+console.log(`serve RSS (server process, ${workers} workers): ${before.toFixed(0)} MB before ${memRequests} more requests of fresh plans, ${after.toFixed(0)} MB after (${samples.join(", ")}); ${((memRequests / mem.ms) * 1000).toFixed(0)} requests/s at 8 clients`);
 proc.kill("SIGTERM");
 await new Promise((r) => proc.on("exit", r));
