@@ -182,3 +182,52 @@ describe("shapes the seventh reading found (issue 51: a maze of our own, not the
     expect(joinList(["r holds", "q holds"])).toBe("r holds and q holds");
   });
 });
+
+describe("shapes the eighth reading found (issue 51: a bakery of our own, not the domains read)", () => {
+  const d = parseDomain(
+    `(define (domain bakery) (:requirements :typing :negative-preconditions) (:types baker oven loaf - object spices)
+      (:predicates (oven_is_hot) (ok_dough_check) (nothing-is-moving) (empty-0) (free-arm ?b - baker) (at ?b - baker ?o - oven)
+        (baked ?l - loaf) (seasoned ?l - loaf ?s - spices))
+      (:action warming :parameters () :precondition (not (oven_is_hot)) :effect (oven_is_hot))
+      (:action cook :parameters (?l - loaf ?b - baker ?o - oven) :precondition (and (oven_is_hot) (at ?b ?o) (free-arm ?b)) :effect (baked ?l))
+      (:action present :parameters (?l - loaf ?b - baker) :precondition (baked ?l) :effect (not (baked ?l)))
+      (:action secure_oven :parameters () :precondition (oven_is_hot) :effect (ok_dough_check))
+      (:action season :parameters (?l - loaf ?s - spices ?b - baker) :precondition (baked ?l) :effect (seasoned ?l ?s))
+      (:action go-to :parameters (?b - baker ?from ?to - oven) :precondition (at ?b ?from) :effect (and (not (at ?b ?from)) (at ?b ?to))))`,
+    "bakery.pddl",
+  );
+  const t = genericTemplates(d);
+  const say = (name: string, args: string[] = [], pos = true): string => fill((pos ? t.predicates.get(name)!.pos : t.predicates.get(name)!.neg)[0]!, args);
+  const act = (name: string): string => t.actions.get(name)!.text[0]!.source;
+
+  it("a condition named as a clause or as a state and its thing reads as that clause", () => {
+    // (they were "the oven is hot condition holds", "the ok dough check condition holds")
+    expect(say("oven_is_hot")).toBe("the oven is hot");
+    expect(say("oven_is_hot", [], false)).toBe("the oven is not hot");
+    expect(say("ok_dough_check")).toBe("the dough check is ok");
+    // no English subject: as before
+    expect(say("nothing-is-moving")).toBe("the nothing is moving condition holds");
+    expect(say("empty-0")).toBe("the empty 0 condition holds");
+  });
+
+  it("a part in a state: 'the arm of b1 is free', not 'b1 is free arm'", () => {
+    expect(say("free-arm", ["b1"])).toBe("the arm of b1 is free");
+    expect(say("free-arm", ["b1"], false)).toBe("the arm of b1 is not free");
+  });
+
+  it("verbs the tagger reads as nouns, a gerund, and a verb of going with the one that goes", () => {
+    // (they were "perform the cook", "perform the present", "perform the secure oven", "perform the warming", "go b from a to c")
+    expect(act("cook")).toMatch(/^cook \{l\}/);
+    expect(act("present")).toMatch(/^present \{l\}/);
+    expect(act("secure_oven")).toBe("secure oven");
+    expect(act("warming")).toBe("warm");
+    expect(act("go-to")).toMatch(/^move \{b\} from \{from\} to \{to\}/);
+  });
+
+  it("a role word said once before an object of that name, or before its plural type's noun", () => {
+    const tpl = t.actions.get("season")!.text[0]!;
+    // (it was "... with spices spice S" in the rules and "... with baker baker" for an object named baker)
+    expect(fill(tpl, ["l1", "spice S", "B"])).not.toMatch(/spices spice/);
+    expect(fill(tpl, ["l1", "cumin", "baker"])).not.toMatch(/baker baker/);
+  });
+});

@@ -30,6 +30,18 @@ interface Move {
 }
 
 const MOTION = new Set(["move", "go", "drive", "fly", "walk", "sail", "travel", "ride", "run", "climb", "navigate", "turn", "roll", "slide"]);
+/** The verb of a gerund ("landing" -> land, "mopping" -> mop, "baking" -> bake), or null. */
+function gerundBase(w: string): string | null {
+  const m = /^([a-z]{2,})ing$/.exec(w);
+  if (m === null) return null;
+  const stem = m[1]!;
+  const doubled = /([b-df-hj-np-tv-z])\1$/.test(stem) ? stem.slice(0, -1) : null;
+  for (const c of [stem, doubled, stem + "e"]) if (c !== null && c.length >= 2 && canBeVerb(c)) return c;
+  return null;
+}
+
+/** Verbs of going that take no object. */
+const INTRANSITIVE_MOTION = new Set(["go", "walk", "travel", "come", "run", "swim", "crawl", "hop", "wander"]);
 const PARTICLES = new Set(["up", "down", "off", "out", "back", "away", "over", "in", "on"]);
 
 /** Prepositions of place a name can end with ("workat", "park-in"). */
@@ -181,6 +193,10 @@ export function actionPhrases(
       else particle = rest[0]!;
       rest = rest.slice(1);
     }
+  } else if (w.length === 1 && gerundBase(w[0]!) !== null) {
+    // "landing": the action is the verb's own ("land"), not "perform the landing"
+    verb = gerundBase(w[0]!)!;
+    rest = [];
   } else {
     verb = "perform";
     rest = ["the", ...w];
@@ -636,6 +652,9 @@ export function actionPhrases(
   const manner = motion ? rest.filter(isManner).map(adverbOf) : [];
   const primaryType = typeof primary === "number" ? ps[primary]!.typeWords : [];
   const objWords = (motion ? rest.filter((x) => !isManner(x)) : rest).filter((x) => !primaryType.includes(x));
+  // "go-to ?s ?from ?to": go takes no object, so the one that goes is moved ("move s from a to
+  // b", not "go s from a to b")
+  if (INTRANSITIVE_MOTION.has(verb) && typeof primary === "number" && objWords.length === 0 && particle === "" && !ps[primary]!.place) verb = "move";
   const afterObject = verb === "move" && dirParticle !== "";
   // run-together words are said apart ("push-unitarypipe": push unitary pipe); only in the
   // text, so that no piece names a parameter and changes the roles

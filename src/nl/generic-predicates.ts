@@ -731,6 +731,12 @@ function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: Predica
     res.attr = r.slice(0, -1).join(" ");
     return done(`${subj} is at ${a}`, `${subj} is not at ${a}`);
   }
+  // "empty-hand ?s", "free-arm ?r": a part of the argument in a state, "the hand of s is empty"
+  // (not "s is empty hand")
+  if (r.length === 2 && STATE_ADJECTIVES.has(head) && nounLike(r[1]!) && isEnglishWord(r[1]!) && !names([r[1]!], p) && !p.typeWords.join("").includes(r[1]!)) {
+    res.attr = r[1]!;
+    return done(`the ${r[1]} of ${a} is ${head}`, `the ${r[1]} of ${a} is not ${head}`);
+  }
   switch (hs) {
     case "be": {
       if (x.length === 0) return done(`${a} is ${w.join(" ")}`, `${a} is not ${w.join(" ")}`);
@@ -777,6 +783,7 @@ function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: Predica
       // "allergic-gluten ?c": c is allergic to gluten
       const prep = r.length === 2 ? TOWARD[head] : undefined;
       if (prep !== undefined && isNounSense(senseOf(r[1]!))) return done(`${a} is ${head} ${prep} ${r[1]}`, `${a} is not ${head} ${prep} ${r[1]}`);
+
       return done(`${a} is ${r.join(" ")}`, `${a} is not ${r.join(" ")}`);
     }
     case "verb3":
@@ -829,8 +836,27 @@ function nullary(w: string[], all: string, agent = "I"): PredicatePhrase {
     const be = senseOf(w[w.length - 2]!) === "plural" ? "are" : "is";
     return done(`${subj} ${be} ${last}`, `${subj} ${be} not ${last}`);
   }
+  // "robot_is_full": the name is a clause, "the robot is full"
+  // (a subject of English nouns: not "the nothing is moving", not "the 0 is empty")
+  const subject = (xs: string[]): boolean => xs.every((x) => nounLike(x) && isEnglishWord(x) && !/\d/.test(x) && !PRONOUN_SUBJECTS.has(x));
+  const be = w.findIndex((x) => x === "is" || x === "are");
+  if (codes.length === 0 && be >= 1 && be < w.length - 1 && subject(w.slice(0, be)) && w.slice(be + 1).every((x) => senseOf(x) === "adj" || senseOf(x) === "past")) {
+    const subj = theNoun(w.slice(0, be));
+    const rest = w.slice(be + 1).join(" ");
+    return done(`${subj} ${w[be]} ${rest}`, `${subj} ${w[be]} not ${rest}`);
+  }
+  // "ok_preflight_check": a state first, then what is in it, "the preflight check is ok"
+  if (codes.length === 0 && w.length >= 2 && STATE_ADJECTIVES.has(w[0]!) && subject(w.slice(1))) {
+    const subj = theNoun(w.slice(1));
+    return done(`${subj} is ${w[0]}`, `${subj} is not ${w[0]}`);
+  }
   return done(`the ${all} condition holds`, `the ${all} condition does not hold`);
 }
+
+const PRONOUN_SUBJECTS = new Set(["nothing", "something", "everything", "anything", "nobody", "somebody", "everybody", "anybody", "none", "all", "one"]);
+
+/** Adjectives of a state something is in ("empty-hand", "ok_preflight_check"): said after it. */
+const STATE_ADJECTIVES = new Set(["ok", "empty", "free", "full", "open", "closed", "clear", "clean", "dirty", "busy", "idle", "ready", "locked", "unlocked", "safe", "secure"]);
 
 /**
  * Whether the last two of `params` are an x / y pair of types: "xc" / "yc", "xrel" / "yrel",

@@ -140,7 +140,7 @@ export function isEnglishWord(w: string): boolean {
 /** True when `w` can head an imperative ("drive", "board", "stop"; not "truck", "left", "up"). */
 export function canBeVerb(w: string): boolean {
   if (/\d/.test(w) || PREPOSITIONS.has(w) || DIRECTIONS.has(w)) return false;
-  if (ADJECTIVE_VERBS.has(w)) return true;
+  if (ADJECTIVE_VERBS.has(w) || NOUN_VERBS.has(w)) return true;
   const t = tagsAlone(w);
   if (t.has("Infinitive") || t.has("Imperative")) return true;
   // "reset", "put": past forms equal to the base form.
@@ -149,6 +149,9 @@ export function canBeVerb(w: string): boolean {
   const m = /^(de|re|un|dis|pre)([a-z]{4,})$/.exec(w);
   return m !== null && !t.has("Adjective") && canBeVerb(m[2]!);
 }
+
+// Nouns and adjectives the tagger reads alone as such that name actions as verbs ("cook", "secure_cargo", "present ?r ?p").
+const NOUN_VERBS = new Set(["cook", "secure", "present", "water", "tow", "weld"]);
 
 // Adjectives that are verbs too ("close sd2", "open new stack"); the tagger reads them as adjectives.
 const ADJECTIVE_VERBS = new Set(["close", "open", "reset", "set", "restart", "update", "clean", "empty", "free", "clear", "dry", "warm", "cool", "fill", "glaze", "plane", "shut", "lock", "unlock", "wet", "saw"]);

@@ -91,8 +91,10 @@ export function fillEliding(t: Compiled, value: (i: number) => string): string {
     if (i < slots.length) {
       const v = value(i);
       const w = t.elide![i];
-      // "with satellite satellite0" / "with mode mode M" (the rules' lifted names) say the word once
-      if (w && part.endsWith(` ${w} `) && v.length > w.length && v.startsWith(w) && /[-_\d ]/.test(v[w.length]!)) {
+      // "with satellite satellite0" / "with mode mode M" (the rules' lifted names), "with robot
+      // robot" (an object named as its type), "toppings topping T" (a plural type's noun) say the word once
+      const said = (x: string): boolean => v === x || (v.length > x.length && v.startsWith(x) && /[-_\d ]/.test(v[x.length]!));
+      if (w && part.endsWith(` ${w} `) && (said(w) || (w.length > 3 && w.endsWith("s") && said(w.slice(0, -1))))) {
         part = part.slice(0, part.length - w.length - 1);
         if (part.endsWith(" the ")) part = part.slice(0, -4);
       }
