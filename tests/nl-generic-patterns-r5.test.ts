@@ -180,6 +180,16 @@ describe("shapes the seventh reading found (issue 51: a maze of our own, not the
     expect(joinList(["r holds", no("p holds"), "q holds"])).toBe("r holds, q holds and it is not the case that p holds");
     expect(joinList([no("p holds"), no("q holds")])).toBe("it is not the case that p holds; and it is not the case that q holds");
     expect(joinList(["r holds", "q holds"])).toBe("r holds and q holds");
+    // (ninth reading: "there is no colour C such that c1 is locked C and c1 is not collapsed" took the second condition in)
+    expect(joinList(["there is no colour C such that c1 is locked C", "c1 is not collapsed"])).toBe("c1 is not collapsed and there is no colour C such that c1 is locked C");
+    expect(joinList(["either a or b", "either c or d"])).toBe("either a or b; and either c or d");
+  });
+
+  it("a location first and an object second: the object is at the location (ninth reading)", () => {
+    const d2 = parseDomain(`(define (domain cafe) (:requirements :strips) (:predicates (at ?l ?o) (cup ?o)))`, "cafe.pddl");
+    const t2 = genericTemplates(d2);
+    // (it was "counter is at mug", for (at counter mug): the mug is at the counter)
+    expect(fill(t2.predicates.get("at")!.pos[0]!, ["counter", "mug"])).toBe("mug is at counter");
   });
 });
 

@@ -62,7 +62,8 @@ export function paramInfos(params: readonly TypedName[]): ParamInfo[] {
       varWords,
       typeWords,
       noun,
-      place: all.some((w) => hasAny(w, PLACE)),
+      // (an untyped "?l" beside "?o" is a location, as "?l - location" is: "at ?l ?o" in a domain of type predicates)
+      place: all.some((w) => hasAny(w, PLACE)) || (typeWords.length === 0 && /^(l|l\d+|where)$/i.test(raw)),
       thing: all.some((w) => hasAny(w, THING)),
       value: typeWords.length > 0 ? hasAny(typeWords, VALUE) : hasAny(varWords, VALUE),
       // (a typed parameter is a direction by its type: "?d - dispenser" is not "in direction d")

@@ -523,8 +523,14 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
       return done(`${a} can ${x || "reach"} ${b}`, `${a} cannot ${x || "reach"} ${b}`);
     }
     case "prep": {
-      res.locative = r.length === 1 && LOCATIVE.has(head);
       const rel = r.join(" ");
+      // "at ?l ?o" with the place first (a location and an object): the object is at the place,
+      // not "counter is at bialetti"
+      if (n === 2 && r.length === 1 && LOCATIVE.has(head) && ps[0]!.place && !ps[1]!.place) {
+        res.groupable = false;
+        return done(`${b} is ${rel} ${a}`, `${b} is not ${rel} ${a}`, rel);
+      }
+      res.locative = r.length === 1 && LOCATIVE.has(head);
       return done(`${a} is ${rel} ${b}`, `${a} is not ${rel} ${b}`, rel);
     }
     case "verb3": {

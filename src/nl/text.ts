@@ -104,21 +104,25 @@ export function fillEliding(t: Compiled, value: (i: number) => string): string {
   return s;
 }
 
-const NOT_THE_CASE = "it is not the case that ";
+/**
+ * An item whose scope runs to the end of the sentence: "it is not the case that ...", "... such
+ * that ...", "either ... or ...". Followed by "and q", it takes q in ("there is no colour C such
+ * that c1 is locked C and c1 is not collapsed" reads as one condition on C).
+ */
+const scoping = (x: string): boolean => x.startsWith("it is not the case that ") || x.includes(" such that ") || x.startsWith("either ");
 
 /**
- * "a", "a and b", "a, b and c". An item "it is not the case that ..." reads as denying all that
- * follows it ("it is not the case that j is at x1 and y1 and j is at x2 and y1" denies both), so
- * one such item goes last, and with several the items are parted by semicolons.
+ * "a", "a and b", "a, b and c". An item with an open scope (`scoping`) goes last, and with
+ * several such items the items are parted by semicolons.
  */
 export function joinList(items: readonly string[], conj = "and"): string {
   const n = items.length;
   if (n === 0) return "";
   if (n === 1) return items[0]!;
-  const denials = items.filter((x, i) => i < n - 1 && x.startsWith(NOT_THE_CASE)).length;
-  if (denials > 0) {
-    const last = items[n - 1]!.startsWith(NOT_THE_CASE) ? 1 : 0;
-    if (denials + last === 1) return joinList([...items.filter((x) => !x.startsWith(NOT_THE_CASE)), ...items.filter((x) => x.startsWith(NOT_THE_CASE))], conj);
+  const open = items.filter((x, i) => i < n - 1 && scoping(x)).length;
+  if (open > 0) {
+    const last = scoping(items[n - 1]!) ? 1 : 0;
+    if (open + last === 1) return joinList([...items.filter((x) => !scoping(x)), ...items.filter((x) => scoping(x))], conj);
     return items.slice(0, -1).join("; ") + `; ${conj} ` + items[n - 1]!;
   }
   let s = items[0]!;
