@@ -241,3 +241,26 @@ describe("shapes the eighth reading found (issue 51: a bakery of our own, not th
     expect(fill(tpl, ["l1", "cumin", "baker"])).not.toMatch(/baker baker/);
   });
 });
+
+describe("shapes the ninth reading found (issue 51: a lighthouse of our own, not the domains read)", () => {
+  const d = parseDomain(
+    `(define (domain lighthouse) (:requirements :typing) (:types lamp keeper)
+      (:predicates (keeper-carrying ?l - lamp) (burnt-out ?l - lamp) (three-lives ?l - lamp) (one-wick ?l - lamp)))`,
+    "lighthouse.pddl",
+  );
+  const t = genericTemplates(d);
+  const say = (name: string, pos = true): string => fill((pos ? t.predicates.get(name)!.pos : t.predicates.get(name)!.neg)[0]!, ["l1"]);
+
+  it("a holder before a verb of holding is the one holding ('the keeper is carrying l1')", () => {
+    // (the shape of "key3 is a hero holding")
+    expect(say("keeper-carrying")).toBe("the keeper is carrying l1");
+    expect(say("keeper-carrying", false)).toBe("the keeper is not carrying l1");
+  });
+
+  it("a participle and its particle, and a count of what a thing has", () => {
+    // (the shapes of "the used of key3 is up" and "key3 is an one use")
+    expect(say("burnt-out")).toBe("l1 is burnt out");
+    expect(say("three-lives")).toBe("l1 has three lives");
+    expect(say("one-wick", false)).toBe("l1 does not have one wick");
+  });
+});

@@ -697,6 +697,19 @@ function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: Predica
     const np = withArticle(`${adj} ${p.typeWords.join(" ")}`);
     return done(`${a} is ${np}`, `${a} is not ${np}`);
   }
+  // "used-up ?k": k is used up (a participle and its particle, not "the used of k is up")
+  if (r.length === 2 && (hs === "past" || (hs === "adj" && /(ed|en|[rn]t)$/.test(head))) && PARTICLE_STATE.has(last)) return done(`${a} is ${r.join(" ")}`, `${a} is not ${r.join(" ")}`);
+  // "hero-holding ?k": the hero is holding k (a holder named before a verb of holding), not "k is a hero holding"
+  if (r.length === 2 && HOLDING_GERUNDS.has(last) && nounLike(r[0]!) && isEnglishWord(r[0]!) && !names([r[0]!], p)) {
+    const subj = theNoun([r[0]!]);
+    res.implicit = subj;
+    return done(`${subj} is ${last} ${a}`, `${subj} is not ${last} ${a}`);
+  }
+  // "one-use ?k", "two-uses ?k": a count of what k has ("k has one use"), not "k is an one use"
+  if (r.length === 2 && NUMBER_WORDS.has(head) && isEnglishWord(r[1]!.replace(/s$/, "")) && !isPreposition(r[1]!)) {
+    res.attr = r.join(" ");
+    return done(`${a} has ${r.join(" ")}`, `${a} does not have ${r.join(" ")}`);
+  }
   // "going-up ?p": p is going up (a gerund's particle is its direction, not "the going of p is up")
   if (r.length === 2 && hs === "gerund" && (PARTICLE_STATE.has(last) || isDirection(last))) return done(`${a} is ${r.join(" ")}`, `${a} is not ${r.join(" ")}`);
   // "conflict-A ?p": a label among several ("conflict-B" beside it), not a kind of thing p is
@@ -858,6 +871,9 @@ function nullary(w: string[], all: string, agent = "I"): PredicatePhrase {
   }
   return done(`the ${all} condition holds`, `the ${all} condition does not hold`);
 }
+
+/** Verbs of holding in a gerund after the holder ("hero-holding ?k", "robot-carrying ?b"). */
+const HOLDING_GERUNDS = new Set(["holding", "carrying", "grasping", "gripping", "wearing", "having", "lifting", "pushing", "pulling", "using"]);
 
 const PRONOUN_SUBJECTS = new Set(["nothing", "something", "everything", "anything", "nobody", "somebody", "everybody", "anybody", "none", "all", "one"]);
 
