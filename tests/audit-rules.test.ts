@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runAudit, type AuditReport, type RuleResult } from "../src/audit/index.js";
-import { auc, clusterBootstrapSe, LogisticRegression, macroF1, macroF1Coded, pickAccuracy } from "../src/audit/measures.js";
+import { apGain, auc, clusterBootstrapSe, harmonic, LogisticRegression, macroF1, macroF1Coded, pickAccuracy, tiedRunPrecision } from "../src/audit/measures.js";
 import { Prng } from "../src/util/prng.js";
 import { feedbackTurns, type FeedbackRow } from "../src/products/feedback.js";
 
@@ -276,6 +276,15 @@ describe("audit measures", () => {
     const paired = auc(first, first.map((x) => 1 - x), { pos: problems, neg: problems });
     expect(paired.value).toBeCloseTo(128 / 220, 10);
     expect(paired.se).toBeCloseTo(Math.sqrt(((128 / 220) * (92 / 220)) / 220), 2);
+    // 31 problems, the error chain second in 23 (a fair coin's chance: p = 0.011): the error is
+    // a fair coin's, sqrt(0.25 / 31) = 0.090, not the estimate's own 0.080 (23 / 31 read as a leak)
+    const coin = Array.from({ length: 31 }, (_, i) => (i < 23 ? 1 : 0));
+    const some = coin.map((_, i) => `p${i}`);
+    const few = auc(coin, coin.map((x) => 1 - x), { pos: some, neg: some });
+    expect(few.value).toBeCloseTo(23 / 31, 10);
+    expect(few.se).toBeGreaterThan(0.085);
+    expect(few.se).toBeLessThan(0.095);
+    expect(pickAccuracy(coin.map((x) => [x, 1 - x] as const)).se).toBeCloseTo(Math.sqrt(0.25 / 31), 10);
   });
 
   it("side picking, macro-F1, a logistic regression that learns a word, a bootstrap over groups", () => {
@@ -354,6 +363,55 @@ function referenceLogistic(examples: { tokens: string[]; label: string }[], seed
     return new Map(classes.map((c, k) => [c, p[k]!]));
   };
 }
+
+describe("audit measures: average precision over tied scores", () => {
+  // every order of a run of g items holding r positives, below `above` items with `tp` positives
+  const brute = (above: number, tp: number, g: number, r: number): number => {
+    let sum = 0;
+    let orders = 0;
+    const walk = (prefix: number[], left: number, pos: number): void => {
+      if (left === 0) {
+        let t = tp;
+        prefix.forEach((x, j) => x === 1 && (sum += ++t / (above + j + 1)));
+        orders++;
+        return;
+      }
+      if (pos > 0) walk([...prefix, 1], left - 1, pos - 1);
+      if (left > pos) walk([...prefix, 0], left - 1, pos);
+    };
+    walk([], g, r);
+    return sum / orders;
+  };
+  it("a run's expected precisions equal the mean over its orders; H(m) is exact on both sides of 64", () => {
+    for (const [above, tp, g, r] of [[0, 0, 1, 1], [0, 0, 4, 2], [3, 1, 5, 1], [7, 4, 6, 6], [10, 2, 8, 3], [0, 0, 12, 5]] as const) {
+      expect(tiedRunPrecision(above, tp, g, r)).toBeCloseTo(brute(above, tp, g, r), 12);
+    }
+    let h = 0;
+    for (let i = 1; i <= 200; i++) h += 1 / i;
+    expect(harmonic(200)).toBeCloseTo(h, 13);
+    // past 64 the closed form against the sum over positions it stands for
+    const direct = (above: number, tp: number, g: number, r: number): number => {
+      let s = 0;
+      for (let j = 1; j <= g; j++) s += ((r / g) * (tp + 1 + ((j - 1) * (r - 1)) / (g - 1))) / (above + j);
+      return s;
+    };
+    expect(tiedRunPrecision(100, 30, 90, 40)).toBeCloseTo(direct(100, 30, 90, 40), 10);
+    expect(tiedRunPrecision(5000, 900, 20000, 300)).toBeCloseTo(direct(5000, 900, 20000, 300), 9);
+  });
+  it("on few items a tied prior scores what random scores do on average: no gain from chance alone", () => {
+    // 10 problems, one positive and one negative each; the prior ties everything
+    const positive = Array.from({ length: 20 }, (_, i) => i % 2 === 0);
+    const clusters = positive.map((_, i) => `p${i >> 1}`);
+    const prior = positive.map(() => 0.5);
+    const prng = new Prng(7, "test/ap-ties");
+    let gain = 0;
+    const reps = 2000;
+    for (let k = 0; k < reps; k++) gain += apGain(prior, positive.map(() => prng.next()), positive, clusters, 0).gain;
+    // scored as one threshold, the tied prior's AP was the base rate 0.5 and random scores gained ~+0.065
+    expect(Math.abs(gain / reps)).toBeLessThan(0.01);
+    expect(apGain(prior, prior, positive, clusters, 0).gain).toBe(0);
+  });
+});
 
 describe("audit measures: fast forms agree with the plain ones", () => {
   it("LogisticRegression gives the plain training's probabilities, bit for bit", () => {

@@ -11,8 +11,9 @@ import { Prng } from "../util/prng.js";
 
 /**
  * The audit's work in this thread, in deterministic units (as `src/search/work.ts` counts the
- * searches'): classifier examples and weight updates trained, bootstrap items scored. The card's
- * audit runs after every generate, so its cost is part of the main job (tests/work-counters).
+ * searches'): classifier examples and weight updates trained, resampled items (bootstrap,
+ * permutations) scored. The card's audit runs after every generate, so its cost is part of the
+ * main job (tests/work-counters).
  */
 export const auditWork = { examples: 0, weightUpdates: 0, bootstrapItems: 0 };
 
@@ -42,7 +43,86 @@ export function auc(pos: readonly number[], neg: readonly number[], clusters?: {
   const n2 = neg.length;
   if (n1 === 0 || n2 === 0) return { value: 0.5, se: 0.5, n: n1 + n2 };
   const s = hanleyMcNeilAuc(pos, neg);
-  return clusters === undefined ? s : { ...s, se: Math.max(s.se, clusteredAucSe(pos, neg, clusters.pos, clusters.neg, s.value)) };
+  // At least the error under "no information": the checks test the distance from it, and away
+  // from 0.5 the estimate's own error shrinks, so that on few problems chance read as certain
+  // (a fair coin's 23 heads of 31 problems failed a check). Independent items: Hanley-McNeil at
+  // 0.5; clustered ones: labels permuted within their problems (cheap; needed only where
+  // problems are few).
+  if (clusters === undefined) return { ...s, se: Math.max(s.se, hanleyMcNeilSe(0.5, n1, n2)) };
+  const own = Math.max(s.se, clusteredAucSe(pos, neg, clusters.pos, clusters.neg, s.value));
+  return { ...s, se: Math.max(own, permutedAucSe(pos, neg, clusters.pos, clusters.neg)) };
+}
+
+/** Clusters below which `auc` also takes the error under labels permuted within clusters. */
+const PERMUTED_SE_CLUSTERS = 1000;
+
+/**
+ * The standard deviation of the AUC when the labels are shuffled within each cluster (each
+ * problem keeps its count of positives): the AUC's spread when the feature says nothing, with
+ * a problem's rows as dependent as they are. 0 where clusters are many (the normal error is
+ * then close enough). Seeded, 200 shuffles; the items' ranks are computed once.
+ */
+export function permutedAucSe(pos: readonly number[], neg: readonly number[], posCluster: readonly string[], negCluster: readonly string[], reps = 200): number {
+  const n1 = pos.length;
+  const n2 = neg.length;
+  const n = n1 + n2;
+  const ids = new Map<string, number>();
+  const cl = new Int32Array(n);
+  const at = (c: string): number => {
+    let k = ids.get(c);
+    if (k === undefined) ids.set(c, (k = ids.size));
+    return k;
+  };
+  for (let i = 0; i < n1; i++) cl[i] = at(posCluster[i]!);
+  for (let j = 0; j < n2; j++) cl[n1 + j] = at(negCluster[j]!);
+  const I = ids.size;
+  if (I >= PERMUTED_SE_CLUSTERS || I < 2) return 0;
+  // mid-ranks of every item's value (1-based, ties share their mean rank)
+  const value = (i: number): number => (i < n1 ? pos[i]! : neg[i - n1]!);
+  const order = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => value(a) - value(b));
+  const rank = new Float64Array(n);
+  for (let i = 0; i < n; ) {
+    let j = i;
+    while (j < n && value(order[j]!) === value(order[i]!)) j++;
+    for (let k = i; k < j; k++) rank[order[k]!] = (i + 1 + j) / 2;
+    i = j;
+  }
+  // items by cluster, and each cluster's count of positives
+  const start = new Int32Array(I + 1);
+  for (let i = 0; i < n; i++) start[cl[i]! + 1]!++;
+  for (let c = 0; c < I; c++) start[c + 1]! += start[c]!;
+  const fill = start.slice(0, I);
+  const ranks = new Float64Array(n);
+  const positives = new Int32Array(I);
+  for (let i = 0; i < n; i++) {
+    ranks[fill[cl[i]!]!++] = rank[i]!;
+    if (i < n1) positives[cl[i]!]!++;
+  }
+  auditWork.bootstrapItems += reps * n;
+  const prng = new Prng(1, "audit/permuted-auc");
+  let sum = 0;
+  let sum2 = 0;
+  for (let r = 0; r < reps; r++) {
+    let rankSum = 0;
+    for (let c = 0; c < I; c++) {
+      // a random m-subset of the cluster's items: the first m of a partial Fisher-Yates shuffle
+      const lo = start[c]!;
+      const size = start[c + 1]! - lo;
+      const m = positives[c]!;
+      for (let k = 0; k < m; k++) {
+        const pick = lo + k + prng.int(size - k);
+        const t = ranks[lo + k]!;
+        ranks[lo + k] = ranks[pick]!;
+        ranks[pick] = t;
+        rankSum += ranks[lo + k]!;
+      }
+    }
+    const a = (rankSum - (n1 * (n1 + 1)) / 2) / (n1 * n2);
+    sum += a;
+    sum2 += a * a;
+  }
+  const mean = sum / reps;
+  return Math.sqrt(Math.max(0, sum2 / reps - mean * mean));
 }
 
 /** Items of `sorted` below `x`, and equal to it. */
@@ -122,10 +202,15 @@ function hanleyMcNeilAuc(pos: readonly number[], neg: readonly number[]): Scored
     i = j;
   }
   const a = (rankSum - (n1 * (n1 + 1)) / 2) / (n1 * n2);
+  return { value: a, se: hanleyMcNeilSe(a, n1, n2), n: n1 + n2 };
+}
+
+/** Hanley and McNeil's standard error of an AUC `a` over n1 positives and n2 negatives. */
+function hanleyMcNeilSe(a: number, n1: number, n2: number): number {
   const q1 = a / (2 - a);
   const q2 = (2 * a * a) / (1 + a);
   const v = (a * (1 - a) + (n1 - 1) * (q1 - a * a) + (n2 - 1) * (q2 - a * a)) / (n1 * n2);
-  return { value: a, se: Math.sqrt(Math.max(v, 0.25 / (n1 * n2))), n: n1 + n2 };
+  return Math.sqrt(Math.max(v, 0.25 / (n1 * n2)));
 }
 
 /**
@@ -136,9 +221,11 @@ export function pickAccuracy(pairs: readonly (readonly [number, number])[]): Sco
   const n = pairs.length;
   if (n === 0) return { value: 0.5, se: 0.5, n: 0 };
   let s = 0;
-  for (const [a, b] of pairs) s += a > b ? 1 : a === b ? 0.5 : 0;
+  let ties = 0;
+  for (const [a, b] of pairs) a > b ? s++ : a === b ? (s += 0.5, ties++) : 0;
   const p = s / n;
-  return { value: p, se: Math.sqrt(Math.max(p * (1 - p), 0.25 / n) / n), n };
+  // at least the variance under "no information" (a win or a loss equally likely, ties as seen)
+  return { value: p, se: Math.sqrt(Math.max(p * (1 - p), (1 - ties / n) / 4, 0.25 / n) / n), n };
 }
 
 /**
@@ -153,12 +240,42 @@ export function meanShare(values: readonly number[]): Scored {
   return { value: mean, se: Math.sqrt(Math.max(variance, 0.25 / n) / n), n };
 }
 
+/** H(m) = 1 + 1/2 + ... + 1/m for a whole m >= 0 (summed below 64, else its asymptotic series, error < 1e-15). */
+export function harmonic(m: number): number {
+  if (m < 64) {
+    let h = 0;
+    for (let i = 1; i <= m; i++) h += 1 / i;
+    return h;
+  }
+  const m2 = m * m;
+  return Math.log(m) + 0.5772156649015329 + 1 / (2 * m) - 1 / (12 * m2) + 1 / (120 * m2 * m2);
+}
+
+/**
+ * The sum of precisions at the positives of a run of `g` tied items holding `r` positives, ranked
+ * below `above` items of which `tpAbove` are positive, expected over every order of the run
+ * (McSherry and Najork 2008). Position j of the run holds a positive with chance r/g, and then
+ * (j-1)(r-1)/(g-1) positives before it on average: the sum over j of r/g (tpAbove + 1 +
+ * (j-1)(r-1)/(g-1)) / (above + j), in closed form. A run of ties scored as one threshold (every
+ * positive at the run's end) instead gives an uninformative score exactly the base rate, while
+ * any ordering of few items averages above it: a tied prior then made chance look like a gain.
+ */
+export function tiedRunPrecision(above: number, tpAbove: number, g: number, r: number): number {
+  if (g === 1) return (tpAbove + 1) / (above + 1);
+  const b = ((r / g) * (r - 1)) / (g - 1);
+  const a = (r / g) * (tpAbove + 1) - b;
+  // sum_{j=1..g} (a + b j) / (above + j) = b g + (a - b above) (H(above + g) - H(above))
+  return b * g + (a - b * above) * (harmonic(above + g) - harmonic(above));
+}
+
 /**
  * The average-precision gain of scores `b` over scores `a` for finding the items of a class
  * (`positive[i]`), with a cluster-bootstrap standard error (whole `clusters` resampled, `reps`
  * times, seeded). Average precision, not AUC: a rare class that the action type ranks well but
  * never makes likely (a class of 1% of rows) has an AUC near 1 either way, while a word that
- * marks it lifts its precision from a few percent to 1. Tied scores share one threshold.
+ * marks it lifts its precision from a few percent to 1. Tied scores count as every order of
+ * them, equally likely (`tiedRunPrecision`): an uninformative prior and a random probe then
+ * score alike on few items.
  */
 export function apGain(a: ArrayLike<number>, b: ArrayLike<number>, positive: ArrayLike<boolean>, clusters: readonly string[], reps = 200, seed = 1): { prior: number; probe: number; gain: number; se: number; pos: number } {
   const n = positive.length;
@@ -187,24 +304,28 @@ export function apGain(a: ArrayLike<number>, b: ArrayLike<number>, positive: Arr
   };
   const pa = prep(a);
   const pb = prep(b);
-  // average precision with item weights: `cw` per cluster (null: every item 1)
+  // average precision with item weights: `cw` per cluster (null: every item 1; a weight is a
+  // whole number of copies, as a bootstrap draws them)
   const ap = (p: { pos: Uint8Array; ends: Uint8Array; cl: Int32Array }, cw: Float64Array | null): number => {
     let tp = 0;
     let all = 0;
+    let runAll = 0;
     let runTp = 0;
     let sum = 0;
-    let total = 0;
     const { pos: ps, ends, cl } = p;
     for (let k = 0; k < n; k++) {
       const wi = cw === null ? 1 : cw[cl[k]!]!;
-      all += wi;
-      if (ps[k]) (tp += wi, runTp += wi, total += wi);
-      if (ends[k] && runTp > 0) {
-        sum += (runTp * tp) / all;
+      runAll += wi;
+      if (ps[k]) runTp += wi;
+      if (ends[k]) {
+        if (runTp > 0) sum += tiedRunPrecision(all, tp, runAll, runTp);
+        all += runAll;
+        tp += runTp;
+        runAll = 0;
         runTp = 0;
       }
     }
-    return total === 0 ? 0 : sum / total;
+    return tp === 0 ? 0 : sum / tp;
   };
   const prior = ap(pa, null);
   const probe = ap(pb, null);

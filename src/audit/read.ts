@@ -21,6 +21,8 @@ export interface DatasetInfo {
   shards: string[];
   /** Rows per split, from the ranks' completion records (null where they cannot be read: see `countRows`). */
   rowsBySplit: Record<Split, number> | null;
+  /** Problems with rows per split, from the same records (null where they cannot be read). */
+  problemsBySplit: Record<Split, number> | null;
 }
 
 /** One row of a shard, parsed. */
@@ -43,24 +45,28 @@ export function openDataset(dir: string): DatasetInfo {
   const shards = existsSync(data) ? readdirSync(data).filter((n) => /^(train|validation|test)-\d{5}-of-\d{5}\.(jsonl(\.gz)?|parquet)$/.test(n)).sort() : [];
   // a finished run whose splits are all empty writes no shard (write.ts), but its completion records
   if (shards.length === 0 && !existsSync(join(dir, "completions"))) throw new UserError(`${dir}: no shards under data/ (has the run finished?)`);
-  return { dir, format, config, shards: shards.map((n) => join(data, n)), rowsBySplit: rowsBySplit(dir) };
+  const counts = countsBySplit(dir);
+  return { dir, format, config, shards: shards.map((n) => join(data, n)), rowsBySplit: counts?.rows ?? null, problemsBySplit: counts?.problems ?? null };
 }
 
-function rowsBySplit(dir: string): Record<Split, number> | null {
-  const out = { train: 0, validation: 0, test: 0 };
+function countsBySplit(dir: string): { rows: Record<Split, number>; problems: Record<Split, number> } | null {
+  const rows = { train: 0, validation: 0, test: 0 };
+  const problems = { train: 0, validation: 0, test: 0 };
   const marks = join(dir, "completions");
   if (!existsSync(marks)) return null;
   try {
     for (const n of readdirSync(marks).filter((x) => /^\d{5}$/.test(x))) {
-      for (const s of readRankFile(join(marks, n)).shards) {
+      const rec = readRankFile(join(marks, n));
+      for (const s of rec.shards) {
         const split = SPLITS.find((x) => s.path.startsWith(`data/${x}-`));
-        if (split) out[split] += s.rows;
+        if (split) rows[split] += s.rows;
       }
+      for (const p of rec.problems) if (p.rows > 0) problems[p.split]++;
     }
   } catch {
     return null; // counts are a hint for sampling: without them the audit reads the rows alone
   }
-  return out;
+  return { rows, problems };
 }
 
 /** Bytes of a line's start that `readRows` hands to `keep` (row ids come first in every format that has them). */

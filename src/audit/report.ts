@@ -1,6 +1,6 @@
 /** The audit's table for people, and its one-line headline for the dataset card. */
 import type { AuditHeadline } from "../dataset/records.js";
-import type { AuditReport, RuleResult } from "./audit.js";
+import { MIN_HELD_OUT_PROBLEMS, type AuditReport, type RuleResult } from "./audit.js";
 
 const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : "-");
 const sign = (x: number): string => (Number.isFinite(x) ? (x >= 0 ? "+" : "") + x.toFixed(3) : "-");
@@ -32,7 +32,7 @@ export function formatAuditTable(r: AuditReport): string {
   const out: string[] = [];
   const units = r.format === "feedback" ? "assistant turns" : r.unit === "step" ? "rows" : r.unit === "chain" ? "chains" : "pairs";
   out.push(`audit of ${r.dir}: format ${r.format}, ${r.units} ${units}; target: ${r.target}`);
-  out.push(`classifiers trained on ${r.split.train}, scored on ${r.split.test} (${r.split.source === "splits" ? "train / test splits" : "no train and test splits: problems by hash"})`);
+  out.push(`classifiers trained on ${r.split.train}, scored on ${r.split.test} (${r.split.source === "splits" ? "train / test splits" : `a third of the problems by hash: no test split, or fewer than ${MIN_HELD_OUT_PROBLEMS} problems held out`})`);
   if (r.sample) out.push(`sampled: the rows of ${(r.sample.rate * 100).toFixed(1)}% of the problems (by id hash) of ${r.sample.rows}`);
   if (r.actions_parsed) out.push(`actions parsed back from step text: ${r.actions_parsed.asked - r.actions_parsed.failed} of ${r.actions_parsed.asked}`);
   out.push("");
