@@ -84,13 +84,15 @@ export interface ChainDraft {
 
 /**
  * The first-error chains of one problem, drawn with `prng` (processbench and verifier rows): one
- * error-free chain and, when a wrong candidate exists, one chain with a wrong step (its category
- * drawn evenly among those the sampler offered at a seeded depth d). So that neither length,
+ * error-free chain and, when a wrong candidate exists, one chain with a wrong step at a seeded
+ * depth d (its category drawn evenly among those the sampler offered, its action schema the
+ * replaced step's where one is on offer: see below). So that neither length,
  * nor reaching the goal, nor the two together tell them apart (issues 40 and 55), both chains
  * stop short of the goal and are equally long:
  * - the error-free chain is a correct prefix of c steps of the optimal plan;
  * - the wrong chain is the plan's first d steps, the wrong step, and a continuation (optimal
- *   from the true state, or the rest of the old plan), cut to the same c steps;
+ *   from the true state when it keeps the chains' schema counts equal, else the rest of the
+ *   old plan), cut to the same c steps;
  * - c is drawn uniformly from [a, b], a = max(ceil(L/2), d + 1) (the wrong step is in every
  *   cut), b = L - 1 (a correct prefix never reaches the goal), lowered below the first cut of
  *   the wrong chain that would reach it.
@@ -120,14 +122,8 @@ export function firstErrorChains(input: ProductInput, prng: Prng): ChainDraft[] 
   const depthOrder = prng.shuffle(Array.from({ length: L }, (_, i) => i));
   // a depth whose wrong step fits in a chain that stops short of the goal
   const draw = (a: number, b: number): number => a + prng.int(b - a + 1);
-  for (const d of depthOrder) {
-    if (!wrongAt.has(d) || d + 1 > L - 1) continue;
-    const options = wrongAt.get(d)!;
-    const cats = [...new Set(options.map((o) => o.category))].sort();
-    const cat = prng.pick(cats);
-    const err = prng.pick(options.filter((o) => o.category === cat));
-    let continuation: "optimal" | "stale" = prng.next() < 0.5 ? "optimal" : "stale";
-    if (err.category === "dead-end") continuation = "stale";
+  /** The wrong chain through `err` at depth d and its drawn cut, or null when no cut stops short of the goal. */
+  const wrongChain = (d: number, err: LabeledStep, continuation: "optimal" | "stale"): { full: Candidate[]; c: number } | null => {
     let rest: Candidate[];
     if (continuation === "stale") {
       rest = plan.slice(d + 1);
@@ -143,15 +139,62 @@ export function firstErrorChains(input: ProductInput, prng: Prng): ChainDraft[] 
     const full = [...plan.slice(0, d), err.candidate, ...rest];
     const a = Math.max(lo, d + 1);
     const b = Math.min(L - 1, lastShortCut(ctx, full, a));
-    if (b < a) continue;
-    const c = draw(a, b);
-    return [
-      { cands: plan.slice(0, c), continuation: null },
-      { cands: full.slice(0, c), continuation },
-    ];
+    return b < a ? null : { full, c: draw(a, b) };
+  };
+  // The two chains name each action schema equally often wherever the walk allows (issue 55):
+  // unmatched, a probe on the chains' words read the extra actions (verifier +0.05 over chance;
+  // elevator's wrong chains held a wrong move and the move that mends it). So the wrong step is
+  // of the replaced step's schema where one is on offer, and an optimal continuation that would
+  // change the counts gives way to the rest of the old plan (then the chains differ in the wrong
+  // step alone). The category is drawn first, evenly among those offered with the replaced
+  // step's schema (else among all offered), so that matching schemas does not thin out the
+  // rarer kinds of error.
+  const fits = (d: number): LabeledStep[] => (d + 1 > L - 1 ? [] : (wrongAt.get(d) ?? []));
+  const sameSchema = (d: number) => (o: LabeledStep) => o.candidate.schema === plan[d]!.schema;
+  const categories = (same: boolean): string[] => [...new Set(depthOrder.flatMap((d) => fits(d).filter((o) => !same || sameSchema(d)(o)).map((o) => o.category)))].sort();
+  const matched = categories(true);
+  const offered = matched.length > 0 ? matched : categories(false);
+  if (offered.length === 0) return [{ cands: plan.slice(0, draw(lo, L - 1)), continuation: null }];
+  const cat = prng.pick(offered);
+  // passes: the category with the replaced step's schema, the category, any wrong step
+  for (const pass of [0, 1, 2]) {
+    for (const d of depthOrder) {
+      let options = fits(d);
+      if (pass < 2) options = options.filter((o) => o.category === cat && (pass === 1 || sameSchema(d)(o)));
+      if (options.length === 0) continue;
+      if (pass === 2) {
+        const cats = [...new Set(options.map((o) => o.category))].sort();
+        const c = prng.pick(cats);
+        options = options.filter((o) => o.category === c);
+      }
+      const err = prng.pick(options);
+      let continuation: "optimal" | "stale" = prng.next() < 0.5 ? "optimal" : "stale";
+      if (err.category === "dead-end") continuation = "stale";
+      let w = wrongChain(d, err, continuation);
+      if (continuation === "optimal" && (w === null || !sameSchemas(plan, w.full, w.c))) {
+        continuation = "stale";
+        w = wrongChain(d, err, continuation);
+      }
+      if (w === null) continue;
+      return [
+        { cands: plan.slice(0, w.c), continuation: null },
+        { cands: w.full.slice(0, w.c), continuation },
+      ];
+    }
   }
-  // no wrong step on offer: the error-free chain alone, a prefix like any other
+  // no wrong step fits: the error-free chain alone, a prefix like any other
   return [{ cands: plan.slice(0, draw(lo, L - 1)), continuation: null }];
+}
+
+/** The first c candidates of both chains name each action schema equally often. */
+function sameSchemas(a: readonly Candidate[], b: readonly Candidate[], c: number): boolean {
+  const count = new Map<Candidate["schema"], number>();
+  for (let i = 0; i < c; i++) {
+    count.set(a[i]!.schema, (count.get(a[i]!.schema) ?? 0) + 1);
+    count.set(b[i]!.schema, (count.get(b[i]!.schema) ?? 0) - 1);
+  }
+  for (const v of count.values()) if (v !== 0) return false;
+  return true;
 }
 
 /**
