@@ -264,3 +264,42 @@ describe("shapes the ninth reading found (issue 51: a lighthouse of our own, not
     expect(say("one-wick", false)).toBe("l1 does not have one wick");
   });
 });
+
+describe("shapes the ninth reading left open (issue 51: a tram depot of our own, not the domains read)", () => {
+  const d = parseDomain(
+    `(define (domain tramdepot) (:requirements :typing)
+      (:types railsegment tramcar line - object)
+      (:predicates (tram-at ?c - tramcar ?s - railsegment) (clear ?s - railsegment) (joins ?s1 ?s2 - railsegment)
+                   (part-of ?s - railsegment ?l - line) (hasBeenWashed ?c - tramcar))
+      (:action roll-along-line
+        :parameters (?c - tramcar ?from ?to - railsegment ?l - line)
+        :precondition (and (tram-at ?c ?from) (clear ?to) (joins ?from ?to) (part-of ?from ?l) (part-of ?to ?l))
+        :effect (and (tram-at ?c ?to) (not (tram-at ?c ?from)) (clear ?from) (not (clear ?to))))
+      (:action tramcar-wash
+        :parameters (?c - tramcar ?s - railsegment)
+        :precondition (tram-at ?c ?s)
+        :effect (hasBeenWashed ?c)))`,
+    "tramdepot.pddl",
+  );
+  const t = genericTemplates(d);
+
+  it("a line named after a preposition and only a condition's place: the tram rolls along it, the line does not roll", () => {
+    // (the shape of "I move track1 along, with train1 moving from t1 to t2")
+    const text = t.actions.get("roll-along-line")!.text.map((x) => x.source);
+    expect(text[0]).toBe("roll {c} along line {l} from {from} to {to}");
+  });
+
+  it("a perfect tense is denied after its auxiliary", () => {
+    // (the shape of "train1 does not have been parked")
+    expect(t.predicates.get("hasbeenwashed")!.neg[0]!.source).toBe("{c} has not been washed");
+  });
+
+  it("a type name of two words run together reads as two words, and its name word matches it", () => {
+    // (the shapes of "to trackpart t1" and "There are nine trackparts")
+    expect(t.predicates.get("tram-at")!.pos[0]!.source).toContain("{s}");
+    const wash = t.actions.get("tramcar-wash")!.text.map((x) => x.source)[0]!;
+    // "tramcar-wash": the one washed is named by its type ("tram car"), and the verb leads
+    expect(wash.startsWith("wash")).toBe(true);
+    expect(wash).not.toContain("tramcar");
+  });
+});

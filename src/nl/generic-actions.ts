@@ -174,6 +174,11 @@ export function actionPhrases(
   }
   // words of the name that are the role of a parameter (siblingRoles): said with it, not with the verb
   if (roleWords.size > 0) w = [w[0]!, ...w.slice(1).filter((x) => ![...roleWords.values()].includes(x))];
+  // "robot-take-pot ?r - robot ?p - pot": the name starts with the one who acts, named by its
+  // type: the verb after it leads ("take pot p ... with r", not "perform the robot take pot r").
+  // (Untyped, with a condition "(robot ?r)" for a type, the other words could not be matched to
+  // parameters either, and "take pot r" would call r the pot: left as it is.)
+  if (w.length > 1 && !canBeVerb(w[0]!) && !isDirection(w[0]!) && canBeVerb(w[1]!) && !isPreposition(w[1]!) && ps.some((p) => names([w[0]!], p))) w = w.slice(1);
   // "do-plane", "do-saw-large": the light verb gives way to the verb after it
   if (w.length > 1 && LIGHT_VERBS.has(w[0]!) && canBeVerb(w[1]!)) w = w.slice(1);
   let verb: string;
@@ -230,8 +235,11 @@ export function actionPhrases(
     for (let j = 1; j < rest.length; j++) {
       const i = ps.findIndex((p) => names([rest[j]!], p));
       if (i < 0 || !isPreposition(rest[j - 1]!) || isDirection(rest[j - 1]!) || used.has(i) || mv.some((m) => m.from === i || m.to === i || m.movers.includes(i))) continue;
-      // (a place is where something else goes or leaves: a later argument of a changed atom)
-      if (![...adds, ...dels].some((l) => l.args.indexOf(i) > 0)) continue;
+      // (a place is where something else goes or leaves: a later argument of a changed atom; or,
+      // where nothing changes it, of a condition: "move-along-track ?train ?from ?to ?t" with
+      // "on-track ?from ?t" moves the train along track t, it does not move t)
+      const changed = [...adds, ...dels];
+      if (!changed.some((l) => l.args.indexOf(i) > 0) && (changed.some((l) => l.args.includes(i)) || !pre.some((l) => l.args.indexOf(i) > 0))) continue;
       namedPlaces.push(`${rest[j - 1]} ${rest[j]} ${ph[i]}`);
       used.add(i);
       rest = [...rest.slice(0, j - 1), ...rest.slice(j + 1)];

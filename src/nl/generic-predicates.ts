@@ -766,6 +766,9 @@ function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: Predica
       return done(`${a} is ${x}`, `${a} is not ${x}`);
     }
     case "have":
+      // "has-been-parked ?t": a perfect tense is denied after its auxiliary ("t has not been
+      // parked", not "t does not have been parked")
+      if (r.length > 1 && (r[1] === "been" || senseOf(r[1]!) === "past")) return done(`${a} has ${x}`, `${a} has not ${x}`);
       return done(`${a} has ${x || "something"}`, `${a} does not have ${x || "anything"}`);
     case "can":
       return done(`${a} can ${x || "act"}`, `${a} cannot ${x || "act"}`);

@@ -72,7 +72,27 @@ export function isAbbreviation(w: string): boolean {
  */
 export function typeNameWords(type: string): string[] {
   const w = splitName(type);
+  if (w.length === 1) return splitCompound(w[0]!);
   return w.length > 1 && w[w.length - 1] === "t" && /[-_]t$/i.test(type) ? w.slice(0, -1) : w;
+}
+
+/**
+ * A type name run together from two English words, itself not one ("trackpart", "trainunit"):
+ * its two words ("track part"), so that it reads as the problem's noun and a name word ("to
+ * track part t1") matches: two words of the tagger's lexicon, else of the long word list with
+ * four letters or more each (where "carpark" is also "carp ark"); else the name whole.
+ */
+function splitCompound(w: string): string[] {
+  if (w.length < 6 || !/^[a-z]+$/.test(w) || isEnglishWord(w)) return [w];
+  let fallback: string[] | null = null;
+  for (let i = 3; i <= w.length - 3; i++) {
+    const [a, b] = [w.slice(0, i), w.slice(i)];
+    // ("queuetype" stays whole: "queue type" would make a kind of thing a value, as "colour" is)
+    if (!english!.has(a) || !english!.has(b) || PREPOSITIONS.has(a) || PREPOSITIONS.has(b) || b === "type" || b === "kind") continue;
+    if (lexTags(a).length > 0 && lexTags(b).length > 0) return [a, b];
+    if (fallback === null && a.length >= 4 && b.length >= 4) fallback = [a, b];
+  }
+  return fallback ?? [w];
 }
 
 export function splitName(name: string): string[] {
