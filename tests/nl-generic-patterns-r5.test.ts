@@ -299,7 +299,88 @@ describe("shapes the ninth reading left open (issue 51: a tram depot of our own,
     expect(t.predicates.get("tram-at")!.pos[0]!.source).toContain("{s}");
     const wash = t.actions.get("tramcar-wash")!.text.map((x) => x.source)[0]!;
     // "tramcar-wash": the one washed is named by its type ("tram car"), and the verb leads
-    expect(wash.startsWith("wash")).toBe(true);
+    expect(wash).toMatch(/^wash \{c\}/);
     expect(wash).not.toContain("tramcar");
+  });
+});
+
+describe("untyped parameters typed by conditions (issue 51, ninth reading: a bakery of our own)", () => {
+  // (the shape of mokabarista's "perform the robot take pot robert with pot p and l")
+  const d = parseDomain(
+    `(define (domain bakery) (:requirements :strips)
+      (:predicates (BAKER ?b) (LOAF ?l) (OVEN ?o) (idle ?b) (in-oven ?l ?o) (baked ?l))
+      (:action baker-bake-loaf
+        :parameters (?b ?l ?o)
+        :precondition (and (BAKER ?b) (LOAF ?l) (OVEN ?o) (idle ?b) (in-oven ?l ?o))
+        :effect (baked ?l)))`,
+    "bakery.pddl",
+  );
+  const t = genericTemplates(d);
+
+  it("a static one-argument condition named by a noun is the parameter's kind: the baker bakes the loaf", () => {
+    const text = t.actions.get("baker-bake-loaf")!.text.map((x) => x.source)[0]!;
+    expect(text).toMatch(/^bake \{l\}/);
+    expect(text).toContain("baker {b}");
+    expect(text).not.toContain("perform");
+  });
+});
+
+describe("shapes the tenth reading found (issue 51: a courier drone and a ghost hunt of our own, not the domains read)", () => {
+  const drone = genericTemplates(
+    parseDomain(
+      `(define (domain courier) (:requirements :typing)
+        (:types drone parcel location medicine)
+        (:predicates (idle ?d - drone) (at ?l - location ?o - object) (has ?o - object ?i - object) (clamped ?p - parcel) (clamp ?p - parcel))
+        (:action fly
+          :parameters (?d - drone ?f ?t - location ?p - parcel)
+          :precondition (and (at ?f ?d) (at ?f ?p) (has ?d ?p))
+          :effect (and (not (at ?f ?d)) (not (at ?f ?p)) (at ?t ?d) (at ?t ?p)))
+        (:action pickup
+          :parameters (?d - drone ?l - location ?p - parcel)
+          :precondition (and (idle ?d) (at ?l ?d) (at ?l ?p))
+          :effect (and (not (idle ?d)) (has ?d ?p) (clamp ?p)))
+        (:action unpack
+          :parameters (?d - drone ?p - parcel ?m - medicine)
+          :precondition (and (has ?d ?p) (has ?p ?m))
+          :effect (and (not (has ?p ?m)) (has ?d ?m) (not (clamp ?p)))))`,
+      "courier.pddl",
+    ),
+  );
+  const act = (name: string): string => drone.actions.get(name)!.text.map((x) => x.source)[0]!;
+
+  it("a relation written place first ('at ?l ?o') moves the object, not the place", () => {
+    // (the shape of "I fly depot to at uav1 at crate c1 with location l2")
+    expect(act("fly")).toMatch(/^fly \{d\} from \{f\} to \{t\}/);
+  });
+
+  it("what a 'has' fact comes to hold is what is picked up; holders in a row are not 'between'", () => {
+    // (the shapes of "I pick up uav1 with location depot c1" and "c1 between uav1 and food food")
+    expect(act("pickup")).toMatch(/^pick up \{p\}/);
+    expect(act("unpack")).not.toContain("between");
+  });
+
+  it("a verb of handling that actions make and undo is a participle ('p is clamped', not 'p is a clamp')", () => {
+    // (the shape of "spam is a grasp")
+    expect(drone.predicates.get("clamp")!.pos[0]!.source).toBe("{p} is clamped");
+  });
+
+  const hunt = genericTemplates(
+    parseDomain(
+      `(define (domain ghosthunt) (:requirements :strips)
+        (:predicates (is_hunter ?x) (is_trap ?x) (at ?x ?pos) (next ?a ?b) (ghost ?pos) (carry ?x ?y))
+        (:action destroy
+          :parameters (?who ?what ?from ?to)
+          :precondition (and (is_hunter ?who) (is_trap ?what) (next ?from ?to) (at ?who ?from) (ghost ?to) (carry ?who ?what))
+          :effect (and (not (ghost ?to)) (not (carry ?who ?what)))))`,
+      "ghosthunt.pddl",
+    ),
+  );
+
+  it("a verb that ends a thing ends what a deleted fact names; question words name no role", () => {
+    // (the shapes of "I kill agent to sq_2_2 at sq_1_2 with what arrow" and "with who agent")
+    const zap = hunt.actions.get("destroy")!.text.map((x) => x.source)[0]!;
+    expect(zap).toMatch(/^destroy the ghost at \{to\}/);
+    expect(zap.replace(/\{[^}]+\}/g, "")).not.toMatch(/\b(who|what)\b/);
+    expect(zap).toContain("with {who} at {from}");
   });
 });

@@ -153,7 +153,11 @@ export function actionPhrases(
   const ps = paramInfos(decl.params);
   const ph = ps.map((p) => `{${p.ph}}`);
   const n = ps.length;
-  const { pre, adds, dels } = collect(decl);
+  // (a relation written place first, "at ?l ?o", is read object first like any other: who moves
+  // is the object, not the place; `recorded` turns it back to match the predicate's parameters)
+  const objectFirst = (ls: Lit[]): Lit[] => ls.map((l) => (preds.get(l.pred)?.placeFirst === true && l.args.length === 2 ? { pred: l.pred, args: [l.args[1]!, l.args[0]!] } : l));
+  const collected = collect(decl);
+  const [pre, adds, dels] = [objectFirst(collected.pre), objectFirst(collected.adds), objectFirst(collected.dels)];
   const mv = moves(adds, dels, preds);
   const pp = (name: string): PredicatePhrase | undefined => preds.get(name);
 
@@ -175,10 +179,16 @@ export function actionPhrases(
   // words of the name that are the role of a parameter (siblingRoles): said with it, not with the verb
   if (roleWords.size > 0) w = [w[0]!, ...w.slice(1).filter((x) => ![...roleWords.values()].includes(x))];
   // "robot-take-pot ?r - robot ?p - pot": the name starts with the one who acts, named by its
-  // type: the verb after it leads ("take pot p ... with r", not "perform the robot take pot r").
+  // type (or the kind a type predicate gives it): the verb after it leads ("take p ... with robot
+  // r", not "perform the robot take pot r").
   // (Untyped, with a condition "(robot ?r)" for a type, the other words could not be matched to
   // parameters either, and "take pot r" would call r the pot: left as it is.)
-  if (w.length > 1 && !canBeVerb(w[0]!) && !isDirection(w[0]!) && canBeVerb(w[1]!) && !isPreposition(w[1]!) && ps.some((p) => names([w[0]!], p))) w = w.slice(1);
+  let actor: number | null = null;
+  if (w.length > 1 && !canBeVerb(w[0]!) && !isDirection(w[0]!) && canBeVerb(w[1]!) && !isPreposition(w[1]!) && ps.some((p) => names([w[0]!], p))) {
+    // (with an object word after the verb the first noun acts; "tramcar-wash ?c ?s" washes c)
+    if (w.length > 2) actor = ps.findIndex((p) => names([w[0]!], p));
+    w = w.slice(1);
+  }
   // "do-plane", "do-saw-large": the light verb gives way to the verb after it
   if (w.length > 1 && LIGHT_VERBS.has(w[0]!) && canBeVerb(w[1]!)) w = w.slice(1);
   let verb: string;
@@ -273,6 +283,16 @@ export function actionPhrases(
   if (primary === null && mainMove !== null) primary = mainMove.movers.length > 0 ? mainMove.movers[0]! : (pp(mainMove.pred)?.implicit ?? null);
   // The one acting moves itself: "move from p1 to p2", not "move I from ...".
   if (primary === "I") primary = "";
+  // A verb that ends a thing ends what a deleted one-argument fact named by a noun says is there:
+  // "kill ?who ?what ?from ?to" deleting "wumpus ?to" kills the wumpus at to (not "kill who").
+  if (primary === null && ENDING.has(verb)) {
+    const gone = dels.find((l) => l.args.length === 1 && typeof l.args[0] === "number" && !adds.some((a) => a.pred === l.pred) && senseOf(splitName(l.pred).pop()!.toLowerCase()) === "noun");
+    if (gone !== undefined) {
+      const y = gone.args[0] as number;
+      primary = `the ${splitName(gone.pred).join(" ").toLowerCase()} ${ps[y]!.place || /^\?(from|to|dest|destination|target|origin)\d*$/i.test(decl.params[y]!.name) || pre.some((l) => l.args.length === 2 && l.args[1] === y && (pp(l.pred)?.locative ?? false)) ? "at" : "of"} ${ph[y]}`;
+      used.add(y);
+    }
+  }
   if (primary === null) {
     // The thing placed or taken away: the first argument of a locative atom added or deleted,
     // else of any atom the action changes.
@@ -290,8 +310,15 @@ export function actionPhrases(
     // a verb with its own object, "take-image", keeps it)
     const goes = (ls: Lit[], other: Lit[]): Lit[] => ls.filter((l) => relation(l) && other.some((o) => o.args.includes(l.args[0]!)));
     // (what a holder comes to hold or lets go: "holding ?h ?c" added by "grasp ?h ?c" is c taken
-    // by h, "grasp shot2 with hand left", not "grasp left with shot2")
-    const grip = [...adds, ...dels].find((l) => l.args.length === 2 && /^(holding|carrying|grasping|gripping|grabbing)$/.test(splitName(l.pred).join(" ")) && typeof l.args[0] === "number" && typeof l.args[1] === "number" && !inMove(l.args[1]));
+    // by h, "grasp shot2 with hand left", not "grasp left with shot2"; "has ?u ?c" added by
+    // "pickup ?u ?l ?c" picks up c)
+    // (a thing had that is let go by a verb that neither places nor takes away is used, not acted
+    // on: "kill ?who ?what ..." deletes "have ?who ?what", the arrow it shoots)
+    const holds = (l: Lit, added: boolean): boolean => {
+      const name = splitName(l.pred).join(" ");
+      return /^(holding|carrying|grasping|gripping|grabbing)$/.test(name) || (/^(has|have)$/.test(name) && (added || PLACING.has(verb) || REMOVAL.has(verb)));
+    };
+    const grip = [...adds.map((l) => [l, true] as const), ...dels.map((l) => [l, false] as const)].find(([l, added]) => l.args.length === 2 && holds(l, added) && typeof l.args[0] === "number" && typeof l.args[1] === "number" && !inMove(l.args[1]))?.[0];
     // a verb of gain ("recharge ?from ?to ..."): what it acts on is the one whose value rises, by
     // an order the preconditions state ("predecessor(post, pre)" falls), not the first argument
     const gainer = GAIN_VERBS.has(verb) ? risingMover(mv.filter(valueMove), pre) : null;
@@ -302,10 +329,12 @@ export function actionPhrases(
     else if (PLACING.has(verb)) primary = pick(adds.filter(locAdd)) ?? pick(goes(adds, dels)) ?? pick(adds.filter(relation));
     primary ??= pick(adds.filter(locAdd)) ?? pick(dels.filter(locAdd)) ?? pick([...adds, ...dels]);
   }
+  // the actor the name starts with is not what it acts on ("robot-take-coffee ?r ?b": take b, with r)
+  if (primary !== null && primary === actor) primary = null;
   if (primary === null) {
     // A parameter that is only where something is ("stop ?f" with lift-at ?f) is a place, not a thing.
     const place = (i: number): boolean => pre.some((l) => l.args.length === 1 && l.args[0] === i && (pp(l.pred)?.locative ?? false));
-    for (let i = 0; i < n && primary === null; i++) if (!inMove(i) && !place(i)) primary = i;
+    for (let i = 0; i < n && primary === null; i++) if (!inMove(i) && !place(i) && i !== actor) primary = i;
   }
   // What the action makes out of another: a parameter that comes to be (a one-argument fact of it
   // deleted, another added, and attributes given) with a value another parameter has
@@ -503,7 +532,8 @@ export function actionPhrases(
   const recorded = (i: number): string | null => {
     const fact = adds.find((l) => l.args.length >= 2 && l.args[l.args.length - 1] === i && l.args.slice(0, -1).every((x) => typeof x === "number" && x !== i && used.has(x)));
     const phrase = fact === undefined ? undefined : pp(fact.pred);
-    const own = fact === undefined ? undefined : predParams.get(fact.pred);
+    const own0 = fact === undefined ? undefined : predParams.get(fact.pred);
+    const own = own0 !== undefined && pp(fact!.pred)?.placeFirst === true ? [...own0].reverse() : own0;
     if (fact === undefined || phrase === undefined || phrase.plain || own === undefined || own.length !== fact.args.length) return null;
     return phrase.pos.replace(/\{([^}]+)\}/g, (m, name: string) => {
       const j = own.indexOf(name);
@@ -525,6 +555,9 @@ export function actionPhrases(
       else next.set(a, b);
     }
     if (!chain || next.size < 2) continue;
+    // (an order over one kind of value, not a chain of holders: "has ?u ?k" and "has ?k ?c" do
+    // not put crate k between uav u and content c)
+    if (![...next].every(([a, b]) => sameKind(a, b))) continue;
     const targets = new Set(next.values());
     const starts = [...next.keys()].filter((a) => !targets.has(a));
     if (starts.length !== 1) continue;
@@ -764,6 +797,8 @@ function risingMover(moves: readonly Move[], pre: readonly Lit[]): number | null
 // "{i} supports {m}": a third-person verb between the two arguments (not "is ...", "has ...")
 const VERB_READING = /^\{[^}]+\} ((?!is |has |can |does )[a-z]+s) \{[^}]+\}$/;
 const PLACING = new Set(["place", "put", "drop", "set", "stack", "pile", "lay", "deposit", "install"]);
+// Verbs that end a thing ("kill the wumpus at s"), for `actionPhrases`.
+const ENDING = new Set(["kill", "destroy", "defeat", "slay", "extinguish", "eliminate", "shoot", "demolish", "exterminate", "eat"]);
 const REMOVAL = new Set(["remove", "take", "pick", "get", "unload", "destroy", "lift", "grab", "collect", "fetch"]);
 // ("make" is no light verb: "make-iron" makes iron, "make-sandwich" a sandwich)
 const LIGHT_VERBS = new Set(["do", "perform", "execute"]);
@@ -775,7 +810,7 @@ function roleNoun(p: ParamInfo, raw: string): string {
   if (p.varWords.length === 0 && p.typeWords.length > 0 && isAbbreviation(raw.replace(/^\?/, "").replace(/\d+$/, ""))) return p.typeWords.join(" ");
   const words = splitName(raw.replace(/^\?/, ""))
     .flatMap((x) => (isEnglishWord(x) ? [x] : (compoundSplit(x) ?? [x])))
-    .filter((x) => !/^\d+$/.test(x));
+    .filter((x) => !/^\d+$/.test(x) && !/^(who|what|which)$/.test(x));
   const informative = p.varWords.length > 0 && words.length > 0 && words.every((x) => isEnglishWord(x) && x.length > 1);
   if (informative) return words.join(" ");
   // some English words beside codes ("xy_initial1"): those words and the type ("initial position")

@@ -38,7 +38,8 @@ const VALUE = new Set([
   "kind", "type", "count", "number", "num", "capacity", "amount", "quantity", "value", "grade", "flevel",
 ]);
 const DIRECTION = new Set(["direction", "dir", "d", "heading", "orientation"]);
-const VAGUE = /^([a-z]|[a-z]\d+|obj\d*|object\d*|arg\d*|param\d*|var\d*|v\d*|x\d*|y\d*|z\d*)$/;
+// (question words name no role: "?who ?what" say nothing a type or a condition does not)
+const VAGUE = /^([a-z]|[a-z]\d+|obj\d*|object\d*|arg\d*|param\d*|var\d*|v\d*|x\d*|y\d*|z\d*|who|what|which)$/;
 
 function hasAny(words: string[], set: Set<string>): boolean {
   if (words.length === 0) return false;

@@ -29,6 +29,8 @@ export interface PredicatePhrase {
   elide: Map<string, string>;
   /** The plain reading: the relation named, its arguments in order (no English reading was found). */
   plain?: boolean;
+  /** A locative relation written place first ("at ?l ?o": o is at l): actions read it object first. */
+  placeFirst?: boolean;
 }
 
 // Prepositions that a past participle or adjective takes before its second argument.
@@ -48,6 +50,10 @@ const SAME_KIND_RELATIONS = new Set(["next", "adjacent", "neighbour", "neighbor"
 // Adjectives of an attitude toward a thing named after them ("allergic-gluten ?c": allergic to gluten).
 const TOWARD: Record<string, string> = { allergic: "to", sensitive: "to", immune: "to", resistant: "to", loyal: "to", hostile: "to" };
 const GERUND_PREP: Record<string, string> = { pointing: "at", looking: "at", heading: "to", going: "to", waiting: "for", working: "on" };
+// Nouns of a place itself, not of a thing in it ("goal ?c": c is a goal).
+const THING_AT_EXCEPT = /^(goal|target|start|exit|entrance|home|base|destination|origin|wall|door|floor|cell|square|room|road|path|way)$/;
+// Verbs of handling that name a one-argument fact actions make and undo: grasp(x) -> "x is grasped".
+const HANDLING = new Set(["grasp", "grip", "grab", "clasp", "hold", "lock", "seal", "wrap", "tag", "stamp", "mark", "pack", "clamp", "secure", "fasten", "plug", "charge", "scan", "wash", "polish"]);
 // Gerunds whose single argument is the thing acted on: holding(x) -> "x is held".
 const TRANSITIVE = new Set(["holding", "carrying", "lifting", "grasping", "gripping", "grabbing", "pushing", "pulling", "towing"]);
 
@@ -209,8 +215,8 @@ function unreadable(w: string, ps: readonly ParamInfo[]): boolean {
  * The generic phrasing of `decl`. `agent`: who holds what a predicate without a holder says is held ("holds-bomb"): "I", or the
  * implicit subject the task proves moves about ("the robot", see implicit.ts).
  */
-export function predicatePhrase(decl: PredicateDecl, hint?: PredicateHint, flip = false, keepNames = false, agent = "I"): PredicatePhrase {
-  const out = predicatePhraseOf(decl, hint, keepNames, agent);
+export function predicatePhrase(decl: PredicateDecl, hint?: PredicateHint, flip = false, keepNames = false, agent = "I", dynamic = false): PredicatePhrase {
+  const out = predicatePhraseOf(decl, hint, keepNames, agent, dynamic);
   if (!flip || decl.params.length < 2) return out;
   // The domain uses the relation word the other way round (see generic.ts verticalFlips).
   const [a, b] = paramInfos(decl.params).map((p) => `{${p.ph}}`);
@@ -221,7 +227,7 @@ export function predicatePhrase(decl: PredicateDecl, hint?: PredicateHint, flip 
   return { ...out, pos, neg: swap(out.neg), link: null, groupable: out.groupable && pos.endsWith(`{${paramInfos(decl.params)[decl.params.length - 1]!.ph}}`) };
 }
 
-function predicatePhraseOf(decl: PredicateDecl, hint?: PredicateHint, keepNames = false, agent = "I"): PredicatePhrase {
+function predicatePhraseOf(decl: PredicateDecl, hint?: PredicateHint, keepNames = false, agent = "I", dynamic = false): PredicatePhrase {
   const ps = paramInfos(decl.params);
   const raw = decl.params.map((p) => p.name);
   let w = splitName(decl.spelling ?? decl.name);
@@ -274,7 +280,7 @@ function predicatePhraseOf(decl: PredicateDecl, hint?: PredicateHint, keepNames 
     flip = true;
     w = w.slice(1);
   }
-  const out = phrase(w, ps, raw, hint, keepNames, agent);
+  const out = phrase(w, ps, raw, hint, keepNames, agent, dynamic);
   if (flip) [out.pos, out.neg] = [out.neg, out.pos];
   return out;
 }
@@ -283,7 +289,7 @@ function base(): Omit<PredicatePhrase, "pos" | "neg"> {
   return { link: null, locative: false, attr: "", implicit: null, groupable: true, elide: new Map() };
 }
 
-function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHint, keepNames = false, agent = "I"): PredicatePhrase {
+function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHint, keepNames = false, agent = "I", dynamic = false): PredicatePhrase {
   const n = ps.length;
   const all = w.join(" ");
   const ph = ps.map((p) => `{${p.ph}}`);
@@ -340,7 +346,7 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
         break;
       }
     }
-    return unary(r, w, a, ps[0]!, hint, agent);
+    return unary(r, w, a, ps[0]!, hint, agent, dynamic);
   }
   // The second argument and the rest, as phrases after the relation.
   let b = ph[1]!;
@@ -481,7 +487,7 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
       // "is-not-zero ?n": the reading of "is-zero" negated (not "n is not not zero"); an unproven
       // twin of "is-zero" was read plainly above
       if (xs[0] === "not" && xs.length > 1) {
-        const o = phrase(["is", ...xs.slice(1)], ps, raw, hint, keepNames, agent);
+        const o = phrase(["is", ...xs.slice(1)], ps, raw, hint, keepNames, agent, dynamic);
         return { ...o, pos: o.neg, neg: o.pos };
       }
       // "is-a-process ?q - process ?pt - proctype": q is a process of proctype pt (the noun named
@@ -500,7 +506,7 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
       }
       if (isNounSense(xh) && xs.length > 0) return done(`${a} is the ${x} of ${b}`, `${a} is not the ${x} of ${b}`);
       if (xs.length === 0) return done(`${a} is ${b}`, `${a} is not ${b}`, "");
-      return phrase(xs, ps, raw, hint, keepNames, agent);
+      return phrase(xs, ps, raw, hint, keepNames, agent, dynamic);
     }
     case "have": {
       if (r.length === 1) {
@@ -528,6 +534,8 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
       // not "counter is at bialetti"
       if (n === 2 && r.length === 1 && LOCATIVE.has(head) && ps[0]!.place && !ps[1]!.place) {
         res.groupable = false;
+        res.locative = true;
+        res.placeFirst = true;
         return done(`${b} is ${rel} ${a}`, `${b} is not ${rel} ${a}`, rel);
       }
       res.locative = r.length === 1 && LOCATIVE.has(head);
@@ -642,17 +650,29 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
   }
 }
 
-function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: PredicateHint, agent = "I"): PredicatePhrase {
+function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: PredicateHint, agent = "I", dynamic = false): PredicatePhrase {
   const res = base();
   const done = (pos: string, neg: string): PredicatePhrase => ({ ...res, pos, neg, attr: res.attr || w.join(" ") });
   // a verb and a noun of the argument's own kind ("collect-card ?c - cardposition"): done to it,
   // or still to be done? The name does not say: the plain reading, not "c collects card"
   if (w.length >= 2 && senseOf(w[0]!) === "verb" && !LIGHT.has(w[0]!) && w.slice(1).some((y) => p.typeWords.some((t) => t.startsWith(y)) || names([y], p))) return plainPhrase(w.join(" "), [p]);
+  // "grasp ?o", a fact actions make and undo, named by a verb of handling: o is grasped, not "o
+  // is a grasp" (a verb read as a noun invents a kind of thing)
+  if (r.length === 1 && dynamic && HANDLING.has(r[0]!)) {
+    const part = verbForms(r[0]!).participle;
+    return done(`${a} is ${part}`, `${a} is not ${part}`);
+  }
+  // "wumpus ?pos", a fact actions make and undo, named by a thing's noun, of a place: a wumpus is
+  // there (not "pos has the property wumpus"; a fact that never changes is a kind: "pit ?pos",
+  // pos is a pit)
+  if (r.length === 1 && dynamic && p.place && senseOf(r[0]!) === "noun" && isEnglishWord(r[0]!) && !names([r[0]!], p) && !THING_AT_EXCEPT.test(r[0]!)) {
+    return done(`there is ${withArticle(r[0]!)} at ${a}`, `there is no ${r[0]} at ${a}`);
+  }
   // "is-at ?l": the "is" says nothing more than "at ?l" does (a bare "l2 is at" names no subject)
   if (r.length === 2 && senseOf(r[0]!) === "be" && LOCATIVE.has(r[1]!)) r = r.slice(1);
   // "is-not-zero ?n": the reading of "is-zero" negated (not "n is not not zero")
   if (r.length >= 3 && senseOf(r[0]!) === "be" && r[1] === "not") {
-    const o = unary([r[0]!, ...r.slice(2)], w.filter((x) => x !== "not"), a, p, hint, agent);
+    const o = unary([r[0]!, ...r.slice(2)], w.filter((x) => x !== "not"), a, p, hint, agent, dynamic);
     return { ...o, pos: o.neg, neg: o.pos };
   }
   // "have ?x", "holds ?x": the one argument is what is had; the one who has it is never named,

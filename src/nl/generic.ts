@@ -49,6 +49,61 @@ function shape(c: Compiled): string {
 }
 
 /**
+ * The action with each untyped parameter given the kind a type predicate says it is: a static
+ * one-argument predicate of the parameter among the precondition's conditions, named by a noun
+ * ("(ROBOT ?r) (POT ?p)", "(is_agent ?a)"), the only one of the parameter. Many hand-written
+ * STRIPS domains type their objects so; read untyped, "robot-take-pot ?r ?p ?l" could not tell
+ * the pot from the robot ("perform the robot take pot r with pot p").
+ */
+function kindedAction(a: Domain["actions"][number], domain: Domain): Domain["actions"][number] {
+  // (the parser gives an untyped parameter the type object)
+  const untyped = (p: Domain["actions"][number]["params"][number]): boolean => p.types.length === 0 || (p.types.length === 1 && p.types[0] === "object");
+  if (!a.params.some(untyped)) return a;
+  const changed = changedPredicates(domain);
+  const conds: Atom[] = [];
+  const walk = (f: Formula | null): void => {
+    if (f === null) return;
+    if (f.kind === "and") f.args.forEach(walk);
+    else if (f.kind === "atom") conds.push(f.atom);
+  };
+  walk(a.precondition);
+  let any = false;
+  const params = a.params.map((p) => {
+    if (!untyped(p)) return p;
+    const kinds = new Set<string>();
+    for (const c of conds) {
+      if (c.args.length !== 1 || c.args[0]!.kind !== "var" || c.args[0]!.name !== p.name || changed.has(c.predicate)) continue;
+      const w = splitName(c.predicate).map((x) => x.toLowerCase());
+      const kind = w[0] === "is" ? w.slice(1) : w;
+      if (kind.length === 0 || !kind.every((x) => isEnglishWord(x)) || !["noun", "plural"].includes(senseOf(kind[kind.length - 1]!))) continue;
+      kinds.add(kind.join("-"));
+    }
+    if (kinds.size !== 1) return p;
+    any = true;
+    return { ...p, types: [[...kinds][0]!] };
+  });
+  return any ? { ...a, params } : a;
+}
+
+const changedCache = new WeakMap<Domain, Set<string>>();
+
+/** Predicates some action's effect adds or deletes (conditional and universal effects too). */
+function changedPredicates(domain: Domain): Set<string> {
+  let out = changedCache.get(domain);
+  if (out !== undefined) return out;
+  out = new Set<string>();
+  const walk = (e: Effect | null): void => {
+    if (e === null) return;
+    if (e.kind === "and") e.args.forEach(walk);
+    else if (e.kind === "add" || e.kind === "del") out!.add(e.atom.predicate);
+    else if (e.kind === "when" || e.kind === "forall") walk(e.body);
+  };
+  for (const a of domain.actions) walk(a.effect);
+  changedCache.set(domain, out);
+  return out;
+}
+
+/**
  * Generic action templates. Two actions whose texts would read alike keep every word of their
  * names; if they still read alike, their PDDL names lead (the round trip must stay exact).
  */
@@ -70,23 +125,27 @@ function genericActions(domain: Domain, phrases: ReadonlyMap<string, PredicatePh
   };
   const predParams = new Map(domain.predicates.map((d) => [d.name, paramInfos(d.params).map((p) => p.ph)]));
   const roles = new Map(domain.actions.map((a) => [a.name, siblingRoles(a, domain.actions)]));
-  for (const a of domain.actions) texts.set(a.name, actionPhrases(a, phrases, false, false, predParams, roles.get(a.name)));
+  // (read with the kinds that type predicates give untyped parameters: see `kindedAction`)
+  const kinded = new Map(domain.actions.map((a) => [a.name, kindedAction(a, domain)]));
+  const phrasesOf = (name: string, keep: boolean, nouns: boolean, withRoles = true): string[] =>
+    actionPhrases(kinded.get(name)!, phrases, keep, nouns, predParams, withRoles ? roles.get(name) : undefined);
+  for (const a of domain.actions) texts.set(a.name, phrasesOf(a.name, false, false));
   const clashed = new Set<string>();
   // Alike texts: the name's words said as nouns of the parameters they name ("into truck T"),
   // then kept in the verb.
   for (const name of clash()) {
     clashed.add(name);
-    texts.set(name, actionPhrases(domain.actions.find((a) => a.name === name)!, phrases, false, true, predParams, roles.get(name)));
+    texts.set(name, phrasesOf(name, false, true));
   }
-  for (const name of clash()) texts.set(name, actionPhrases(domain.actions.find((a) => a.name === name)!, phrases, true, false, predParams, roles.get(name)));
+  for (const name of clash()) texts.set(name, phrasesOf(name, true, false));
   for (const name of clash()) {
     const a = domain.actions.find((x) => x.name === name)!;
     const lead = words(a.name);
-    texts.set(name, actionPhrases(a, phrases, true, false, predParams).map((t) => `carry out ${lead}: ${t}`));
+    texts.set(name, phrasesOf(name, true, false, false).map((t) => `carry out ${lead}: ${t}`));
   }
   const out = new Map<string, ActionTemplate>();
   // (no elision where the nouns tell two actions apart: "into truck truck1" is not "into truck1")
-  for (const a of domain.actions) out.set(a.name, { params: paramNames(a.params), text: comp(a.name, texts.get(a.name)!).map((c) => (clashed.has(a.name) ? c : withRoleElision(c, a))) });
+  for (const a of domain.actions) out.set(a.name, { params: paramNames(a.params), text: comp(a.name, texts.get(a.name)!).map((c) => (clashed.has(a.name) ? c : withRoleElision(c, kinded.get(a.name)!))) });
   return out;
 }
 
@@ -249,16 +308,17 @@ export function genericTemplates(domain: Domain, hints: TaskHints = new Map(), d
   if (hit !== undefined) return hit;
   const phrases = new Map<string, PredicatePhrase>();
   const flips = verticalFlips(domain);
+  const changed = changedPredicates(domain);
   const what = "while writing the step texts";
   checkTime(deadline, what);
   for (const p of domain.predicates) {
-    phrases.set(p.name, predicatePhrase(p, hints.get(p.name), flips.has(p.name)));
+    phrases.set(p.name, predicatePhrase(p, hints.get(p.name), flips.has(p.name), false, "I", changed.has(p.name)));
     checkTime(deadline, what);
   }
   // Subjects the PDDL leaves implicit (the agent, what it carries): proven from the actions.
   const implicit = implicitSubjects(domain, hints, phrases);
   for (const p of domain.predicates) {
-    if (implicit.agent !== "I" && agentDependent(p, phrases.get(p.name)!)) phrases.set(p.name, predicatePhrase(p, hints.get(p.name), flips.has(p.name), false, implicit.agent));
+    if (implicit.agent !== "I" && agentDependent(p, phrases.get(p.name)!)) phrases.set(p.name, predicatePhrase(p, hints.get(p.name), flips.has(p.name), false, implicit.agent, changed.has(p.name)));
     const o = implicit.phrases.get(p.name);
     if (o !== undefined) phrases.set(p.name, o);
   }
@@ -267,7 +327,7 @@ export function genericTemplates(domain: Domain, hints: TaskHints = new Map(), d
   for (let round = 0; round < 2; round++) {
     for (const name of predicateClashes(domain, phrases)) {
       const p = domain.predicates.find((d) => d.name === name)!;
-      phrases.set(name, round === 0 ? predicatePhrase(p, hints.get(name), flips.has(name), true) : plainPhrase(splitName(p.name).join(" "), paramInfos(p.params)));
+      phrases.set(name, round === 0 ? predicatePhrase(p, hints.get(name), flips.has(name), true, "I", changed.has(name)) : plainPhrase(splitName(p.name).join(" "), paramInfos(p.params)));
     }
   }
   const predicates = new Map<string, PredicateTemplate>();

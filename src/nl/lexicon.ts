@@ -171,7 +171,7 @@ export function canBeVerb(w: string): boolean {
 }
 
 // Nouns and adjectives the tagger reads alone as such that name actions as verbs ("cook", "secure_cargo", "present ?r ?p").
-const NOUN_VERBS = new Set(["cook", "secure", "present", "water", "tow", "weld"]);
+const NOUN_VERBS = new Set(["cook", "secure", "present", "water", "tow", "weld", "stow", "ferry", "shuttle", "tidy", "destroy", "shoot"]);
 
 // Adjectives that are verbs too ("close sd2", "open new stack"); the tagger reads them as adjectives.
 const ADJECTIVE_VERBS = new Set(["close", "open", "reset", "set", "restart", "update", "clean", "empty", "free", "clear", "dry", "warm", "cool", "fill", "glaze", "plane", "shut", "lock", "unlock", "wet", "saw"]);
