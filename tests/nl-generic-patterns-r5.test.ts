@@ -384,3 +384,46 @@ describe("shapes the tenth reading found (issue 51: a courier drone and a ghost 
     expect(zap).toContain("with {who} at {from}");
   });
 });
+
+describe("shapes the eleventh reading found (issue 51: a stepping-stone walk and a network lab of our own)", () => {
+  it("where the one acting is changes: 'moving to s2', not 'changing I to s2'", () => {
+    // (the shape of hidato's "I walk forwards t6 standing at n1 with tile t4, changing I to n2")
+    const d = parseDomain(
+      `(define (domain stones) (:requirements :typing) (:types stone number)
+        (:predicates (at ?m - number) (are_linked ?a ?b - stone) (in_order ?a ?b - number) (has_mark ?s - stone ?m - number))
+        (:action hop_ahead
+          :parameters (?s1 ?s2 - stone ?m1 ?m2 - number)
+          :precondition (and (at ?m1) (are_linked ?s1 ?s2) (in_order ?m1 ?m2) (has_mark ?s1 ?m1) (has_mark ?s2 ?m2))
+          :effect (and (at ?m2) (not (at ?m1)))))`,
+      "stones.pddl",
+    );
+    const hint = { static: false, functional: false, exactlyOne: true, multiValued: false, numeric: null, unprovenTwin: false };
+    const t = genericTemplates(d, new Map([["at", hint]]));
+    const hop = t.actions.get("hop_ahead")!.text.map((x) => x.source)[0]!;
+    expect(t.predicates.get("at")!.pos[0]!.source).toMatch(/^I am /);
+    expect(hop).not.toContain("changing I");
+    expect(hop).toContain("{m2}");
+  });
+
+  it("an acronym with a small letter inside is one word; 'complete' names an action as a verb", () => {
+    // (the shapes of "I perform D do S attack" and "I perform the complete solar-panel")
+    const d = parseDomain(
+      `(define (domain netlab) (:requirements :typing) (:types host job)
+        (:predicates (compromised ?h - host) (ran ?j - job) (flooded ?h - host))
+        (:action launch_DDoS_flood
+          :parameters (?a ?b - host)
+          :precondition (and (compromised ?a))
+          :effect (flooded ?b))
+        (:action complete-job
+          :parameters (?j - job ?h - host)
+          :precondition (compromised ?h)
+          :effect (ran ?j)))`,
+      "netlab.pddl",
+    );
+    const t = genericTemplates(d);
+    const launch = t.actions.get("launch_ddos_flood")!.text.map((x) => x.source)[0]!;
+    expect(launch).toMatch(/ddos/i);
+    expect(launch).not.toMatch(/\bd do s\b/i);
+    expect(t.actions.get("complete-job")!.text.map((x) => x.source)[0]!).toMatch(/^complete /);
+  });
+});

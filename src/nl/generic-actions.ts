@@ -476,7 +476,9 @@ export function actionPhrases(
     // "changing its stored level": a relation that is not a noun names its value by the value's type
     const vnoun = ps[m.to]!.typeWords.join(" ");
     if (vnoun !== "" && !attr.split(" ").includes(ps[m.to]!.typeWords[ps[m.to]!.typeWords.length - 1]!) && senseOf(attr.split(" ").pop()!) !== "noun") attr = `${attr} ${vnoun}`;
-    if (mover === null) tails.push(`changing ${info?.implicit ?? `the ${attr}`} ${ends.join(" ")}`);
+    // (where the one acting is: "moving to n2", not "changing I to n2")
+    if (mover === null && info?.implicit === "I" && info.locative) tails.push(`moving ${ends.join(" ")}`);
+    else if (mover === null) tails.push(`changing ${info?.implicit ?? `the ${attr}`} ${ends.join(" ")}`);
     else if (used.has(mover) || mover === primary) tails.push(`changing its ${attr} ${ends.join(" ")}`);
     else {
       tails.push(`changing the ${attr} of ${ph[mover]} ${ends.join(" ")}`);

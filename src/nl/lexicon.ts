@@ -96,8 +96,13 @@ function splitCompound(w: string): string[] {
 }
 
 export function splitName(name: string): string[] {
+  // (an acronym written with a small letter inside, "DDoS", is one word, not "D do S")
+  const acronym = (t: string): boolean => t.length <= 6 && (t.match(/[A-Z]/g) ?? []).length >= 3 && (t.match(/[a-z]/g) ?? []).length <= 2 && /[a-z]/.test(t) && /^[A-Z]/.test(t);
   const spaced = name
     .replace(/^\?/, "")
+    .split(/([\s\-_.]+)/)
+    .map((t) => (acronym(t) ? t.replace(/[a-z]/g, (c) => c.toUpperCase()) : t))
+    .join("")
     .replace(/([a-z])([A-Z])/g, "$1 $2")
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
     // "level2" -> "level 2", but keep short codes such as "cb1" or "f0" whole.
@@ -174,7 +179,7 @@ export function canBeVerb(w: string): boolean {
 const NOUN_VERBS = new Set(["cook", "secure", "present", "water", "tow", "weld", "stow", "ferry", "shuttle", "tidy", "destroy", "shoot"]);
 
 // Adjectives that are verbs too ("close sd2", "open new stack"); the tagger reads them as adjectives.
-const ADJECTIVE_VERBS = new Set(["close", "open", "reset", "set", "restart", "update", "clean", "empty", "free", "clear", "dry", "warm", "cool", "fill", "glaze", "plane", "shut", "lock", "unlock", "wet", "saw"]);
+const ADJECTIVE_VERBS = new Set(["close", "open", "reset", "set", "restart", "update", "clean", "empty", "free", "clear", "dry", "warm", "cool", "fill", "glaze", "plane", "shut", "lock", "unlock", "wet", "saw", "complete", "finish"]);
 
 /** True when `w` (ending in -s) is also a verb's third person: "orbits", "attacks", "craves". */
 export function canBeThirdPerson(w: string): boolean {
