@@ -104,7 +104,8 @@ export function critic(ctx: CriticContext): (ls: LabeledStep, prng: Prng) => str
       if (items.length === 0 && goals.pos.some((f) => task.factDerived[f] === 1)) items = goalPartsUnreachable(reach);
       items = unique(items);
       if (items.length > 0) {
-        const named = items.slice(0, MAX_NAMED_GOALS).map((t) => `that ${t}`);
+        // (one left over is named, not counted: "and one more" hid a goal that one clause says)
+        const named = items.slice(0, items.length === MAX_NAMED_GOALS + 1 ? items.length : MAX_NAMED_GOALS).map((t) => `that ${t}`);
         const more = items.length - named.length;
         if (more > 0) named.push(`${countWord(more)} more`);
         text = `${items.length === 1 ? "the goal condition" : "the goal conditions"} ${joinList(named)} could not be reached from there`;
