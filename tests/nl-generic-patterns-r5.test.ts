@@ -427,3 +427,22 @@ describe("shapes the eleventh reading found (issue 51: a stepping-stone walk and
     expect(t.actions.get("complete-job")!.text.map((x) => x.source)[0]!).toMatch(/^complete /);
   });
 });
+
+describe("a slot number in a name is an ordinal (issue 51, eleventh reading: a bee farm of our own)", () => {
+  // (the shape of colony's "I collect 2 metal ... worker3 has resource 2 metal")
+  const t = genericTemplates(
+    parseDomain(
+      `(define (domain beefarm) (:requirements :typing) (:types keeper jar)
+        (:predicates (has-jar ?k - keeper ?j - jar) (has-jar2 ?k - keeper ?j - jar) (full ?j - jar))
+        (:action fill-jar2
+          :parameters (?k - keeper ?j - jar)
+          :precondition (has-jar2 ?k ?j)
+          :effect (full ?j)))`,
+      "beefarm.pddl",
+    ),
+  );
+  it("'has-jar2' is the second jar had, not two jars", () => {
+    expect(t.predicates.get("has-jar2")!.pos[0]!.source).toBe("{k} has {j} as its second jar");
+    expect(t.actions.get("fill-jar2")!.text[0]!.source).toMatch(/^fill second \{j\}/);
+  });
+});

@@ -7,7 +7,7 @@
  * fl1". Every parameter appears exactly once, so the text parses back to the action.
  */
 import type { ActionDecl, Effect, Formula, Term } from "../pddl/ast.js";
-import { adverbOf, canBeVerb, compoundSplit, isDirection, isAbbreviation, isEnglishWord, isKnownWord, isPreposition, senseOf, splitName } from "./lexicon.js";
+import { adverbOf, canBeVerb, compoundSplit, isDirection, isAbbreviation, isEnglishWord, isKnownWord, isPreposition, ordinalSlots, senseOf, splitName } from "./lexicon.js";
 import { names, paramInfos, type ParamInfo } from "./generic-params.js";
 import { coordinatePair, type PredicatePhrase } from "./generic-predicates.js";
 
@@ -163,6 +163,8 @@ export function actionPhrases(
 
   // ---- the verb
   let w = splitName(decl.spelling ?? decl.name);
+  // ("collect-resource2": the second resource, not two; other shapes keep their number)
+  if (w.length === 3 && /^[2-9]$/.test(w[2]!) && canBeVerb(w[0]!)) w = ordinalSlots(w);
   if (w.length === 1) {
     const c = compoundSplit(w[0]!);
     if (c !== null && canBeVerb(c[0])) w = [...c];

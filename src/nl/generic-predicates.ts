@@ -4,7 +4,7 @@
  * plane1 is fl2"), never "holds for" or "is true".
  */
 import type { PredicateDecl, TypedName } from "../pddl/ast.js";
-import { canBeThirdPerson, thirdToBase, compoundSplit, isDirection, isEnglishWord, isKnownWord, isPreposition, senseOf, splitName, verbForms, withArticle, type Sense } from "./lexicon.js";
+import { canBeThirdPerson, ordinalSlots, thirdToBase, compoundSplit, isDirection, isEnglishWord, isKnownWord, isPreposition, senseOf, splitName, verbForms, withArticle, type Sense } from "./lexicon.js";
 import { names, paramInfos, type ParamInfo } from "./generic-params.js";
 import type { NumericRelation, PredicateHint } from "./hints.js";
 
@@ -231,6 +231,8 @@ function predicatePhraseOf(decl: PredicateDecl, hint?: PredicateHint, keepNames 
   const ps = paramInfos(decl.params);
   const raw = decl.params.map((p) => p.name);
   let w = splitName(decl.spelling ?? decl.name);
+  // ("has-resource2": a slot of what is had; other shapes keep their number)
+  if (/^(has|have)$/.test(w[0] ?? "") && w.length === 3) w = ordinalSlots(w);
   // "not-blocked" beside "blocked", not proven its complement: reading it as "not blocked" would
   // give two facts one sentence; name it as it is.
   if (hint?.unprovenTwin && ps.length > 0) return plainPhrase(w.join(" "), ps);
@@ -515,6 +517,11 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
         const obj = ps[1]!.typeWords.length > 0 ? `the ${bn} ${b}` : b;
         res.elide.set(bn, b);
         return done(`${a} has ${obj}`, `${a} does not have ${obj}`, "");
+      }
+      // "has-resource2 ?w ?r": w has r as its second resource (a slot, not "w has second r")
+      if (r.length === 2 && /^(second|third|fourth|fifth|sixth|seventh|eighth|ninth)$/.test(r[1]!)) {
+        const slot = `its ${r[1]} ${ps[1]!.noun}`;
+        return done(`${a} has ${b} as ${slot}`, `${a} does not have ${b} as ${slot}`);
       }
       if (ps[1]!.place) return done(`${a} has ${x} for ${b}`, `${a} does not have ${x} for ${b}`);
       res.elide.set(r[r.length - 1]!, b);

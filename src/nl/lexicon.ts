@@ -95,6 +95,26 @@ function splitCompound(w: string): string[] {
   return fallback ?? [w];
 }
 
+const ORDINAL_WORDS = ["", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"];
+
+/**
+ * A slot number after a noun in a predicate's or action's name ("has-resource2": the second
+ * resource), said as an ordinal before it: "second resource", not "resource 2", which reads as
+ * a count ("collect 2 metal"). Only 2 to 9 after a noun; other words are left as they are.
+ */
+export function ordinalSlots(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const next = words[i + 1];
+    if (next !== undefined && /^[2-9]$/.test(next) && senseOf(w) === "noun" && isEnglishWord(w)) {
+      out.push(ORDINAL_WORDS[Number(next)]!, w);
+      i++;
+    } else out.push(w);
+  }
+  return out;
+}
+
 export function splitName(name: string): string[] {
   // (an acronym written with a small letter inside, "DDoS", is one word, not "D do S")
   const acronym = (t: string): boolean => t.length <= 6 && (t.match(/[A-Z]/g) ?? []).length >= 3 && (t.match(/[a-z]/g) ?? []).length <= 2 && /[a-z]/.test(t) && /^[A-Z]/.test(t);
