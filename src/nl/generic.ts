@@ -60,13 +60,7 @@ function kindedAction(a: Domain["actions"][number], domain: Domain): Domain["act
   const untyped = (p: Domain["actions"][number]["params"][number]): boolean => p.types.length === 0 || (p.types.length === 1 && p.types[0] === "object");
   if (!a.params.some(untyped)) return a;
   const changed = changedPredicates(domain);
-  const conds: Atom[] = [];
-  const walk = (f: Formula | null): void => {
-    if (f === null) return;
-    if (f.kind === "and") f.args.forEach(walk);
-    else if (f.kind === "atom") conds.push(f.atom);
-  };
-  walk(a.precondition);
+  const conds = conditionAtoms(a.precondition);
   let any = false;
   const params = a.params.map((p) => {
     if (!untyped(p)) return p;
@@ -83,6 +77,18 @@ function kindedAction(a: Domain["actions"][number], domain: Domain): Domain["act
     return { ...p, types: [[...kinds][0]!] };
   });
   return any ? { ...a, params } : a;
+}
+
+/** The positive atoms of a formula's top-level conjunction. */
+function conditionAtoms(f: Formula | null): Atom[] {
+  const out: Atom[] = [];
+  const walk = (g: Formula | null): void => {
+    if (g === null) return;
+    if (g.kind === "and") g.args.forEach(walk);
+    else if (g.kind === "atom") out.push(g.atom);
+  };
+  walk(f);
+  return out;
 }
 
 const changedCache = new WeakMap<Domain, Set<string>>();
@@ -223,13 +229,7 @@ export function verticalFlips(domain: Domain): Set<string> {
       else if (e.kind === "del") dels.push(e.atom);
     };
     walk(a.effect);
-    const pre: Atom[] = [];
-    const walkF = (f: Formula | null): void => {
-      if (f === null) return;
-      if (f.kind === "and") f.args.forEach(walkF);
-      else if (f.kind === "atom") pre.push(f.atom);
-    };
-    walkF(a.precondition);
+    const pre = conditionAtoms(a.precondition);
     for (const d of dels) {
       for (const ad of adds) {
         if (ad.predicate !== d.predicate || ad.args.length !== d.args.length) continue;
