@@ -178,6 +178,34 @@ describe("trajectory-level pairs", () => {
     expect(undoPairs).toBeGreaterThan(20);
   });
 
+  it("a left-out step says nothing by the actions around it: drop pairs name each action schema equally often on both sides, and both continuations occur", () => {
+    // issue 55: the rest of the old plan after a left-out step, cut to a length drawn on its own,
+    // was short of a preparing action (pick-up, board) and over in a completing one (stack,
+    // debark): 0.60-0.67 of drop pairs from the actions alone
+    const schemas = (actions: string[]): string => actions.map((a) => a.slice(1).split(/[ )]/)[0]!).sort().join(" ");
+    let drops = 0;
+    let staleRest = 0;
+    let optimalRest = 0;
+    for (const [domain, problem] of CASES) {
+      for (const seed of [1, 2, 3, 4]) {
+        for (const r of rowsOf<TrajectoryPairRow>(domain, problem, "trajectories", 0, seed).rows) {
+          if (r.perturbation !== "drop" || r.meta.chosen_kind !== "optimal") continue;
+          drops++;
+          expect([domain, problem, seed, schemas(r.rejected_actions)]).toEqual([domain, problem, seed, schemas(r.chosen_actions)]);
+          const t = r.meta.position;
+          const n = r.chosen_actions.length;
+          // the rest of the old plan: the chosen side's steps one place on (the left-out one's place taken by the next)
+          if (n > t + 2 && r.rejected_actions.slice(t, n - 1).every((a, i) => a === r.chosen_actions[t + 1 + i])) staleRest++;
+          // an optimal plan from the true state: here the left-out step comes again right after the one in its place
+          else if (r.rejected_actions[t + 1] === r.chosen_actions[t]) optimalRest++;
+        }
+      }
+    }
+    expect(drops).toBeGreaterThan(15);
+    expect(staleRest).toBeGreaterThan(0);
+    expect(optimalRest).toBeGreaterThan(0);
+  });
+
   it("is deterministic for a seed", () => {
     expect(rowsOf("rooms", "p0001", "trajectories", 0, 4).lines).toEqual(rowsOf("rooms", "p0001", "trajectories", 0, 4).lines);
     // a problem with pairs of every kind of chosen side

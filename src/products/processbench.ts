@@ -187,7 +187,7 @@ export function firstErrorChains(input: ProductInput, prng: Prng): ChainDraft[] 
 }
 
 /** The first c candidates of both chains name each action schema equally often. */
-function sameSchemas(a: readonly Candidate[], b: readonly Candidate[], c: number): boolean {
+export function sameSchemas(a: readonly Candidate[], b: readonly Candidate[], c: number): boolean {
   const count = new Map<Candidate["schema"], number>();
   for (let i = 0; i < c; i++) {
     count.set(a[i]!.schema, (count.get(a[i]!.schema) ?? 0) + 1);

@@ -12,7 +12,7 @@ import type { GroundTask } from "../task/types.js";
 import { Prng } from "../util/prng.js";
 import { oneLine, STEP_SEPARATOR, trainerPrompt } from "./layout.js";
 import { preferenceLine, type PreferenceRow } from "./preference.js";
-import { candidateOf, lastShortCut, replayChain } from "./processbench.js";
+import { candidateOf, lastShortCut, replayChain, sameSchemas } from "./processbench.js";
 import { firstBelow, type ProductInput } from "./chains.js";
 
 /**
@@ -217,6 +217,10 @@ function* cores(kind: Perturbation, input: ProductInput, prng: Prng, optCost: nu
   const plan = input.planOps.map((op) => candidateOf(task, op));
   const L = plan.length;
   const positions = prng.shuffle(Array.from({ length: L }, (_, i) => i));
+  if (kind === "drop") {
+    yield* dropCores(input, plan, positions, prng, optCost);
+    return;
+  }
   for (const t of positions) {
     switch (kind) {
       case "detour": {
@@ -278,11 +282,42 @@ function* cores(kind: Perturbation, input: ProductInput, prng: Prng, optCost: nu
         }
         break;
       }
-      case "drop": {
-        const cands = [...plan.slice(0, t), ...plan.slice(t + 1)];
-        if (worse(task, cands, optCost)) yield { cands, position: t, keep: Math.min(t + 1, cands.length) };
-        break;
-      }
+    }
+  }
+}
+
+/**
+ * The "drop" plans: one step left out, and what follows the step taken in its place either the
+ * rest of the old plan ("stale") or an optimal plan from the true state ("optimal"). Which of
+ * the two is drawn evenly first, then the positions are tried in seeded order for it, then for
+ * the other. The stale plans alone made a rejected cut reach one step further into the plan
+ * than a chosen cut of the same length, so a probe read the plan's late actions (unload,
+ * depart, tighten) as "rejected": drop pairs 0.67 from the actions alone (issue 55). An optimal
+ * continuation usually takes the left-out step again, and its cut reaches one step less far;
+ * drawn evenly and tried first, the two even out (a fallback when one is not on offer at any
+ * position would tilt it again).
+ */
+function* dropCores(input: ProductInput, plan: Candidate[], positions: number[], prng: Prng, optCost: number): Generator<Core> {
+  const { task, ctx } = input;
+  const L = plan.length;
+  const stale = (t: number): Candidate[] => [...plan.slice(0, t), ...plan.slice(t + 1)];
+  const optimal = (t: number): Candidate[] | null => {
+    if (t + 1 >= L) return null;
+    const s = input.planStates[t]!;
+    const v = applicableVariant(ctx, s, plan[t + 1]!.schema, plan[t + 1]!.args);
+    const s1 = v >= 0 ? successor(ctx, s, v) : s;
+    if (isGoal(task, s1) || hstar(ctx, s1) === Infinity) return null;
+    const cands = [...plan.slice(0, t), plan[t + 1]!, ...optimalWalk(ctx, s1, null).ops.map((op) => candidateOf(task, op))];
+    // the step in the left-out one's place may be optimal there (two steps in either order):
+    // then this plan has no wrong step
+    return firstBelow(replayChain(ctx, cands).labels.map((l) => l.reward), 1.0) >= 0 ? cands : null;
+  };
+  const order = prng.next() < 0.5 ? [optimal, stale] : [stale, optimal];
+  for (const make of order) {
+    for (const t of positions) {
+      if (!worse(task, stale(t), optCost)) continue;
+      const cands = make(t);
+      if (cands !== null) yield { cands, position: t, keep: Math.min(t + 1, cands.length) };
     }
   }
 }
@@ -343,8 +378,23 @@ function perturb(kind: Perturbation, input: ProductInput, prng: Prng, optCost: n
     if (chosen !== null) b = Math.min(b, lastShortCut(input.ctx, chosen.full, a));
     if (b < a) continue;
     if (chosen !== null && !(chainReward(input, full.slice(0, a), optCost) < chosen.reward)) continue;
-    const c = a + prng.int(b - a + 1);
-    const m = a + prng.int(b - a + 1);
+    let c: number;
+    let m: number;
+    if (kind === "drop" && chosen === null) {
+      // One length for both, drawn among the cuts where the two sides name each action schema
+      // equally often, as the chains do (`firstErrorChains`): a left-out step is mostly one
+      // that prepares another (pick-up, board, load), so that any other cut had the rejected
+      // side short of a preparing action and over in a completing one, read by a probe as
+      // "rejected" (drop pairs 0.60-0.67 from the actions alone, issue 55). Equal lengths say
+      // nothing here: the form of the two sides is alike by construction.
+      const fit: number[] = [];
+      for (let k = a; k <= b; k++) if (sameSchemas(plan, full, k)) fit.push(k);
+      if (fit.length === 0) continue;
+      c = m = prng.pick(fit);
+    } else {
+      c = a + prng.int(b - a + 1);
+      m = a + prng.int(b - a + 1);
+    }
     const cands = full.slice(0, m);
     // a cut that holds the first wrong step is worth less than a correct prefix (checked again by the caller)
     if (chainReward(input, cands, optCost) >= 1) throw new Error(`internal: a cut of perturbation ${kind} holds no wrong step`);
