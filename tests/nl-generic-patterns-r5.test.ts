@@ -3,8 +3,11 @@
  * a domain of our own with each shape, read through the generic templates.
  */
 import { describe, expect, it } from "vitest";
-import { parseDomain } from "../src/pddl/index.js";
-import { genericTemplates } from "../src/nl/index.js";
+import { parseDomain, parseProblem } from "../src/pddl/index.js";
+import { createRenderer, genericTemplates } from "../src/nl/index.js";
+import { ground } from "../src/task/index.js";
+import { Prng } from "../src/util/prng.js";
+import { opCand } from "./nl-helpers.js";
 import { fill, joinList } from "../src/nl/text.js";
 import { variableLabels } from "../src/nl/renderer.js";
 
@@ -444,5 +447,53 @@ describe("a slot number in a name is an ordinal (issue 51, eleventh reading: a b
   it("'has-jar2' is the second jar had, not two jars", () => {
     expect(t.predicates.get("has-jar2")!.pos[0]!.source).toBe("{k} has {j} as its second jar");
     expect(t.actions.get("fill-jar2")!.text[0]!.source).toMatch(/^fill second \{j\}/);
+  });
+});
+
+describe("a quantified effect's facts that differ in one object are said once (issue 51, eleventh reading: a radio net of our own)", () => {
+  // (the shape of pentest's "d1 is connected to d1, d1 is sniffing d1, d1 is connected to d2, ...")
+  const d = parseDomain(
+    `(define (domain radionet) (:requirements :typing :adl) (:types station band)
+      (:predicates (tuned ?s - station ?b - band) (hears ?s ?t - station) (jammed ?t - station) (powered ?s - station))
+      (:action open_channel
+        :parameters (?s - station ?b - band)
+        :precondition (powered ?s)
+        :effect (forall (?t - station) (when (tuned ?t ?b) (and (hears ?s ?t) (jammed ?t))))))`,
+    "radionet.pddl",
+  );
+  const p = parseProblem(
+    `(define (problem r1) (:domain radionet) (:objects s1 s2 s3 s4 s5 - station b1 b2 - band)
+      (:init (powered s1) (tuned s1 b1) (tuned s2 b1) (tuned s3 b1) (tuned s4 b1) (tuned s5 b2))
+      (:goal (hears s1 s4)))`,
+    "r1.pddl",
+    d,
+  );
+  const task = ground(d, p);
+  const r = createRenderer(task, null);
+  const op = task.opNames.findIndex((n) => n === "(open_channel s1 b1)");
+  it("'s1 hears each of s1 to s4', not one clause per station", () => {
+    expect(op).toBeGreaterThanOrEqual(0);
+    const text = r.step(1, opCand(task, op), new Prng(1, "x"), task.init);
+    // a list at the end of the sentence and one at its start ("s1 to s4": a run of names counting up, each named)
+    expect(text).toContain("s1 hears each of s1 to s4");
+    expect(text).toContain("each of s1 to s4 is jammed");
+    expect(text).not.toMatch(/s1 hears s1, s1 hears s2/);
+    // no station it does not change
+    expect(text).not.toContain("s5");
+    // still read back as its action
+    expect(r.parseStep(text)).toEqual({ schema: opCand(task, op).schema, args: opCand(task, op).args });
+  });
+  it("two such facts stay two clauses", () => {
+    const q = parseProblem(
+      `(define (problem r2) (:domain radionet) (:objects s1 s2 s3 - station b1 - band)
+        (:init (powered s1) (tuned s2 b1) (tuned s3 b1)) (:goal (hears s1 s3)))`,
+      "r2.pddl",
+      d,
+    );
+    const t2 = ground(d, q);
+    const r2 = createRenderer(t2, null);
+    const o = t2.opNames.findIndex((n) => n === "(open_channel s1 b1)");
+    const text = r2.step(1, opCand(t2, o), new Prng(1, "x"), t2.init);
+    expect(text).not.toContain("each of");
   });
 });

@@ -905,6 +905,46 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null, 
     return atomText(predOf(task.factPredicate[f]!, vals.length), pos, vals, prng);
   };
   const has = (state: Uint32Array, f: number): boolean => ((state[f >>> 5]! >>> (f & 31)) & 1) === 1;
+  /**
+   * Added facts of a quantified effect that differ in one argument only, said once with that
+   * argument as a list, where the sentence begins or ends with it ("d1 is sniffing each of d1 to
+   * d5" for `forall (?d) (when (connected ?d ?n) (sniffing ?dev ?d))`; was one clause per device,
+   * issue 51). By item index: the group's text at its first member, null at the others; items
+   * not grouped are absent. Three or more facts make a group.
+   */
+  const groupedFacts = (facts: ReadonlyArray<{ pred: string; args: readonly string[] } | null>, prng: Prng | null): Map<number, string | null> => {
+    const out = new Map<number, string | null>();
+    const byShape = new Map<string, number[]>();
+    facts.forEach((f, i) => {
+      if (f === null || f.args.length === 0) return;
+      // the varying argument: the first or the last (keys with the other arguments)
+      for (const at of f.args.length === 1 ? [0] : [0, f.args.length - 1]) {
+        const k = `${f.pred}/${f.args.length}/${at}/${f.args.filter((_, j) => j !== at).join(" ")}`;
+        let g = byShape.get(k);
+        if (g === undefined) byShape.set(k, (g = []));
+        g.push(i);
+      }
+    });
+    for (const [k, idx] of byShape) {
+      const members = idx.filter((i) => !out.has(i));
+      if (members.length < 3) continue;
+      const at = Number(k.split("/")[2]);
+      const f0 = facts[members[0]!]!;
+      const c = pick(predOf(f0.pred, f0.args.length).pos, prng);
+      // the list must stand where the sentence begins or ends, in one slot, as written
+      const slot = c.slots.indexOf(at);
+      if (slot < 0 || c.slots.lastIndexOf(at) !== slot || c.elide !== undefined) continue;
+      const leads = slot === 0 && c.parts[0] === "";
+      const ends = slot === c.slots.length - 1 && c.parts[c.slots.length] === "";
+      if (!leads && !ends) continue;
+      const ids = members.map((i) => objId.get(facts[i]!.args[at]!));
+      if (ids.some((x) => x === undefined)) continue;
+      const vals = f0.args.map(namePhrase);
+      vals[at] = `each of ${objectList(ids as number[])}`;
+      members.forEach((i, j) => out.set(i, j === 0 ? fill(c, vals) : null));
+    }
+    return out;
+  };
   const effectItems = (s: SchemaInfo, args: ArrayLike<number>, argPhrases: readonly string[], prng: Prng | null, op: number, state: Uint32Array | undefined): string[] => {
     const out: string[] = [];
     if (s.complex.length > 0 && state !== undefined) {
@@ -916,21 +956,30 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null, 
           key: `${e.name}(${e.refs.map((r) => resolve(r, args)).join(",")})`,
           add: e.add,
           text: () => litText(e.pred, e.add, e.refs, argPhrases, prng),
+          fact: null as { pred: string; args: readonly string[] } | null,
         })),
         ...fired.map((g) => ({
           key: `${g.pred}(${g.args.map((a) => objId.get(a) ?? -1).join(",")})`,
           add: g.add,
           text: () => atomText(predOf(g.pred, g.args.length), g.add, g.args.map(namePhrase), prng),
+          fact: g,
         })),
       ];
       const added = new Set(items.filter((x) => x.add).map((x) => x.key));
       const seen = new Set<string>();
+      const kept: typeof items = [];
       for (const x of items) {
         if (!x.add && added.has(x.key)) continue; // add wins over delete
         if (seen.has(`${x.add}/${x.key}`)) continue;
         seen.add(`${x.add}/${x.key}`);
-        out.push(x.text());
+        kept.push(x);
       }
+      const grouped = tpl.generic ? groupedFacts(kept.map((x) => (x.add ? x.fact : null)), prng) : new Map<number, string | null>();
+      kept.forEach((x, i) => {
+        const g = grouped.get(i);
+        if (g === undefined) out.push(x.text());
+        else if (g !== null) out.push(g);
+      });
       return out;
     }
     for (const e of s.adds) out.push(litText(e.pred, true, e.refs, argPhrases, prng));
