@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { classify, createLabelContext, groundingName, type Candidate, type LabelContext } from "../src/label/index.js";
 import type { LabeledStep } from "../src/label/types.js";
 import { createRenderer, loadTemplates } from "../src/nl/index.js";
-import { relaxedUnreachableGoals } from "../src/nl/relaxed-goals.js";
+import { relaxedReach, relaxedUnreachableGoals } from "../src/nl/relaxed-goals.js";
 import { parseDomain, parseProblem } from "../src/pddl/index.js";
 import { applyOp, findOperator, ground, isApplicable, resolveGroundAction } from "../src/task/index.js";
 import type { GroundTask } from "../src/task/types.js";
@@ -274,11 +274,53 @@ describe("dead ends proved by the relaxation", () => {
     const p2 = t.objects.indexOf("p2");
     for (const c of cs) {
       expect(c).not.toContain("some goal condition");
-      const m = /even if no action ever undid anything, the goal condition that (.*) could not be reached from there\.$/.exec(c);
+      // what the step lost for good, then what that costs (issue 51: the concrete reason, not
+      // only "even if no action ever undid anything")
+      const m = /because after this step (.*), which no action can undo, so the goal condition that (.*) could not be reached from there\.$|: after this step (.*), which no action can undo, so the goal condition that (.*) could not be reached from there\.$|since after this step (.*), which no action can undo, so the goal condition that (.*) could not be reached from there\.$/.exec(c);
       expect(m, c).not.toBeNull();
-      // the named condition reads back as exactly the goal fact (delivered p2), said to hold
-      expect(r.readFact(m![1]!)).toEqual([{ pred: "delivered", args: [p2], pos: true }]);
+      const lost = m![1] ?? m![3] ?? m![5]!;
+      const goal = m![2] ?? m![4] ?? m![6]!;
+      // each reads back as exactly its fact: p2 no longer had (dropped), and the goal fact (delivered p2), said to hold
+      expect(r.readFact(lost)).toEqual([{ pred: "have", args: [p2], pos: false }]);
+      expect(r.readFact(goal)).toEqual([{ pred: "delivered", args: [p2], pos: true }]);
       expect(c).not.toMatch(/p1 (is|was) delivered/);
+    }
+  });
+
+  it("name as lost only facts the step changed that nothing brings back", () => {
+    const t = task(DEPOT_DOMAIN, depotProblem(2));
+    const ls = labelled(t, [], "(close)");
+    expect(ls.category).toBe("dead-end");
+    const r = createRenderer(t, null);
+    const next = applyOp(t, t.init, cand(createLabelContext(t), "(close)").op);
+    const reach = relaxedReach(t, next);
+    for (const c of critiques(t, ls)) {
+      const m = /after this step (.*), which no action can undo/.exec(c);
+      expect(m, c).not.toBeNull();
+      const facts = r.readFact(m![1]!);
+      expect(facts).toEqual([{ pred: "open", args: [], pos: false }]);
+      const id = t.factNames.indexOf("(open)");
+      // true before, false after, and the relaxation reaches it from nowhere after
+      expect((t.init[id >>> 5]! >>> (id & 31)) & 1).toBe(1);
+      expect((next[id >>> 5]! >>> (id & 31)) & 1).toBe(0);
+      expect(reach.pos[id]).toBe(0);
+    }
+  });
+
+  it("say the relaxation's reason alone when more than three lost facts are needed", () => {
+    const d = `(define (domain kiln) (:requirements :strips)
+      (:predicates (ok1) (ok2) (ok3) (ok4) (done1) (done2) (done3) (done4))
+      (:action fire1 :parameters () :precondition (ok1) :effect (done1))
+      (:action fire2 :parameters () :precondition (ok2) :effect (done2))
+      (:action fire3 :parameters () :precondition (ok3) :effect (done3))
+      (:action fire4 :parameters () :precondition (ok4) :effect (done4))
+      (:action crack :parameters () :precondition () :effect (and (not (ok1)) (not (ok2)) (not (ok3)) (not (ok4)))))`;
+    const t = task(d, `(define (problem k) (:domain kiln) (:init (ok1) (ok2) (ok3) (ok4)) (:goal (and (done1) (done2) (done3) (done4))))`);
+    const ls = labelled(t, [], "(crack)");
+    expect(ls.category).toBe("dead-end");
+    for (const c of critiques(t, ls)) {
+      expect(c).not.toContain("which no action can undo");
+      expect(c).toContain("even if no action ever undid anything, the goal conditions that");
     }
   });
 
@@ -317,7 +359,8 @@ describe("dead ends proved by the relaxation", () => {
     expect(ls.evidence.deadEnd).toEqual({ kind: "relaxed-unreachable" });
     for (const c of critiques(t, ls, loadTemplates("rooms"))) {
       // r5's own light can still be switched off: the other four are named (a fourth left over is named, not counted as "one more")
-      expect(c).toContain("even if no action ever undid anything, the goal conditions that the light in room 1 is off, that the light in room 2 is off, that the light in room 3 is off and that the light in room 4 is off could not be reached from there");
+      // and the concrete reason: the one move that cannot be undone (issue 51)
+      expect(c).toContain("after this step the agent is not in room 1, which no action can undo, so the goal conditions that the light in room 1 is off, that the light in room 2 is off, that the light in room 3 is off and that the light in room 4 is off could not be reached from there");
     }
   });
 

@@ -46,6 +46,10 @@ function unique(xs: readonly string[]): string[] {
 
 /** Goal facts named in a dead-end critique at most; the rest are counted. */
 const MAX_NAMED_GOALS = 3;
+/** Facts a dead-end critique names as lost for good at most (more: the relaxation's reason alone). */
+const MAX_LOST = 3;
+/** Facts lost for good that are looked at at most (each costs a relaxed reach). */
+const MAX_LOST_TRIED = 16;
 
 /** The critique function of a renderer. */
 export function critic(ctx: CriticContext): (ls: LabeledStep, prng: Prng) => string {
@@ -87,13 +91,19 @@ export function critic(ctx: CriticContext): (ls: LabeledStep, prng: Prng) => str
   };
   // (the text depends on s' only: the last one is kept, by its content, for the candidates of a
   // state and the steps of a plan that stays in a dead end)
-  let lastDeadEnd: { next: Uint32Array | null; text: string | null } | null = null;
-  const unreachableGoalsText = (ls: LabeledStep): string | null => {
+  let lastDeadEnd: { s: Uint32Array | null; next: Uint32Array | null; text: string | null; lost: string | null } | null = null;
+  const deadEndTexts = (ls: LabeledStep): { text: string | null; lost: string | null } => {
     const st = states(ls);
-    if (lastDeadEnd !== null && (st === null ? lastDeadEnd.next === null : lastDeadEnd.next !== null && sameState(lastDeadEnd.next, st.next))) {
-      return lastDeadEnd.text;
+    if (
+      lastDeadEnd !== null &&
+      (st === null
+        ? lastDeadEnd.next === null
+        : lastDeadEnd.next !== null && lastDeadEnd.s !== null && sameState(lastDeadEnd.next, st.next) && sameState(lastDeadEnd.s, st.s))
+    ) {
+      return lastDeadEnd;
     }
     let text: string | null = null;
+    let lost: string | null = null;
     if (st !== null) {
       const reach = relaxedReach(task, st.next);
       const goals = unreachableGoals(task, reach);
@@ -109,10 +119,52 @@ export function critic(ctx: CriticContext): (ls: LabeledStep, prng: Prng) => str
         const more = items.length - named.length;
         if (more > 0) named.push(`${countWord(more)} more`);
         text = `${items.length === 1 ? "the goal condition" : "the goal conditions"} ${joinList(named)} could not be reached from there`;
+        lost = lostFactsText(st.s, st.next, reach, goals);
       }
     }
-    lastDeadEnd = { next: st?.next ?? null, text };
-    return text;
+    lastDeadEnd = { s: st?.s ?? null, next: st?.next ?? null, text, lost };
+    return lastDeadEnd;
+  };
+  const unreachableGoalsText = (ls: LabeledStep): string | null => deadEndTexts(ls).text;
+
+  // What the step lost for good (issue 51: readers asked for the concrete reason, not only the
+  // relaxation's): the facts it made false (or true) that no sequence of actions makes true (false)
+  // again, when giving them back is enough for the relaxation to reach every goal condition it
+  // shows lost. Null when there is no such set of at most MAX_LOST facts.
+  const lostFactsText = (s: Uint32Array, next: Uint32Array, reach: RelaxedReach, goals: { pos: number[]; neg: number[] }): string | null => {
+    const has = (x: Uint32Array, f: number): boolean => ((x[f >>> 5]! >>> (f & 31)) & 1) === 1;
+    const deleted: number[] = [];
+    const added: number[] = [];
+    for (let f = 0; f < task.numFacts; f++) {
+      if (task.factDerived[f] === 1) continue;
+      const before = has(s, f);
+      const after = has(next, f);
+      if (before && !after && reach.pos[f] === 0) deleted.push(f);
+      else if (!before && after && reach.neg[f] === 0) added.push(f);
+    }
+    if (deleted.length + added.length === 0 || deleted.length + added.length > MAX_LOST_TRIED) return null;
+    // given back: `keep` of them (deleted first, then added)
+    const lost = [...deleted, ...added];
+    const enough = (keep: readonly boolean[]): boolean => {
+      const back = next.slice();
+      lost.forEach((f, i) => {
+        if (!keep[i]) return;
+        if (i < deleted.length) back[f >>> 5]! |= 1 << (f & 31);
+        else back[f >>> 5]! &= ~(1 << (f & 31));
+      });
+      const r = relaxedReach(task, back);
+      return !goals.pos.some((g) => r.pos[g] === 0) && !goals.neg.some((g) => r.neg[g] === 0);
+    };
+    const keep = lost.map(() => true);
+    if (!enough(keep)) return null;
+    // a set none of whose facts can be left out (in order: one such set, not the smallest)
+    for (let i = 0; i < keep.length; i++) {
+      keep[i] = false;
+      if (!enough(keep)) keep[i] = true;
+    }
+    const named = lost.map((f, i) => (!keep[i] ? null : i < deleted.length ? goalFactText(f, false) : goalFactText(f, true))).filter((t): t is string => t !== null);
+    if (named.length === 0 || named.length > MAX_LOST) return null;
+    return `after this step ${joinList(unique(named))}, which no action can undo`;
   };
 
   return (ls: LabeledStep, prng: Prng): string => {
@@ -151,7 +203,10 @@ export function critic(ctx: CriticContext): (ls: LabeledStep, prng: Prng) => str
           // (the states a complete search examined: fewer than every reachable state, since it
           // prunes those the relaxation proves hopeless and the grounder drops facts that never matter)
           why = `an exhaustive search from there (${ev.deadEnd.states} states examined) finds no way to the goal${named !== null ? `: even if no action ever undid anything, ${named}` : ""}`;
-        } else why = `even if no action ever undid anything, ${unreachableGoalsText(ls) ?? "some goal condition could not be reached from there"}`;
+        } else {
+          const t = deadEndTexts(ls);
+          why = t.text === null ? "even if no action ever undid anything, some goal condition could not be reached from there" : t.lost !== null ? `${t.lost}, so ${t.text}` : `even if no action ever undid anything, ${t.text}`;
+        }
         if (v === 0) return `This step is a dead end: once I ${act}, the goal can no longer be reached, because ${why}.`;
         if (v === 1) return `If I ${act}, the goal becomes unreachable: ${why}.`;
         return `This ruins the task: once I ${act}, there is no way to reach the goal any more, since ${why}.`;
