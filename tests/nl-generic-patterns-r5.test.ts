@@ -497,3 +497,63 @@ describe("a quantified effect's facts that differ in one object are said once (i
     expect(text).not.toContain("each of");
   });
 });
+
+describe("coordinates named by their axis (issue 51, twelfth reading: a lamp board of our own)", () => {
+  // (the shape of lights-out's "x1 is lit by y0", "press lit x1 with posy y0", "six posies")
+  const d = parseDomain(
+    `(define (domain lamps) (:requirements :typing :negative-preconditions)
+      (:types GridX GridY lamp)
+      (:predicates (is-on ?x - GridX ?y - GridY) (adj ?x ?x2 - GridX ?y ?y2 - GridY) (stuck ?x - GridX ?y - GridY) (spare ?l - lamp))
+      (:action flip-on
+        :parameters (?x - GridX ?y - GridY)
+        :precondition (and (not (is-on ?x ?y)) (not (stuck ?x ?y)))
+        :effect (is-on ?x ?y)))`,
+    "lamps.pddl",
+  );
+  const t = genericTemplates(d);
+  it("a cell of two axis types is one point: '(x1, y0) is on', not 'x1 is on by y0'", () => {
+    expect(t.predicates.get("is-on")!.pos[0]!.source).toBe("({x}, {y}) is on");
+    expect(t.predicates.get("stuck")!.neg[0]!.source).toBe("({x}, {y}) is not stuck");
+  });
+  it("a relation of two cells over four arguments: '(x, y) is adjacent to (x2, y2)' ('adj' is adjacent)", () => {
+    expect(t.predicates.get("adj")!.pos[0]!.source).toBe("({x}, {y}) is adjacent to ({x2}, {y2})");
+  });
+  it("an action on a cell names the cell, not one axis as the object and the other as a role", () => {
+    const a = t.actions.get("flip-on")!.text[0]!.source;
+    expect(a).toContain("({x}, {y})");
+    expect(a).not.toMatch(/with grid ?y/i);
+  });
+  it("the axis types are 'x positions' and 'y positions'", () => {
+    expect(t.types.get("gridx")!.plural).toBe("x positions");
+    expect(t.types.get("gridy")!.plural).toBe("y positions");
+  });
+});
+
+describe("a prompt past its budget of fixed facts lists the smallest relations first (issue 51, twelfth reading)", () => {
+  // (lights-out's five broken switches were left out behind 120 adjacencies)
+  const n = 150;
+  const spots = Array.from({ length: n }, (_, i) => `s${i + 1}`);
+  const d = parseDomain(
+    `(define (domain corridor) (:requirements :typing)
+      (:types spot)
+      (:predicates (linked ?a ?b - spot) (blocked ?a - spot) (at ?a - spot))
+      (:action walk
+        :parameters (?a ?b - spot)
+        :precondition (and (at ?a) (linked ?a ?b) (not (blocked ?b)))
+        :effect (and (at ?b) (not (at ?a)))))`,
+    "corridor.pddl",
+  );
+  const links = spots.slice(1).map((s, i) => `(linked ${spots[i]} ${s}) (linked ${s} ${spots[i]})`).join(" ");
+  const p = parseProblem(
+    `(define (problem c1) (:domain corridor) (:objects ${spots.join(" ")} - spot)
+      (:init (at s1) ${links} (blocked s7) (blocked s90)) (:goal (at s5)))`,
+    "c1.pddl",
+    d,
+  );
+  it("names the two blocked spots though the links do not all fit", () => {
+    const prompt = createRenderer(ground(d, p), null).prompt(new Prng(1, "t"));
+    expect(prompt).toMatch(/more fixed facts \(of "linked"\) are not listed/);
+    expect(prompt).toContain("s7 is blocked");
+    expect(prompt).toContain("s90 is blocked");
+  });
+});

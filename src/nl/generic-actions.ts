@@ -355,6 +355,12 @@ export function actionPhrases(
     }
   }
   if (typeof primary === "number") used.add(primary);
+  // the first of an (x, y) pair acted on is the point, "press lit (x1, y0)", not "press lit x1 with posy y0"
+  let primaryY: number | null = null;
+  if (typeof primary === "number" && primary + 1 < n && !used.has(primary + 1) && coordinatePair([decl.params[primary]!, decl.params[primary + 1]!], 0)) {
+    primaryY = primary + 1;
+    used.add(primaryY);
+  }
   // The second verb's object: what is put where the first verb took from, or the other way round.
   let second: number | null = null;
   if (verb2 !== "" && typeof primary === "number" && (REMOVAL.has(verb) || PLACING.has(verb))) {
@@ -719,7 +725,7 @@ export function actionPhrases(
   let obj = "";
   const primaryPrep = typeof primary === "number" ? splitName(decl.params[primary]!.name) : [];
   if (typeof primary === "number" && primaryPrep.length === 1 && isPreposition(primaryPrep[0]!)) obj = `${primaryPrep[0]} ${ph[primary]}`;
-  else if (typeof primary === "number") obj = ph[primary]!;
+  else if (typeof primary === "number") obj = primaryY !== null ? `(${ph[primary]}, ${ph[primaryY]})` : ph[primary]!;
   // (an implicit thing the name's own words do not go with: "move-painting" is no "move painting the robot")
   else if (typeof primary === "string" && said.length === 0) obj = primary;
   // a place as the object of a verb that names its own thing ("place-block ?bpos - position"):

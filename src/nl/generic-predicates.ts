@@ -228,6 +228,8 @@ export function predicatePhrase(decl: PredicateDecl, hint?: PredicateHint, flip 
 }
 
 function predicatePhraseOf(decl: PredicateDecl, hint?: PredicateHint, keepNames = false, agent = "I", dynamic = false): PredicatePhrase {
+  const points = twoPoints(decl);
+  if (points !== null) return points;
   const ps = paramInfos(decl.params);
   const raw = decl.params.map((p) => p.name);
   let w = splitName(decl.spelling ?? decl.name);
@@ -916,9 +918,10 @@ const STATE_ADJECTIVES = new Set(["ok", "empty", "free", "full", "open", "closed
  */
 export function coordinatePair(params: readonly TypedName[], at = params.length - 2): boolean {
   if (at < 0 || at + 1 >= params.length) return false;
+  // "xc" / "yc", and with a word of position before ("PosX" / "PosY", "coord-x" / "coord-y")
   const pair = (a: string, b: string): boolean => {
-    const m = /^x(.*)$/i.exec(a);
-    return m !== null && b.toLowerCase() === `y${m[1]!.toLowerCase()}`;
+    const m = /^((?:pos(?:ition)?|coord(?:inate)?|grid|cell|loc(?:ation)?)[-_]?)?x(.*)$/i.exec(a);
+    return m !== null && b.toLowerCase() === `${(m[1] ?? "").toLowerCase()}y${m[2]!.toLowerCase()}`;
   };
   const [p, q] = [params[at]!, params[at + 1]!];
   const tp = p.types[0] ?? "object";
@@ -928,6 +931,25 @@ export function coordinatePair(params: readonly TypedName[], at = params.length 
   if (pair(tp, tq)) return true;
   // one coordinate type for both, the parameters named x and y ("free ?x ?y - coord")
   return tp === tq && /^(grid)?(coord(inate)?s?|pos(ition)?s?)$/i.test(tp) && (tp.toLowerCase().startsWith("grid") || /^coord/i.test(tp)) && pair(p.name.replace(/^\?/, ""), q.name.replace(/^\?/, ""));
+}
+
+/**
+ * A relation of two points, each an (x, y) pair ("adj ?x ?x2 - PosX ?y ?y2 - PosY", or x, y, x2,
+ * y2): the relation's reading over two cells, each said as one ("(x0, y1) is adjacent to (x1,
+ * y1)"), not four arguments in a row. Null for other shapes.
+ */
+function twoPoints(decl: PredicateDecl): PredicatePhrase | null {
+  const q = decl.params;
+  if (q.length !== 4) return null;
+  const pair = (i: number, j: number): boolean => coordinatePair([q[i]!, q[j]!], 0);
+  const order = pair(0, 2) && pair(1, 3) ? [[0, 2], [1, 3]] : pair(0, 1) && pair(2, 3) ? [[0, 1], [2, 3]] : null;
+  if (order === null) return null;
+  const ph = paramInfos(q).map((p) => `{${p.ph}}`);
+  // the relation over two cells of one type, then each cell as its pair
+  const cells = predicatePhraseOf({ ...decl, params: [{ ...q[0]!, name: "?pa", types: ["cell"] }, { ...q[1]!, name: "?pb", types: ["cell"] }] });
+  if (cells.plain) return null;
+  const put = (t: string): string => t.split("{pa}").join(`(${ph[order[0]![0]!]}, ${ph[order[0]![1]!]})`).split("{pb}").join(`(${ph[order[1]![0]!]}, ${ph[order[1]![1]!]})`);
+  return { ...cells, pos: put(cells.pos), neg: put(cells.neg), groupable: false, link: null };
 }
 
 /**
@@ -955,6 +977,8 @@ function coordinatePhrase(w: string[], ps: ParamInfo[], hint?: PredicateHint, ke
   let words = w.map((x) => COORD_ABBR[x] ?? x).filter((x) => !/^[xy]$/.test(x));
   const res = { ...base(), groupable: false };
   if (ps.length === 2) {
+    // ("is-lit ?x ?y", "is-on": the copula of the name is the sentence's own, what follows it says the state)
+    if (words.length === 2 && (words[0] === "is" || words[0] === "are")) return { ...res, pos: `${cell} is ${words[1]}`, neg: `${cell} is not ${words[1]}`, attr: words[1]! };
     // a state of the point ("free ?x ?y"): "(x, y) is free", not "there is a free at (x, y)"
     if (words.length === 1 && ["adj", "past"].includes(senseOf(words[0]!))) return { ...res, pos: `${cell} is ${words[0]}`, neg: `${cell} is not ${words[0]}`, attr: words[0]! };
     const noun = words.join(" ") || "cell";

@@ -177,7 +177,8 @@ export function genericType(type: string): TypeTemplate {
   // A type name that is no word ("apartsize") is not made a plural noun ("apartsizes"): run-together
   // nouns are split ("truckarea": truck areas), anything else is named as a type.
   const ws = noun.split(" ");
-  if (ws.some((w) => !isEnglishWord(w) && !/\d/.test(w))) {
+  // (an axis letter, "x position", is a word here)
+  if (ws.some((w) => !isEnglishWord(w) && !/\d/.test(w) && !/^[xyz]$/.test(w))) {
     const split = typeNameWords(type).flatMap((w) => (isEnglishWord(w) ? [w] : (compoundSplit(w) ?? [w])));
     if (split.every((w) => isEnglishWord(w) && (senseOf(w) === "noun" || senseOf(w) === "plural"))) noun = split.join(" ");
     else plural = `objects of type ${type}`;

@@ -58,7 +58,7 @@ const ABBREVIATIONS: Record<string, string> = {
   prev: "previous", cur: "current", curr: "current", pkg: "package", avail: "available", cnt: "count",
   pt: "point", qty: "quantity", veh: "vehicle", addr: "address", tmp: "temporary",
   rel: "relative", arg: "argument", ext: "external", lo: "low", hi: "high", col: "column", flevel: "fuel level",
-  succ: "successor", conn: "connected", dest: "destination", src: "source", desc: "description", info: "information",
+  succ: "successor", conn: "connected", adj: "adjacent", dest: "destination", src: "source", desc: "description", info: "information",
 };
 
 /** Is `w` a short form this module expands ("pt" -> point)? A guess where a type says otherwise. */
@@ -71,6 +71,9 @@ export function isAbbreviation(w: string): boolean {
  * "sheet t S").
  */
 export function typeNameWords(type: string): string[] {
+  // a coordinate type ("PosX", "coord-y", "gridx"): "x position", not "posx" nor a posy (a bunch of flowers)
+  const axis = /^(?:pos(?:ition)?|coord(?:inate)?|grid|cell|loc(?:ation)?)[-_]?([xyz])$/i.exec(type);
+  if (axis !== null) return [axis[1]!.toLowerCase(), "position"];
   const w = splitName(type);
   if (w.length === 1) return splitCompound(w[0]!);
   return w.length > 1 && w[w.length - 1] === "t" && /[-_]t$/i.test(type) ? w.slice(0, -1) : w;

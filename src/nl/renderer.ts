@@ -1137,7 +1137,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null, 
     });
 
   const { fluentInit, staticGroups, alwaysTrue } = initFacts(task, tpl, objId, staticPreds, derivedPreds);
-  const staticText = (g: StaticGroup, prng: Prng): string => {
+  const staticText = (g: StaticGroup, prng: Prng | null): string => {
     const p = g.pred;
     if (g.members.length <= 1) return fill(pick(p.pos, prng), g.args.map((x) => phrases[x]!));
     const items = g.members.map((m) => {
@@ -1161,13 +1161,26 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null, 
   const numericPreds = new Set([...hints].filter(([n, h]) => h.numeric !== null && tpl.predicates.get(n)?.generic === true && factCount(n) >= 10).map(([n]) => n));
   const numericSummaries = [...numericPreds].map((n) => numericSummary(n, hints.get(n)!));
   const listedGroups = staticGroups.filter((g) => !numericPreds.has(g.predName));
+  // Past the budget, the relations with the fewest facts come first: a few facts each tell more
+  // than the start of a long run (lights-out's five broken switches were left out behind 120
+  // adjacencies, issue 51); within the budget, the domain's order.
+  // (measured on the first paraphrases, as the loop below counts: a group starts while the size so far is within the budget)
+  const fitsAll = ((): boolean => {
+    let size = numericSummaries.reduce((a, x) => a + x.length + 2, 0);
+    for (const g of listedGroups) {
+      if (size > FIXED_BUDGET && size > 0) return false;
+      size += staticText(g, null).length + 2;
+    }
+    return true;
+  })();
+  const byFewest = fitsAll ? listedGroups : listedGroups.map((g, i) => [g, i] as const).sort((a, b) => factCount(a[0].predName) - factCount(b[0].predName) || a[1] - b[1]).map(([g]) => g);
   const fixedParagraph = (prng: Prng): string => {
     const lead = pick(FIXED, prng); // drawn first, as before the budget (same bytes)
     const items = [...numericSummaries];
     let size = items.reduce((a, x) => a + x.length + 2, 0);
     let omitted = 0;
     const omittedPreds = new Set<string>();
-    for (const g of listedGroups) {
+    for (const g of byFewest) {
       if (omitted > 0 || (size > FIXED_BUDGET && items.length > 0)) {
         omitted += g.members.length;
         omittedPreds.add(g.predName);
