@@ -721,7 +721,9 @@ export function actionPhrases(
       if (m !== null && container === "" && (added ? particle !== "out" && particle !== "off" : particle === "out" || particle === "off")) container = `${particle}${added ? "" : " of"} ${m[1]}`;
     }
   }
-  const head = [verb, container !== "" ? "" : particle, afterObject ? "" : dirParticle, ...said].filter((s) => s !== "").join(" ");
+  // ("dispose-trash": dispose of trash, the verb's own preposition)
+  const verbPrep = particle === "" && said.length > 0 && verb === "dispose" ? "of" : "";
+  const head = [verb, container !== "" ? "" : particle, verbPrep, afterObject ? "" : dirParticle, ...said].filter((s) => s !== "").join(" ");
   let obj = "";
   const primaryPrep = typeof primary === "number" ? splitName(decl.params[primary]!.name) : [];
   if (typeof primary === "number" && primaryPrep.length === 1 && isPreposition(primaryPrep[0]!)) obj = `${primaryPrep[0]} ${ph[primary]}`;
@@ -745,6 +747,12 @@ export function actionPhrases(
     // (only the verbs of a carrier: "take-image ?r" takes an image with rover r, not from it)
     else if (verb === "load") obj = `onto ${obj}`;
     else if (verb === "unload") obj = `from ${obj}`;
+    // the one that does it, a thing that is somewhere ("pick-up-trash ?r - robot ?rm": "pick up
+    // trash with robot r1 at room2", not "pick up trash r1", which makes the robot the trash)
+    else if (pre.some((l) => locAdd(l) && l.args[0] === primary) && primaryY === null) {
+      const noun = ps[primary]!.typeWords.join(" ");
+      obj = `with ${noun !== "" && noun !== "object" ? `${noun} ` : ""}${obj}`;
+    }
   }
   // (aimed with a thing the name gives, "fire laser at y"; else y is the verb's object, "unlock y")
   if (aimed && typeof primary === "number" && said.length > 0) obj = `at ${ph[primary]}`;
@@ -755,11 +763,17 @@ export function actionPhrases(
     for (const [i, word] of nounOf) out = out.replace(ph[i]!, `${word} ${ph[i]}`);
     return out;
   };
-  const t0 = withNouns([core, ...pps].join(" ") + tailText);
+  // a preposition of the name said again by a role ("take-off-at ?x ?y": "take x off at y", not "at at y")
+  // (after a relative clause "its" would point at the clause's subject: "which d1 needs, changing
+  // its health" is the victim's health, said by name)
+  const its = (t: string): string => (typeof primary === "number" && /, which /.test(t) ? t.replace(/, changing its ([a-z ]+?) (from|to) /g, `, changing the $1 of ${ph[primary]} $2 `) : t);
+  const once = (t: string): string => its(t.replace(/\b(at|in|on|to|from|with|into|onto|by|for)( \1\b)+/g, "$1"));
+  const t0 = once(withNouns([core, ...pps].join(" ") + tailText));
   // A second paraphrase only where the roles can trade places ("to l2 from l1") and their
   // prepositions tell them apart ("from a from b" swapped would read as another action).
   const lead = (x: string): string => x.split(" ")[0]!;
-  if (pps.length >= 2 && lead(pps[0]!) !== lead(pps[1]!)) return [t0, withNouns([core, pps[1]!, pps[0]!, ...pps.slice(2)].join(" ") + tailText)];
+  // (a role with a relative clause stays last: "at l" after "t, which d needs" would be where d needs it)
+  if (pps.length >= 2 && lead(pps[0]!) !== lead(pps[1]!) && !pps.slice(0, 2).some((x) => x.includes(", which "))) return [t0, once(withNouns([core, pps[1]!, pps[0]!, ...pps.slice(2)].join(" ") + tailText))];
   return [t0];
 }
 

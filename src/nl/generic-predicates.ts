@@ -54,8 +54,12 @@ const GERUND_PREP: Record<string, string> = { pointing: "at", looking: "at", hea
 const THING_AT_EXCEPT = /^(goal|target|start|exit|entrance|home|base|destination|origin|wall|door|floor|cell|square|room|road|path|way)$/;
 // Verbs of handling that name a one-argument fact actions make and undo: grasp(x) -> "x is grasped".
 const HANDLING = new Set(["grasp", "grip", "grab", "clasp", "hold", "lock", "seal", "wrap", "tag", "stamp", "mark", "pack", "clamp", "secure", "fasten", "plug", "charge", "scan", "wash", "polish"]);
-// Gerunds whose single argument is the thing acted on: holding(x) -> "x is held".
-const TRANSITIVE = new Set(["holding", "carrying", "lifting", "grasping", "gripping", "grabbing", "pushing", "pulling", "towing"]);
+// Gerunds whose single argument is the thing acted on: holding(x) -> "x is held", wearing(c) -> "c is worn".
+const TRANSITIVE = new Set(["holding", "carrying", "lifting", "grasping", "gripping", "grabbing", "pushing", "pulling", "towing", "wearing"]);
+/** Things a place has, not a kind of place ("trash-bin ?r - room": r has a trash bin). */
+const FURNISHINGS = new Set(["bin", "box", "table", "desk", "chair", "bed", "shelf", "cabinet", "closet", "sink", "fridge", "oven", "stove", "printer", "computer", "terminal", "charger", "socket", "outlet", "lamp", "window", "tap", "basket", "container", "dispenser", "machine", "bench", "tank", "barrel", "crate", "cupboard", "drawer", "safe", "locker", "mailbox", "phone", "sensor", "camera", "alarm", "light", "fan", "heater"]);
+/** Verbs of holding in their base form, naming a relation of holder and thing held ("hold ?a ?p"). */
+const HOLDING_BASE = new Set(["hold", "carry", "wear", "grip", "grasp", "own"]);
 
 // Verbs of having, with the forms "I ..." and "I ... not" (the holder is the one acting).
 const POSSESS: Record<string, [string, string]> = {
@@ -119,7 +123,7 @@ function typeHead(word: string, p: ParamInfo): boolean {
 }
 
 /** A noun, or a word the lexicon reads as a verb first that is a noun too ("arm", "bomb"). */
-function nounLike(x: string): boolean {
+export function nounLike(x: string): boolean {
   // (not the light verbs: "do-normal" is no "the do is normal")
   return isNounSense(senseOf(x)) || (senseOf(x) === "verb" && isKnownWord(x) && !canBeThirdPerson(x) && !LIGHT.has(x));
 }
@@ -380,6 +384,12 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
     // "up ?x ?y": "x is up from y"; "left ?x ?y": "x is left of y".
     const rel = head === "up" || head === "down" ? `${head} from` : `${head} of`;
     return done(`${a} is ${rel} ${b}`, `${a} is not ${rel} ${b}`, rel);
+  }
+  // "hold ?a ?p", "wear ?x ?c": a verb of holding in its base form is the first one holding the
+  // second ("a holds p"), not a noun ("the hold of a is p", "a stands in the relation hold to p")
+  if (n === 2 && r.length === 1 && HOLDING_BASE.has(head)) {
+    const f = verbForms(head);
+    return done(`${a} ${f.third} ${b}`, `${a} does not ${f.base} ${b}`);
   }
   const oneType = ps.every((p) => p.typeWords.join() === ps[0]!.typeWords.join());
   // "con ?x ?sx ?y ?sy": a later argument's role would be a word no reader knows ("with sy side2"):
@@ -662,6 +672,13 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
 function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: PredicateHint, agent = "I", dynamic = false): PredicatePhrase {
   const res = base();
   const done = (pos: string, neg: string): PredicatePhrase => ({ ...res, pos, neg, attr: res.attr || w.join(" ") });
+  // A noun phrase said of the argument: what it is ("t is a truck"), but of a place a thing in it
+  // is what the place has ("trash-bin ?r - room": "r has a trash bin", not "r is a trash bin")
+  const furnished = (np: string): PredicatePhrase => {
+    const lastWord = np.split(" ").pop()!;
+    if (p.place && FURNISHINGS.has(lastWord)) return done(`${a} has ${withArticle(np)}`, `${a} does not have ${withArticle(np)}`);
+    return done(`${a} is ${withArticle(np)}`, `${a} is not ${withArticle(np)}`);
+  };
   // a verb and a noun of the argument's own kind ("collect-card ?c - cardposition"): done to it,
   // or still to be done? The name does not say: the plain reading, not "c collects card"
   if (w.length >= 2 && senseOf(w[0]!) === "verb" && !LIGHT.has(w[0]!) && w.slice(1).some((y) => p.typeWords.some((t) => t.startsWith(y)) || names([y], p))) return plainPhrase(w.join(" "), [p]);
@@ -823,6 +840,9 @@ function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: Predica
         const part = verbForms(head).participle;
         return done(`${a} is ${part}`, `${a} is not ${part}`);
       }
+      // "charging-station ?r": a gerund before a noun is a kind of thing, with its article
+      // ("r is a charging station", not "r is charging station")
+      if (r.length > 1 && isNounSense(senseOf(last)) && senseOf(last) !== "plural" && r.slice(1).every((y) => isNounSense(senseOf(y)))) return furnished(r.join(" "));
       return done(`${a} is ${r.join(" ")}`, `${a} is not ${r.join(" ")}`);
     case "past":
       if (r.length > 1 && !isPreposition(r[1]!) && r.slice(1).every((y) => isNounSense(senseOf(y)))) {
@@ -855,8 +875,7 @@ function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: Predica
         return done(`the ${np} of ${a} ${be} ${last}`, `the ${np} of ${a} ${be} not ${last}`);
       }
       // A noun: "truck ?t" -> "t is a truck".
-      const np = withArticle(r.join(" "));
-      return done(`${a} is ${np}`, `${a} is not ${np}`);
+      return furnished(r.join(" "));
     }
   }
 }

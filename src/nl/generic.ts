@@ -5,7 +5,7 @@
 import type { Atom, Domain, Effect, Formula, PredicateDecl } from "../pddl/ast.js";
 import { typeParents } from "../pddl/types.js";
 import { actionPhrases, siblingRoles } from "./generic-actions.js";
-import { plainPhrase, predicatePhrase, type PredicatePhrase } from "./generic-predicates.js";
+import { nounLike, plainPhrase, predicatePhrase, type PredicatePhrase } from "./generic-predicates.js";
 import { paramInfos } from "./generic-params.js";
 import { agentDependent, implicitSubjects } from "./implicit.js";
 import { twinBase } from "./twins.js";
@@ -69,7 +69,8 @@ function kindedAction(a: Domain["actions"][number], domain: Domain): Domain["act
       if (c.args.length !== 1 || c.args[0]!.kind !== "var" || c.args[0]!.name !== p.name || changed.has(c.predicate)) continue;
       const w = splitName(c.predicate).map((x) => x.toLowerCase());
       const kind = w[0] === "is" ? w.slice(1) : w;
-      if (kind.length === 0 || !kind.every((x) => isEnglishWord(x)) || !["noun", "plural"].includes(senseOf(kind[kind.length - 1]!))) continue;
+      // (a noun the lexicon reads as a verb first is a kind too: "(ARM ?v)" is an arm)
+      if (kind.length === 0 || !kind.every((x) => isEnglishWord(x)) || !(["noun", "plural"].includes(senseOf(kind[kind.length - 1]!)) || nounLike(kind[kind.length - 1]!))) continue;
       kinds.add(kind.join("-"));
     }
     if (kinds.size !== 1) return p;

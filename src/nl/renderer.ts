@@ -16,7 +16,7 @@ import { completeTemplates, genericType } from "./generic.js";
 import { actionCost, costClause, costStatements } from "./costs.js";
 import { critic } from "./critique.js";
 import { nameNumber, taskHints, type NumericRelation, type PredicateHint } from "./hints.js";
-import { atomKey, expansions, firingEffects, ground, logicContext, size, TooLarge, type Bindings, type Ground, type LogicContext } from "./logic.js";
+import { atomKey, expansions, firingEffects, ground, logicContext, size, TooLarge, truth, type Bindings, type Ground, type LogicContext } from "./logic.js";
 import type { RelaxedReach } from "./relaxed-goals.js";
 import type { NlTemplates, PredicateTemplate, TypeTemplate } from "./templates.js";
 import { capitalize, countWord, escapeRegExp, fill, fillEliding, joinList, paramNames, words, type Compiled } from "./text.js";
@@ -886,7 +886,14 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null, 
       else if (args !== null) {
         const b = bindingsOf(s, args);
         const env = schemaEnv(s, argPhrases);
-        const t = hasExists(it.f) ? existentialFormula(it.f, b, env, prng, state) : concreteFormula(it.f, b, env, prng);
+        let f = it.f;
+        // a choice in a known state: the options that hold there ("r1 is charged 4", not "either
+        // r1 is charged 5, r1 is charged 4, ... or r1 is charged 1"); none holds: the choice as it is
+        if (state !== undefined && f.kind === "or" && !hasExists(f)) {
+          const held = f.args.filter((d) => truth(d, b, logic(), state));
+          if (held.length > 0 && held.length < f.args.length) f = held.length === 1 ? held[0]! : { ...f, kind: "and", args: held };
+        }
+        const t = hasExists(f) ? existentialFormula(f, b, env, prng, state) : concreteFormula(f, b, env, prng);
         if (t !== "") out.push(t);
       }
       else out.push(formulaText(it.f, schemaEnv(s, argPhrases), prng));
@@ -1005,7 +1012,7 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null, 
   };
 
   // Everything after "Step k: ", rendered with `prng`.
-  const statefulStep = Uint8Array.from(schemas, (s) => (s.complex.length > 0 || s.pre.some((it) => it.kind === "formula" && hasExists(it.f)) ? 1 : 0));
+  const statefulStep = Uint8Array.from(schemas, (s) => (s.complex.length > 0 || s.pre.some((it) => it.kind === "formula" && (hasExists(it.f) || it.f.kind === "or")) ? 1 : 0));
   const stepBody = (c: Candidate, prng: Prng, state?: Uint32Array): string => {
     const s = schemas[c.schema]!;
     const argPhrases: string[] = new Array(s.params.length);
