@@ -130,7 +130,10 @@ export function critic(ctx: CriticContext): (ls: LabeledStep, prng: Prng) => str
   // What the step lost for good (issue 51: readers asked for the concrete reason, not only the
   // relaxation's): the facts it made false (or true) that no sequence of actions makes true (false)
   // again, when giving them back is enough for the relaxation to reach every goal condition it
-  // shows lost. Null when there is no such set of at most MAX_LOST facts.
+  // shows lost. Null when there is no such set of at most MAX_LOST facts. Said beside the
+  // relaxation's reason, never as the cause ("so"): that they are needed is the relaxation's
+  // view only (lunar lockout: a ship that can never come back to a cell the optimal walk also
+  // leaves, round 13).
   const lostFactsText = (s: Uint32Array, next: Uint32Array, reach: RelaxedReach, goals: { pos: number[]; neg: number[] }): string | null => {
     const has = (x: Uint32Array, f: number): boolean => ((x[f >>> 5]! >>> (f & 31)) & 1) === 1;
     const deleted: number[] = [];
@@ -205,7 +208,7 @@ export function critic(ctx: CriticContext): (ls: LabeledStep, prng: Prng) => str
           why = `an exhaustive search from there (${ev.deadEnd.states} states examined) finds no way to the goal${named !== null ? `: even if no action ever undid anything, ${named}` : ""}`;
         } else {
           const t = deadEndTexts(ls);
-          why = t.text === null ? "even if no action ever undid anything, some goal condition could not be reached from there" : t.lost !== null ? `${t.lost}, so ${t.text}` : `even if no action ever undid anything, ${t.text}`;
+          why = t.text === null ? "even if no action ever undid anything, some goal condition could not be reached from there" : t.lost !== null ? `${t.lost}, and even if no action ever undid anything, ${t.text}` : `even if no action ever undid anything, ${t.text}`;
         }
         if (v === 0) return `This step is a dead end: once I ${act}, the goal can no longer be reached, because ${why}.`;
         if (v === 1) return `If I ${act}, the goal becomes unreachable: ${why}.`;
