@@ -645,3 +645,37 @@ describe("shapes the twelfth reading found (issue 51: a garden, a janitor and a 
     expect(reason).not.toMatch(/k1 is (full|low)\b/);
   });
 });
+
+describe("shapes the thirteenth reading found (issue 51: a nursery, a shop and a stage of our own)", () => {
+  /** The generic reading (first paraphrase, said to hold) of each predicate of a domain. */
+  const readerOf = (src: string): ((pred: string) => string) => {
+    const preds = genericTemplates(parseDomain(src, "own.pddl")).predicates;
+    return (pred) => preds.get(pred)!.pos[0]!.source;
+  };
+  it("a place named first by the noun after the preposition; a free place; what a thing needs; a light on at a place; what lies next to what", () => {
+    // (the shapes of plant's "store is in location crate", "the location of l is free", market's "c is a need help",
+    // "the light on is at meat", "center is the next section x of fruit")
+    const read = readerOf(
+        `(define (domain nursery) (:requirements :strips)
+          (:predicates (in_loc ?l ?t) (free_location ?l) (need_water ?t) (lamp_on_at ?l) (next ?bed_x ?bed_y) (tray ?t))
+          (:action water :parameters (?l ?t) :precondition (and (in_loc ?l ?t) (need_water ?t) (tray ?t) (next ?l ?l))
+            :effect (and (not (need_water ?t)) (lamp_on_at ?l) (not (free_location ?l)))))`,
+    );
+    const expected: [string, string][] = [
+      ["in_loc", "{t} is in location {l}"],
+      ["free_location", "{l} is free"],
+      ["need_water", "{t} needs water"],
+      ["lamp_on_at", "the lamp is on at {l}"],
+      ["next", "{bed_x} is next to {bed_y}"],
+    ];
+    expect(expected.map(([pred]) => [pred, read(pred)])).toEqual(expected);
+  });
+  it("a verb whose object is named by the second argument's type: 'p takes role r', not 'p is taken by r'", () => {
+    const read = readerOf(
+        `(define (domain stage) (:requirements :typing) (:types actor part)
+          (:predicates (takePart ?a - actor ?p - part) (free ?p - part))
+          (:action cast :parameters (?a - actor ?p - part) :precondition (free ?p) :effect (and (takePart ?a ?p) (not (free ?p)))))`,
+    );
+    expect(read("takepart")).toBe("{a} takes part {p}");
+  });
+});

@@ -467,6 +467,9 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
     return done(`the ${res.attr} of ${a} is ${b}`, `the ${res.attr} of ${a} is not ${b}`);
   }
   // "first ?b ?p": b is the first batch atom of p (an ordinal places the first argument).
+  // "next ?section_x ?section_y" of two things of one kind, no levels: what lies next to it (an
+  // order of levels is arithmetic, hints.ts), not "the next section x of" with a variable's letter
+  if (r.length === 1 && head === "next" && n === 2 && oneType && !ps.some(levelLike)) return done(`${a} is next to ${b}`, `${a} is not next to ${b}`, "next to");
   if (r.length === 1 && ORDINALS.has(head) && n === 2) {
     const noun = ps[0]!.noun === "object" ? "one" : ps[0]!.noun;
     return done(`${a} is the ${head} ${noun} of ${b}`, `${a} is not the ${head} ${noun} of ${b}`);
@@ -551,7 +554,8 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
       const rel = r.join(" ");
       // "at ?l ?o" with the place first (a location and an object): the object is at the place,
       // not "counter is at bialetti"
-      if (n === 2 && r.length === 1 && LOCATIVE.has(head) && ps[0]!.place && !ps[1]!.place) {
+      // ("in_loc ?l ?c": the noun after the preposition names the place, the first argument: c is in location l)
+      if (n === 2 && (r.length === 1 || (r.length === 2 && (names([r[1]!], ps[0]!) || PLACE_NOUNS.has(r[1]!)) && !names([r[1]!], ps[1]!))) && LOCATIVE.has(head) && ps[0]!.place && !ps[1]!.place) {
         res.groupable = false;
         res.locative = true;
         res.placeFirst = true;
@@ -568,6 +572,9 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
     case "verb": {
       const f = verbForms(head);
       const more = x.length > 0 ? ` ${x}` : "";
+      // ("takeRole ?p ?r - role": the verb's object is named by its type, "p takes role r", not "p is taken by r")
+      const objNoun = ps[1]!.typeWords.join(" ");
+      if (objNoun !== "" && x === "" && w.join(" ").endsWith(objNoun) && w.length > 1) return done(`${a} ${f.third} ${objNoun} ${b}`, `${a} does not ${f.base} ${objNoun} ${b}`, `${f.third} ${objNoun}`);
       if (ps[0]!.thing && !ps[1]!.thing) return done(`${a} is ${f.participle}${more} by ${b}`, `${a} is not ${f.participle}${more} by ${b}`);
       return done(`${a} ${f.third}${more} ${b}`, `${a} does not ${f.base}${more} ${b}`, `${f.third}${more}`);
     }
@@ -694,6 +701,17 @@ function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: Predica
   if (r.length === 1 && dynamic && p.place && senseOf(r[0]!) === "noun" && isEnglishWord(r[0]!) && !names([r[0]!], p) && !THING_AT_EXCEPT.test(r[0]!)) {
     return done(`there is ${withArticle(r[0]!)} at ${a}`, `there is no ${r[0]} at ${a}`);
   }
+  // "need_help ?c": what the argument needs ("c needs help", not "c is a need help")
+  if (r.length >= 2 && (r[0] === "need" || r[0] === "needs") && r.slice(1).every((y) => nounLike(y) && !isPreposition(y))) {
+    const what = r.slice(1).join(" ");
+    return done(`${a} needs ${what}`, `${a} does not need ${what}`);
+  }
+  // "light_on_at ?s": a thing in a state at the place ("the light is on at s", not "the light on is at s")
+  if (r.length === 3 && (nounLike(r[0]!) || senseOf(r[0]!) === "adj") && isEnglishWord(r[0]!) && PARTICLE_STATE.has(r[1]!) && LOCATIVE.has(r[2]!) && !names([r[0]!], p)) {
+    const subj = theNoun([r[0]!]);
+    res.attr = `${r[0]} ${r[1]}`;
+    return done(`${subj} is ${r[1]} ${r[2]} ${a}`, `${subj} is not ${r[1]} ${r[2]} ${a}`);
+  }
   // "is-at ?l": the "is" says nothing more than "at ?l" does (a bare "l2 is at" names no subject)
   if (r.length === 2 && senseOf(r[0]!) === "be" && LOCATIVE.has(r[1]!)) r = r.slice(1);
   // "is-not-zero ?n": the reading of "is-zero" negated (not "n is not not zero")
@@ -798,6 +816,8 @@ function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: Predica
   }
   // "empty-hand ?s", "free-arm ?r": a part of the argument in a state, "the hand of s is empty"
   // (not "s is empty hand")
+  // ("free_location ?l" of a place: the place is free, not "the location of l is free")
+  if (r.length === 2 && STATE_ADJECTIVES.has(head) && p.place && PLACE_NOUNS.has(r[1]!)) return done(`${a} is ${head}`, `${a} is not ${head}`);
   if (r.length === 2 && STATE_ADJECTIVES.has(head) && nounLike(r[1]!) && isEnglishWord(r[1]!) && !names([r[1]!], p) && !p.typeWords.join("").includes(r[1]!)) {
     res.attr = r[1]!;
     return done(`the ${r[1]} of ${a} is ${head}`, `the ${r[1]} of ${a} is not ${head}`);
