@@ -678,4 +678,13 @@ describe("shapes the thirteenth reading found (issue 51: a nursery, a shop and a
     );
     expect(read("takepart")).toBe("{a} takes part {p}");
   });
+  it("a verb of handling that actions make and undo is a state: 'prop1 is set', not 'prop1 is a set'", () => {
+    const read = readerOf(
+      `(define (domain props) (:requirements :typing) (:types prop)
+        (:predicates (set ?p - prop) (ready ?p - prop))
+        (:action arrange :parameters (?p - prop) :precondition (ready ?p) :effect (set ?p))
+        (:action strike :parameters (?p - prop) :precondition (set ?p) :effect (not (set ?p))))`,
+    );
+    expect(read("set")).toBe("{p} is set");
+  });
 });

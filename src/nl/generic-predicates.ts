@@ -53,7 +53,8 @@ const GERUND_PREP: Record<string, string> = { pointing: "at", looking: "at", hea
 // Nouns of a place itself, not of a thing in it ("goal ?c": c is a goal).
 const THING_AT_EXCEPT = /^(goal|target|start|exit|entrance|home|base|destination|origin|wall|door|floor|cell|square|room|road|path|way)$/;
 // Verbs of handling that name a one-argument fact actions make and undo: grasp(x) -> "x is grasped".
-const HANDLING = new Set(["grasp", "grip", "grab", "clasp", "hold", "lock", "seal", "wrap", "tag", "stamp", "mark", "pack", "clamp", "secure", "fasten", "plug", "charge", "scan", "wash", "polish"]);
+// ("set ?i", round 13's stage: "i is set", not "i is a set")
+const HANDLING = new Set(["grasp", "grip", "grab", "clasp", "hold", "lock", "seal", "wrap", "tag", "stamp", "mark", "pack", "clamp", "secure", "fasten", "plug", "charge", "scan", "wash", "polish", "set", "mount", "install", "prepare", "cook", "bake", "fill", "repair", "activate", "serve", "deliver", "paint", "load"]);
 // Gerunds whose single argument is the thing acted on: holding(x) -> "x is held", wearing(c) -> "c is worn".
 const TRANSITIVE = new Set(["holding", "carrying", "lifting", "grasping", "gripping", "grabbing", "pushing", "pulling", "towing", "wearing"]);
 /** Things a place has, not a kind of place ("trash-bin ?r - room": r has a trash bin). */
