@@ -388,9 +388,9 @@ export async function* runJobs(plan: RunPlan, buffers?: BufferPool): AsyncGenera
     return;
   }
   if (plan.jobs.length === 0) return;
-  // workers' peak memory flat over a long run (see HEAP_FLAGS); a short run ends before its heaps
-  // outgrow their work, and pays for the extra collections while its code warms up (about 10%
-  // of `generate --domain all --count 300`, 3,300 problems; within the noise over 14,714)
+  // workers' peak memory flat over a very long run (see HEAP_FLAGS); a shorter run ends before its
+  // heaps outgrow their work, and pays for the extra collections (about 10% of `generate --domain
+  // all --count 300`, 3,300 problems; 12-18% of the paper's corpus, 14,714: LONG_RUN_JOBS)
   if (plan.jobs.length >= LONG_RUN_JOBS) boundHeapGrowth();
   const heapMb = plan.workerHeapMb;
   const threads = Math.min(plan.workers, plan.jobs.length);

@@ -10,8 +10,14 @@ import { createLabellingPool, parkPool } from "./labelling-pool.js";
 import type { ProblemSetReply } from "./problem-worker.js";
 import { workerHeapMb } from "./resources.js";
 
-/** Problems from which a run bounds its heaps' growth (`boundHeapGrowth`, before its threads start). */
-export const LONG_RUN_JOBS = 5_000;
+/**
+ * Problems from which a run bounds its heaps' growth (`boundHeapGrowth`, before its threads start).
+ * The bound costs CPU in extra full collections: on the paper's corpus (14,714 problems, 2
+ * workers, 3 interleaved pairs) 72.9-81.1 s with it against 63.9-66.2 s without, for a peak of
+ * 308-320 against 402-411 MB (issue 49). So runs up to twice that size go without it, and the
+ * 4x runs that grew by 60-80 MB per worker without it (issue 19) keep it.
+ */
+export const LONG_RUN_JOBS = 30_000;
 
 /** What `pregenerateProblems` needs of a run's options. */
 export interface PregenerateOptions {
