@@ -15,14 +15,17 @@
  * - POST /batch (as the shipped TRL/verl glue calls it: one request per group of completions)
  *   with --batch B completions a request (default 16, a GRPO group), from 1 and 8 clients: steps/s;
  * - the server's RSS before and after --requests N more requests (8 clients; default 10,000),
- *   sampled along the way.
+ *   sampled along the way;
+ * - under each server measurement, where the CPU of its last pass went, ms a completion (Linux
+ *   /proc): the judging threads, the server's main thread, its other threads (V8's compiler and
+ *   GC), this load generator (on the same cores), how busy the cores were; and the baseline's.
  *
  * Options: --problems N (per domain, default 3)  --rounds R (default 20)  --workers W
  * --requests N (the memory run; 100000 for the issue's check)  --batch B (1: no /batch phase)
  * --pairs P (baseline and server passes paired per measurement, default 5)  --seed S
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { createInterface } from "node:readline";
 import { join } from "node:path";
@@ -107,7 +110,7 @@ const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync
  * `reward --jsonl` alone, warm (the pass `warm` first, its caches warm as the server's workers
  * are): `pass` writes all the requests of a pass at once (steps/s), `latency` one at a time.
  */
-async function baselineProcess(warm: Pass): Promise<{ pass: (p: Pass) => Promise<number>; latency: (p: Pass) => Promise<{ p50: number; p99: number }>; close: () => Promise<void> }> {
+async function baselineProcess(warm: Pass): Promise<{ pid: number; pass: (p: Pass) => Promise<number>; latency: (p: Pass) => Promise<{ p50: number; p99: number }>; close: () => Promise<void> }> {
   const p = spawn(process.execPath, [CLI, "reward", "--jsonl"], { stdio: ["pipe", "pipe", "inherit"] });
   const answers = createInterface({ input: p.stdout })[Symbol.asyncIterator]();
   const next = async (): Promise<string> => (await answers.next()).value as string;
@@ -125,6 +128,7 @@ async function baselineProcess(warm: Pass): Promise<{ pass: (p: Pass) => Promise
   };
   await pass(warm, true);
   return {
+    pid: p.pid!,
     pass: (q) => pass(q),
     latency: async ({ lines }) => {
       const lat: number[] = [];
@@ -141,6 +145,43 @@ async function baselineProcess(warm: Pass): Promise<{ pass: (p: Pass) => Promise
       await new Promise((r) => p.on("exit", r));
     },
   };
+}
+
+/** CPU seconds (user + system) of each thread of process `pid`, by thread id (Linux /proc; empty elsewhere). */
+function threadCpu(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const t of tids) {
+    try {
+      const rest = readFileSync(`/proc/${pid}/task/${t}/stat`, "utf8").split(") ")[1]!.split(" ");
+      out.set(Number(t), (Number(rest[11]) + Number(rest[12])) / 100);
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
+
+/**
+ * Where a pass's CPU went, ms a completion: the server's main thread, its `workers` busiest other
+ * threads (the judging threads), the rest of its threads (V8's compiler and GC, libuv), and this
+ * process (the load generator, on the same cores).
+ */
+function cpuSplit(pid: number, before: Map<number, number>, after: Map<number, number>, self: NodeJS.CpuUsage, n: number, wallMs: number): string {
+  const d = [...after].map(([t, s]) => [t, s - (before.get(t) ?? 0)] as const);
+  const main = d.find(([t]) => t === pid)?.[1] ?? 0;
+  const others = d.filter(([t]) => t !== pid).map(([, s]) => s).sort((a, b) => b - a);
+  const judging = others.slice(0, workers).reduce((a, s) => a + s, 0);
+  const rest = others.slice(workers).reduce((a, s) => a + s, 0);
+  const gen = (self.user + self.system) / 1e6;
+  const ms = (s: number) => ((1000 * s) / n).toFixed(3);
+  const busy = (100 * (main + judging + rest + gen)) / ((wallMs / 1000) * availableParallelism());
+  return `judging ${ms(judging)}, server main ${ms(main)}, server other ${ms(rest)}, load generator ${ms(gen)} ms CPU a completion (the cores ${busy.toFixed(0)}% busy)`;
 }
 
 function startServer(): Promise<{ proc: ChildProcess; port: number }> {
@@ -232,11 +273,19 @@ async function phase(name: string, clients: number, per: number): Promise<string
   const ratios: number[] = [];
   const bases: number[] = [];
   const runs: { sps: number; lat: number[]; ms: number }[] = [];
+  const sum = (m: Map<number, number>) => [...m.values()].reduce((a, s) => a + s, 0);
+  let split = "";
+  let baseCpu = 0;
   for (let k = 0; k < REPEAT; k++) {
     // the same fresh lines to both: each has seen the same passes before
     const fresh = freshPass();
+    const b0 = sum(threadCpu(base.pid));
     const b = await base.pass(fresh);
+    baseCpu += sum(threadCpu(base.pid)) - b0;
+    const t0 = threadCpu(pid);
+    const c0 = process.cpuUsage();
     const r = await load(port, fresh, clients, undefined, per);
+    if (k === REPEAT - 1) split = cpuSplit(pid, t0, threadCpu(pid), process.cpuUsage(c0), fresh.lines.length, r.ms);
     const sps = (r.steps / r.ms) * 1000;
     bases.push(b);
     runs.push({ sps, lat: r.lat, ms: r.ms });
@@ -247,7 +296,8 @@ async function phase(name: string, clients: number, per: number): Promise<string
   return (
     `${name}: ${median(runs.map((r) => r.sps)).toFixed(0)} steps/s, ${median(ratios).toFixed(2)}x reward --jsonl ` +
     `(${REPEAT} pairs: ${Math.min(...ratios).toFixed(2)}..${Math.max(...ratios).toFixed(2)}x; baseline ${Math.min(...bases).toFixed(0)}..${Math.max(...bases).toFixed(0)} steps/s), ` +
-    `p50 ${quantile(lat, 0.5).toFixed(2)} ms${unit}, p99 ${quantile(lat, 0.99).toFixed(2)} ms, max ${Math.max(...lat).toFixed(0)} ms`
+    `p50 ${quantile(lat, 0.5).toFixed(2)} ms${unit}, p99 ${quantile(lat, 0.99).toFixed(2)} ms, max ${Math.max(...lat).toFixed(0)} ms` +
+    (split === "" ? "" : `\n  CPU (last pass): ${split}; reward --jsonl ${((1000 * baseCpu) / (REPEAT * warm.lines.length)).toFixed(3)} ms a completion (all passes)`)
   );
 }
 for (const clients of [1, 8, 64]) console.log(await phase(`serve, ${String(clients).padStart(2)} clients`, clients, 1));

@@ -182,6 +182,23 @@ print(json.dumps({"verl": verl, "trl": trl}))
     expect(got.trl).toEqual(expected);
   });
 
+  it("a problem's lines wait for its home worker (its caches), and a lone batch still keeps every worker busy", { timeout: 60_000 }, async () => {
+    const away = async (): Promise<number> => Number(/^pddl2prm_lines_away_from_home_total (\d+)$/m.exec(await (await fetch(`${server.url}/metrics`)).text())![1]);
+    const before = await away();
+    // one request at a time: the idle worker whose queue holds the line takes it
+    for (let i = 0; i < 8; i++) {
+      const r = await post(`${server.url}/reward`, JSON.stringify({ domain: "blocksworld", problem: i % 2 === 0 ? "p0001" : "p0002", completion: "(pick-up b1)" }));
+      expect(r.status).toBe(200);
+    }
+    expect(await away()).toBe(before);
+    // 16 lines of one problem at once: half go to the other worker rather than wait
+    const batch = Array.from({ length: 16 }, (_, i) => ({ id: i, domain: "ferry", problem: "p0001", completion: "(board c1 l1)" }));
+    const r = await post(`${server.url}/batch`, JSON.stringify({ requests: batch }));
+    expect(r.status).toBe(200);
+    expect((JSON.parse(r.text) as { results: unknown[] }).results).toHaveLength(16);
+    expect(await away()).toBeGreaterThanOrEqual(before + 4);
+  });
+
   it("GET /health and /metrics", async () => {
     const h = await fetch(`${server.url}/health`);
     expect(h.status).toBe(200);

@@ -198,6 +198,14 @@ export class StreamWorker {
     return n;
   }
 
+  /** The thread has claimed a line of its chunk (before that, it is about to start: nothing to take back). */
+  get started(): boolean {
+    const c = this.chunk;
+    if (c === null) return false;
+    for (let i = 0; i < c.items.length; i++) if (Atomics.load(c.claims, i) === 1) return true;
+    return false;
+  }
+
   /**
    * Take back up to `max` lines the thread has not started (from the chunk's end; the thread
    * claims lines from its start), for an idle worker: their indexes, in order. `onOutcome` never

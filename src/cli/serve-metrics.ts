@@ -38,6 +38,8 @@ export class ServeMetrics {
   inFlight = 0;
   judgedSteps = 0;
   workerRestarts = 0;
+  /** Lines handed to a worker other than their problem's home worker (serve-pool.ts: to keep every worker busy). */
+  awayFromHome = 0;
   /** Read when rendering: the pool's state. */
   gauges: () => { queue: number; queueCapacity: number; workers: number; busy: number } = () => ({ queue: 0, queueCapacity: 0, workers: 0, busy: 0 });
 
@@ -80,6 +82,7 @@ export class ServeMetrics {
     metric("pddl2prm_errors_total", "counter", "Request lines answered with an error, by reason.", sorted(errors).map(([k, v]) => `pddl2prm_errors_total{${k}} ${v}`));
     metric("pddl2prm_judged_steps_total", "counter", "Plan steps judged.", [`pddl2prm_judged_steps_total ${this.judgedSteps}`]);
     metric("pddl2prm_worker_restarts_total", "counter", "Worker threads replaced (a request past its limit while parsing, out of memory, a crash).", [`pddl2prm_worker_restarts_total ${this.workerRestarts}`]);
+    metric("pddl2prm_lines_away_from_home_total", "counter", "Request lines judged by a worker other than the one that holds their problem's caches (no worker idles while lines wait).", [`pddl2prm_lines_away_from_home_total ${this.awayFromHome}`]);
     const hist: string[] = [];
     for (const [endpoint, h] of [...this.latency].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
       let cum = 0;
