@@ -688,3 +688,67 @@ describe("shapes the thirteenth reading found (issue 51: a nursery, a shop and a
     expect(read("set")).toBe("{p} is set");
   });
 });
+
+describe("shapes the thirteenth reading found, second part (issue 51: a board of sliding pucks of our own)", () => {
+  // (the shape of lunar lockout's "red is on idx4 and idx4" and its eighteen "it is not the case that ..." clauses)
+  const d = parseDomain(
+    `(define (domain pucks) (:requirements :typing :adl)
+      (:types puck index)
+      (:predicates (at ?p - puck ?x - index ?y - index) (succ ?a - index ?b - index) (before ?a - index ?b - index) (heavy ?p - puck))
+      (:action park
+        :parameters (?p - puck ?x - index ?y - index)
+        :precondition (forall (?q - puck) (imply (heavy ?q) (not (at ?q ?x ?y))))
+        :effect (at ?p ?x ?y))
+      (:action slide-up
+        :parameters (?p - puck ?x - index ?from - index ?to - index)
+        :precondition (and (at ?p ?x ?from) (before ?to ?from)
+          (forall (?q - puck ?k - index) (not (and (before ?to ?k) (before ?k ?from) (at ?q ?x ?k)))))
+        :effect (and (not (at ?p ?x ?from)) (at ?p ?x ?to))))`,
+    "pucks.pddl",
+  );
+  const q = parseProblem(
+    `(define (problem board) (:domain pucks) (:objects a b c - puck i0 i1 i2 i3 - index)
+      (:init (at a i0 i3) (at b i1 i1) (at c i2 i0)
+        (succ i0 i1) (succ i1 i2) (succ i2 i3)
+        (before i0 i1) (before i0 i2) (before i0 i3) (before i1 i2) (before i1 i3) (before i2 i3))
+      (:goal (at a i0 i0)))`,
+    "board.pddl",
+    d,
+  );
+  const task = ground(d, q);
+  const r = createRenderer(task, null);
+  const op = task.opNames.findIndex((n) => n === "(slide-up a i0 i3 i0)");
+
+  it("a thing and two indexes named x and y is one point: 'a is at (i0, i3)', not 'a is at i0 and i3'", () => {
+    const t = genericTemplates(d);
+    expect(t.predicates.get("at")!.pos[0]!.source).toBe("{p} is at ({x}, {y})");
+    // two places named x and y are not a point
+    const routes = genericTemplates(parseDomain(`(define (domain routes) (:requirements :typing) (:types van city) (:predicates (route ?v - van ?x - city ?y - city)))`, "routes.pddl"));
+    expect(routes.predicates.get("route")!.pos[0]!.source).not.toContain("({x}, {y})");
+  });
+
+  it("a universal precondition's denials of one relation are said once per place: 'no puck is at (i0, i1)', not a clause per puck", () => {
+    expect(op).toBeGreaterThanOrEqual(0);
+    const text = r.step(1, opCand(task, op), new Prng(1, "x"), task.init);
+    expect(text).toContain("no puck is at (i0, i1)");
+    expect(text).toContain("no puck is at (i0, i2)");
+    expect(text).not.toMatch(/it is not the case that|a is not at \(i0, i1\)/);
+    expect(r.parseStep(text)).toEqual({ schema: opCand(task, op).schema, args: opCand(task, op).args });
+  });
+
+  it("denials of some of a type name them: 'none of a and b is ...'", () => {
+    const q2 = parseProblem(
+      `(define (problem board2) (:domain pucks) (:objects a b c - puck i0 i1 - index)
+        (:init (heavy a) (heavy b) (at c i1 i1)) (:goal (at c i0 i0)))`,
+      "board2.pddl",
+      d,
+    );
+    const t2 = ground(d, q2);
+    const r2 = createRenderer(t2, null);
+    const o = t2.opNames.findIndex((n) => n === "(park c i0 i0)");
+    expect(o).toBeGreaterThanOrEqual(0);
+    const text = r2.step(1, opCand(t2, o), new Prng(1, "x"), t2.init);
+    expect(text).toContain("none of a and b is at (i0, i0)");
+    expect(text).not.toContain("no puck");
+  });
+});

@@ -993,16 +993,17 @@ function twoPoints(decl: PredicateDecl): PredicatePhrase | null {
 }
 
 /**
- * A thing and a point ("at ?a - agent ?x ?y - position"): two positions named x and y after a
- * thing of another type are one point, "a is at (x1, y1)", not "a is at x1 and y1" (two places,
- * whose denial read as denying more). Two positions alone ("connected ?x ?y - position") may
- * be two cells: only coordinate types make those a point (`coordinatePair`).
+ * A thing and a point ("at ?a - agent ?x ?y - position", "on ?s - ship ?x ?y - idx"): two
+ * positions or indexes named x and y after a thing of another type are one point, "a is at (x1,
+ * y1)", not "a is at x1 and y1" (two places, whose denial read as denying more). Two positions
+ * alone ("connected ?x ?y - position") may be two cells: only coordinate types make those a
+ * point (`coordinatePair`); nor are two places named x and y ("route ?v ?x ?y - city": from x to y).
  */
 function placedPoint(params: readonly TypedName[]): boolean {
   if (params.length !== 3) return false;
   const [a, x, y] = params as [TypedName, TypedName, TypedName];
   const t = x.types[0] ?? "object";
-  return t === (y.types[0] ?? "object") && /^pos(ition)?s?$/i.test(t) && (a.types[0] ?? "object") !== t && /^\??x$/i.test(x.name) && /^\??y$/i.test(y.name);
+  return t === (y.types[0] ?? "object") && /^(pos(ition)?s?|idx|index(es)?|indices|coord(inate)?s?)$/i.test(t) && (a.types[0] ?? "object") !== t && /^\??x$/i.test(x.name) && /^\??y$/i.test(y.name);
 }
 
 const COORD_ABBR: Record<string, string> = { pos: "position", rel: "relative", obj: "object", loc: "location", coord: "position", coords: "position" };

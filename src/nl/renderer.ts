@@ -644,6 +644,42 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null, 
   // only quantified and conditional PDDL needs it (never a STRIPS domain's rows): made on first use
   let logicCtx: LogicContext | null = null;
   const logic = (): LogicContext => (logicCtx ??= logicContext(task));
+  /**
+   * Denied facts of a conjunction that differ in their subject only, said once: "no spaceship is
+   * on (x4, x1)" when every object of the subject's type is denied, else "none of a, b and c is
+   * ..." (a universal precondition grounds to one denial per object: lunar lockout's eighteen "it
+   * is not the case that ..." clauses, issue 51). By item index: the group's text at its first
+   * member, null at the others; items not grouped are absent. Two or more facts make a group.
+   */
+  const negatedGroups = (xs: readonly Ground[], prng: Prng | null): Map<number, string | null> => {
+    const out = new Map<number, string | null>();
+    const byShape = new Map<string, number[]>();
+    xs.forEach((x, i) => {
+      if (x.k !== "lit" || x.pos || x.args.length === 0) return;
+      const k = `${x.pred}/${x.args.slice(1).join(" ")}`;
+      let g = byShape.get(k);
+      if (g === undefined) byShape.set(k, (g = []));
+      g.push(i);
+    });
+    for (const idx of byShape.values()) {
+      if (idx.length < 2) continue;
+      const f0 = xs[idx[0]!] as Extract<Ground, { k: "lit" }>;
+      const ids = idx.map((i) => objId.get((xs[i] as Extract<Ground, { k: "lit" }>).args[0]!));
+      if (ids.some((x) => x === undefined)) continue;
+      const type = objTypeKey[ids[0]!]!;
+      if (ids.some((x) => objTypeKey[x!] !== type)) continue;
+      const c = pick(predOf(f0.pred, f0.args.length).pos, prng);
+      // the subject must lead the sentence, in one slot ("no spaceship is on ...")
+      if (c.slots[0] !== 0 || c.parts[0] !== "" || c.slots.indexOf(0, 1) >= 0 || c.elide !== undefined) continue;
+      let all = 0;
+      for (let o = 0; o < nObj; o++) if (objTypeKey[o] === type) all++;
+      const vals = f0.args.map(namePhrase);
+      const distinct = new Set(ids);
+      vals[0] = distinct.size === all ? `no ${typeNoun(type)}` : `none of ${objectList([...distinct].sort((a, b) => a! - b!) as number[])}`;
+      idx.forEach((i, j) => out.set(i, j === 0 ? fill(c, vals) : null));
+    }
+    return out;
+  };
   // A ground formula (quantifiers expanded, static atoms decided) as text.
   const groundText = (g: Ground, prng: Prng | null, nested = false): string => {
     switch (g.k) {
@@ -656,7 +692,13 @@ export function createRenderer(task: GroundTask, templates: NlTemplates | null, 
       case "eq":
         return eqText(g.pos, namePhrase(g.a), namePhrase(g.b));
       case "and": {
-        const items = g.xs.map((x) => groundText(x, prng, true));
+        const grouped = tpl.generic ? negatedGroups(g.xs, prng) : new Map<number, string | null>();
+        const items: string[] = [];
+        g.xs.forEach((x, i) => {
+          const t = grouped.get(i);
+          if (t === undefined) items.push(groundText(x, prng, true));
+          else if (t !== null) items.push(t);
+        });
         return nested ? items.join(" and ") : joinList(items);
       }
       case "or": {
