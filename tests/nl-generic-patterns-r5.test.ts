@@ -752,3 +752,27 @@ describe("shapes the thirteenth reading found, second part (issue 51: a board of
     expect(text).not.toContain("no puck");
   });
 });
+
+describe("untyped parameters read with the kinds their actions give them (issue 51, thirteenth reading: a library of our own)", () => {
+  // (the shape of the shop's "the customer of customer1 is helped" for `customer_helped ?x`, made by
+  // "help ?c" with "(customer ?c) (need_help ?c)")
+  const d = parseDomain(
+    `(define (domain library) (:requirements :strips)
+      (:predicates (reader ?r) (desk ?d) (wants_card ?r) (reader_registered ?x) (at ?x ?y) (fits ?a ?b) (size ?s))
+      (:action register
+        :parameters (?r ?d)
+        :precondition (and (reader ?r) (desk ?d) (wants_card ?r) (at ?r ?d))
+        :effect (reader_registered ?r)))`,
+    "library.pddl",
+  );
+  const t = genericTemplates(d);
+  it("a state named after its argument's kind: 'r1 is registered', not 'the reader of r1 is registered'", () => {
+    expect(t.predicates.get("reader_registered")!.pos[0]!.source).toBe("{x} is registered");
+    // the kinds themselves stay as they were
+    expect(t.predicates.get("reader")!.pos[0]!.source).toBe("{r} is a reader");
+  });
+  it("a plural word over two of one kind is a verb: 's1 fits s2', not 's1 has s2 fits'", () => {
+    const typed = genericTemplates(parseDomain(`(define (domain sizes) (:requirements :typing) (:types size) (:predicates (fits ?s1 - size ?s2 - size)))`, "sizes.pddl"));
+    expect(typed.predicates.get("fits")!.pos[0]!.source).toBe("{s1} fits {s2}");
+  });
+});

@@ -494,8 +494,10 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
     res.groupable = false;
     return { ...res, pos: `the ${r.join(" ")} from ${b} to ${ph[2]} is ${a}`, neg: `the ${r.join(" ")} from ${b} to ${ph[2]} is not ${a}`, link: null, attr: r.join(" ") };
   }
-  // A plural word over two things that are not a count reads as a verb: "orbits ?i ?j": i orbits j.
-  if (hs === "plural" && r.length === 1 && !ps[1]!.value && !NUMBERISH.test(ps[1]!.noun) && canBeThirdPerson(head)) {
+  // A plural word over two things that are not a count reads as a verb: "orbits ?i ?j": i orbits j;
+  // so over two of one kind ("fits ?s1 ?s2 - size": a count is of something else).
+  const oneKind = ps[0]!.typeWords.length > 0 && ps[0]!.typeWords.join() === ps[1]!.typeWords.join();
+  if (hs === "plural" && r.length === 1 && ((!ps[1]!.value && !NUMBERISH.test(ps[1]!.noun)) || (n === 2 && oneKind)) && canBeThirdPerson(head)) {
     return done(`${a} ${head} ${b}`, `${a} does not ${thirdToBase(head)} ${b}`, head);
   }
   switch (hs) {

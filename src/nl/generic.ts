@@ -51,7 +51,8 @@ function shape(c: Compiled): string {
 /**
  * The action with each untyped parameter given the kind a type predicate says it is: a static
  * one-argument predicate of the parameter among the precondition's conditions, named by a noun
- * ("(ROBOT ?r) (POT ?p)", "(is_agent ?a)"), the only one of the parameter. Many hand-written
+ * ("(ROBOT ?r) (POT ?p)", "(is_agent ?a)"), the only one of the parameter (or the only one-word
+ * one, beside a property: "(customer ?c) (need_help ?c)"). Many hand-written
  * STRIPS domains type their objects so; read untyped, "robot-take-pot ?r ?p ?l" could not tell
  * the pot from the robot ("perform the robot take pot r with pot p").
  */
@@ -73,9 +74,11 @@ function kindedAction(a: Domain["actions"][number], domain: Domain): Domain["act
       if (kind.length === 0 || !kind.every((x) => isEnglishWord(x)) || !(["noun", "plural"].includes(senseOf(kind[kind.length - 1]!)) || nounLike(kind[kind.length - 1]!))) continue;
       kinds.add(kind.join("-"));
     }
-    if (kinds.size !== 1) return p;
+    // two of them ("(customer ?c) (need_help ?c)"): a kind is one noun, a property more words
+    const one = kinds.size > 1 ? [...kinds].filter((k) => !k.includes("-")) : [...kinds];
+    if (one.length !== 1) return p;
     any = true;
-    return { ...p, types: [[...kinds][0]!] };
+    return { ...p, types: [one[0]!] };
   });
   return any ? { ...a, params } : a;
 }
@@ -89,6 +92,57 @@ function conditionAtoms(f: Formula | null): Atom[] {
     else if (g.kind === "atom") out.push(g.atom);
   };
   walk(f);
+  return out;
+}
+
+/**
+ * The predicate with each untyped parameter given the kind its actions' type predicates give it
+ * (`kindedAction`): where every action that states or changes the predicate has, at that
+ * position, a parameter of one and the same kind. "(customer_helped ?x)", made by "help ?c"
+ * with "(customer ?c)", reads as a customer's state ("customer1 is helped"), not as the
+ * customer of customer1. The type predicates themselves (static, one argument) stay as they are.
+ */
+function kindedPredicate(p: Domain["predicates"][number], domain: Domain, kinded: ReadonlyMap<string, Domain["actions"][number]>): Domain["predicates"][number] {
+  const untyped = (x: { types: string[] }): boolean => x.types.length === 0 || (x.types.length === 1 && x.types[0] === "object");
+  if (!p.params.some(untyped)) return p;
+  if (p.params.length === 1 && !changedPredicates(domain).has(p.name)) return p;
+  const kinds: (Set<string> | null)[] = p.params.map((x) => (untyped(x) ? new Set<string>() : null));
+  let seen = false;
+  for (const a of domain.actions) {
+    const ka = kinded.get(a.name)!;
+    const typeOf = new Map(ka.params.map((x) => [x.name, x]));
+    const atoms = [...conditionAtoms(a.precondition), ...effectAtoms(a.effect)].filter((x) => x.predicate === p.name && x.args.length === p.params.length);
+    for (const atom of atoms) {
+      seen = true;
+      atom.args.forEach((t, i) => {
+        const ks = kinds[i];
+        if (ks === null || ks === undefined) return;
+        const q = t.kind === "var" ? typeOf.get(t.name) : undefined;
+        ks.add(q === undefined || untyped(q) ? "" : q.types[0]!);
+      });
+    }
+  }
+  if (!seen) return p;
+  let any = false;
+  const params = p.params.map((x, i) => {
+    const ks = kinds[i];
+    if (ks === null || ks === undefined || ks.size !== 1 || ks.has("")) return x;
+    any = true;
+    return { ...x, types: [[...ks][0]!] };
+  });
+  return any ? { ...p, params } : p;
+}
+
+/** Atoms an effect adds or deletes (conditional and universal effects' with their own variables). */
+function effectAtoms(e: Effect | null): Atom[] {
+  const out: Atom[] = [];
+  const walk = (g: Effect | null): void => {
+    if (g === null) return;
+    if (g.kind === "and") g.args.forEach(walk);
+    else if (g.kind === "add" || g.kind === "del") out.push(g.atom);
+    else if (g.kind === "when" || g.kind === "forall") walk(g.body);
+  };
+  walk(e);
   return out;
 }
 
@@ -313,14 +367,17 @@ export function genericTemplates(domain: Domain, hints: TaskHints = new Map(), d
   const changed = changedPredicates(domain);
   const what = "while writing the step texts";
   checkTime(deadline, what);
+  // (untyped parameters read with the kinds their actions' type predicates give them)
+  const kindedActions = new Map(domain.actions.map((a) => [a.name, kindedAction(a, domain)]));
+  const kindedPreds = new Map(domain.predicates.map((p) => [p.name, kindedPredicate(p, domain, kindedActions)]));
   for (const p of domain.predicates) {
-    phrases.set(p.name, predicatePhrase(p, hints.get(p.name), flips.has(p.name), false, "I", changed.has(p.name)));
+    phrases.set(p.name, predicatePhrase(kindedPreds.get(p.name)!, hints.get(p.name), flips.has(p.name), false, "I", changed.has(p.name)));
     checkTime(deadline, what);
   }
   // Subjects the PDDL leaves implicit (the agent, what it carries): proven from the actions.
   const implicit = implicitSubjects(domain, hints, phrases);
   for (const p of domain.predicates) {
-    if (implicit.agent !== "I" && agentDependent(p, phrases.get(p.name)!)) phrases.set(p.name, predicatePhrase(p, hints.get(p.name), flips.has(p.name), false, implicit.agent, changed.has(p.name)));
+    if (implicit.agent !== "I" && agentDependent(p, phrases.get(p.name)!)) phrases.set(p.name, predicatePhrase(kindedPreds.get(p.name)!, hints.get(p.name), flips.has(p.name), false, implicit.agent, changed.has(p.name)));
     const o = implicit.phrases.get(p.name);
     if (o !== undefined) phrases.set(p.name, o);
   }
@@ -329,7 +386,7 @@ export function genericTemplates(domain: Domain, hints: TaskHints = new Map(), d
   for (let round = 0; round < 2; round++) {
     for (const name of predicateClashes(domain, phrases)) {
       const p = domain.predicates.find((d) => d.name === name)!;
-      phrases.set(name, round === 0 ? predicatePhrase(p, hints.get(name), flips.has(name), true, "I", changed.has(name)) : plainPhrase(splitName(p.name).join(" "), paramInfos(p.params)));
+      phrases.set(name, round === 0 ? predicatePhrase(kindedPreds.get(name)!, hints.get(name), flips.has(name), true, "I", changed.has(name)) : plainPhrase(splitName(p.name).join(" "), paramInfos(p.params)));
     }
   }
   const predicates = new Map<string, PredicateTemplate>();
