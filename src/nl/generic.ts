@@ -153,13 +153,7 @@ function changedPredicates(domain: Domain): Set<string> {
   let out = changedCache.get(domain);
   if (out !== undefined) return out;
   out = new Set<string>();
-  const walk = (e: Effect | null): void => {
-    if (e === null) return;
-    if (e.kind === "and") e.args.forEach(walk);
-    else if (e.kind === "add" || e.kind === "del") out!.add(e.atom.predicate);
-    else if (e.kind === "when" || e.kind === "forall") walk(e.body);
-  };
-  for (const a of domain.actions) walk(a.effect);
+  for (const a of domain.actions) for (const x of effectAtoms(a.effect)) out.add(x.predicate);
   changedCache.set(domain, out);
   return out;
 }
