@@ -776,3 +776,20 @@ describe("untyped parameters read with the kinds their actions give them (issue 
     expect(typed.predicates.get("fits")!.pos[0]!.source).toBe("{s1} fits {s2}");
   });
 });
+
+describe("a relation of two of one kind whose direction the names do not say (issue 51, thirteenth reading: a duel of our own)", () => {
+  const t = genericTemplates(
+    parseDomain(
+      `(define (domain duel) (:requirements :typing) (:types knight rank)
+        (:predicates (defeated ?a - knight ?b - knight) (moreSenior ?r1 - rank ?r2 - rank) (wounded ?k - knight ?by - rank)))`,
+      "duel.pddl",
+    ),
+  );
+  it("a participle between two knights is said plainly: who defeated whom is not guessed ('a is defeated by b' was a guess)", () => {
+    expect(t.predicates.get("defeated")!.pos[0]!.source).not.toMatch(/is defeated by/);
+    expect(t.predicates.get("defeated")!.pos[0]!.source).toBe('{a} stands in the relation "defeated" to {b}');
+  });
+  it("a comparison with 'more': 'r1 is more senior than r2'", () => {
+    expect(t.predicates.get("moresenior")!.pos[0]!.source).toBe("{r1} is more senior than {r2}");
+  });
+});

@@ -616,6 +616,11 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
       // "connected-by-rail ?a ?b": the participle's own preposition after its means ("connected by rail to b")
       if (prep === undefined && r.length > 2 && (r[1] === "by" || r[1] === "via")) prep = PAST_PREP[head] ?? ADJ_PREP[head];
       if (/er$/.test(last) && prep === undefined && hs === "adj") prep = "than";
+      // a comparison ("moreImportant ?r1 ?r2"): r1 is more important than r2
+      if (r.length === 2 && (r[0] === "more" || r[0] === "less") && hs !== "past") prep = "than";
+      // who did it to whom, between two of one kind ("killed ?m ?v - person"), the names do not say:
+      // "m is killed by v" would be a guess, and a wrong one a false fact; the plain reading
+      if (prep === undefined && hs === "past" && n === 2 && ps[0]!.typeWords.length > 0 && ps[0]!.typeWords.join() === ps[1]!.typeWords.join()) return plainPhrase(w.join(" "), ps);
       if (prep === undefined) prep = ps[1]!.value ? "" : ps[1]!.place ? "at" : hs === "past" ? "by" : "to";
       const rel = [r.join(" "), prep].filter((s) => s !== "").join(" ");
       // The link is the preposition alone: "paint t black", "board p onto e".
