@@ -793,3 +793,55 @@ describe("a relation of two of one kind whose direction the names do not say (is
     expect(t.predicates.get("moresenior")!.pos[0]!.source).toBe("{r1} is more senior than {r2}");
   });
 });
+
+describe("shapes the fourteenth reading found (issue 51: a safari park of our own)", () => {
+  // (the shapes of the zoo's "n3 is not to the discover", "To get C on with V at P", "n3 is able to
+  // walk to lion" and "n3 has bear as a shadow")
+  const d = parseDomain(
+    `(define (domain safari) (:requirements :strips :negative-preconditions)
+      (:predicates (at ?x ?place) (guest ?g) (jeep ?j) (inside ?g ?j) (track ?from ?to) (tunnel ?from ?to)
+        (to-inspect ?place) (able-to-drive ?from ?to))
+      (:action climb-on-jeep
+        :parameters (?g ?p ?j)
+        :precondition (and (guest ?g) (jeep ?j) (at ?g ?p) (at ?j ?p) (not (inside ?g ?j)))
+        :effect (and (inside ?g ?j) (not (at ?g ?p))))
+      (:action drive
+        :parameters (?j ?from ?to)
+        :precondition (and (jeep ?j) (at ?j ?from) (track ?from ?to) (able-to-drive ?from ?to))
+        :effect (and (at ?j ?to) (not (at ?j ?from)) (not (to-inspect ?to)) (not (able-to-drive ?from ?to)))))`,
+    "safari.pddl",
+  );
+  const t = genericTemplates(d);
+  const pos = (name: string): string => t.predicates.get(name)!.pos[0]!.source;
+  const neg = (name: string): string => t.predicates.get(name)!.neg[0]!.source;
+  it("'to-inspect ?place': still to be inspected, no longer once done", () => {
+    expect(pos("to-inspect")).toBe("{place} is still to be inspected");
+    expect(neg("to-inspect")).toBe("{place} is no longer to be inspected");
+  });
+  it("'able-to-drive ?from ?to' is a way that may still be taken, not a place that drives", () => {
+    expect(pos("able-to-drive")).toBe("it is possible to drive from {from} to {to}");
+    expect(neg("able-to-drive")).toBe("it is not possible to drive from {from} to {to}");
+  });
+  it("a noun between two places named from and to is a way: 'there is a tunnel from a to b'", () => {
+    expect(pos("tunnel")).toBe("there is a tunnel from {from} to {to}");
+  });
+  it("the name's preposition before a role's noun is said once, with the role: 'climb g1 into j1', not 'climb g1 on into j1'", () => {
+    const text = t.actions.get("climb-on-jeep")!.text[0]!.source;
+    expect(text).toBe("climb {g} into {j} at {p}");
+  });
+  it("a verb and a preposition before the thing's noun keep their order: 'get on c1', not 'get c1 on'", () => {
+    const rides = genericTemplates(
+      parseDomain(
+        `(define (domain rides) (:requirements :strips :negative-preconditions)
+          (:predicates (at ?x ?place) (rider ?r) (horse ?h) (riding ?r ?h))
+          (:action get-on-horse :parameters (?r ?p ?h)
+            :precondition (and (rider ?r) (horse ?h) (at ?r ?p) (at ?h ?p) (not (riding ?r ?h)))
+            :effect (and (riding ?r ?h) (not (at ?r ?p)))))`,
+        "rides.pddl",
+      ),
+    );
+    const text = rides.actions.get("get-on-horse")!.text[0]!.source;
+    expect(text).toMatch(/^get on \{h\}/);
+    expect(text).not.toMatch(/\{h\} on\b/);
+  });
+});

@@ -225,6 +225,8 @@ export function actionPhrases(
     rest = rest.slice(2);
   }
 
+  // (the name's words after the verb, as written: which preposition went with which noun)
+  const nameRest = [...rest];
   // Words of the name that name a parameter ("load-truck ?obj ?truck"): said before it ("into truck T").
   const nounOf = new Map<number, string>();
   if (nameNouns) {
@@ -689,6 +691,21 @@ export function actionPhrases(
       rest = [];
     }
   }
+  // "get-on-camel ?v ?p ?c" with the camel as the thing: the name's preposition goes with it
+  // ("get on camel1", not "get camel1 on", which reads as putting the camel on something)
+  let objPrep = "";
+  if (rest.length === 1 && isPreposition(rest[0]!) && !isDirection(rest[0]!) && typeof primary === "number") {
+    const next = nameRest[nameRest.indexOf(rest[0]!) + 1];
+    // (the noun naming that one parameter alone: "move-curb-to-car ?car ?from ?dest - car" is no "move to car")
+    if (next !== undefined && names([next], ps[primary]!) && ps.filter((p) => names([next], p)).length === 1) {
+      objPrep = rest[0]!;
+      rest = [];
+    } else if (next !== undefined && LOCATIVE_PREP.has(rest[0]!) && ps.some((p, i) => names([next], p) && pps.some((x) => x.endsWith(`{${p.ph}}`) && i !== primary))) {
+      // the noun after it is a role the sentence says with its own preposition ("climb-on-jeep":
+      // "climb g1 into j1", not "climb g1 on into j1")
+      rest = [];
+    }
+  }
   if (rest.length > 0 && isPreposition(rest[0]!)) {
     // "push-to-goal": "to goal" after the thing; a lone "to" the roles say anyway is dropped.
     // (nor "to" and a word naming where the thing goes, which its move says: "move-car-to-curb")
@@ -728,6 +745,7 @@ export function actionPhrases(
   const primaryPrep = typeof primary === "number" ? splitName(decl.params[primary]!.name) : [];
   if (typeof primary === "number" && primaryPrep.length === 1 && isPreposition(primaryPrep[0]!)) obj = `${primaryPrep[0]} ${ph[primary]}`;
   else if (typeof primary === "number") obj = primaryY !== null ? `(${ph[primary]}, ${ph[primaryY]})` : ph[primary]!;
+  if (objPrep !== "" && obj !== "") obj = `${objPrep} ${obj}`;
   // (an implicit thing the name's own words do not go with: "move-painting" is no "move painting the robot")
   else if (typeof primary === "string" && said.length === 0) obj = primary;
   // a place as the object of a verb that names its own thing ("place-block ?bpos - position"):

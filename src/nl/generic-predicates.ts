@@ -4,7 +4,7 @@
  * plane1 is fl2"), never "holds for" or "is true".
  */
 import type { PredicateDecl, TypedName } from "../pddl/ast.js";
-import { canBeThirdPerson, ordinalSlots, thirdToBase, compoundSplit, isDirection, isEnglishWord, isKnownWord, isPreposition, senseOf, splitName, verbForms, withArticle, type Sense } from "./lexicon.js";
+import { canBeThirdPerson, canBeVerb, ordinalSlots, thirdToBase, compoundSplit, isDirection, isEnglishWord, isKnownWord, isPreposition, senseOf, splitName, verbForms, withArticle, type Sense } from "./lexicon.js";
 import { names, paramInfos, type ParamInfo } from "./generic-params.js";
 import type { NumericRelation, PredicateHint } from "./hints.js";
 
@@ -252,6 +252,16 @@ function predicatePhraseOf(decl: PredicateDecl, hint?: PredicateHint, keepNames 
     return c !== null && c.some((y) => isDirection(y)) ? c : [x];
   });
   if (hint?.numeric && split.every((x) => ORDER_WORDS.has(x) || x.length === 1 || unreadable(x, ps) || ps.some((p) => names([x], p)) || senseOf(x) === "num")) return numericPhrase(hint.numeric, ps);
+  // "to-discover ?place": still to be done to it ("n3 is still to be discovered", not "n3 is to the discover")
+  if (ps.length === 1 && w.length === 2 && w[0] === "to" && canBeVerb(w[1]!) && !isNounSense(senseOf(w[1]!))) {
+    const part = verbForms(w[1]!).participle;
+    return { ...base(), pos: `{${ps[0]!.ph}} is still to be ${part}`, neg: `{${ps[0]!.ph}} is no longer to be ${part}`, attr: `to be ${part}`, groupable: true };
+  }
+  // "able-to-walk ?from ?to": a way that may still be taken, not "from is able to walk to to"
+  if (ps.length === 2 && w.length === 3 && w[0] === "able" && w[1] === "to" && canBeVerb(w[2]!) && /^\??from$/i.test(raw[0]!) && /^\??to$/i.test(raw[1]!)) {
+    const [a, b] = ps.map((p) => `{${p.ph}}`);
+    return { ...base(), pos: `it is possible to ${w[2]} from ${a} to ${b}`, neg: `it is not possible to ${w[2]} from ${a} to ${b}`, attr: `possible to ${w[2]}`, groupable: false };
+  }
   // The last two arguments an (x, y) pair: a cell or a position, said as one ("(x0, y0)").
   if ((coordinatePair(decl.params) || placedPoint(decl.params)) && (ps.length === 2 || ps.length === 3)) return coordinatePhrase(w, ps, hint, keepNames);
   // Run-together words split ("ontable" -> on table); a word no reading can rest on ("le",
@@ -649,7 +659,9 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
       }
       const noun = r.join(" ");
       const same = ps[0]!.typeWords.length > 0 && ps[0]!.typeWords.join() === ps[1]!.typeWords.join();
-      if (hs !== "plural" && (ROUTES.has(r[r.length - 1]!) || (ps[0]!.place && ps[1]!.place && same))) {
+      // (two places named as a way's ends, "shadow ?from ?to": a way from one to the other, not the shadow of from)
+      const ends = n === 2 && /^\??from$/i.test(raw[0]!) && /^\??to$/i.test(raw[1]!);
+      if (hs !== "plural" && (ROUTES.has(r[r.length - 1]!) || (ps[0]!.place && ps[1]!.place && same) || ends)) {
         // "road ?a ?b": "there is a road from a to b".
         return done(`there is ${withArticle(noun)} from ${a} to ${b}`, `there is no ${noun} from ${a} to ${b}`);
       }
