@@ -845,3 +845,20 @@ describe("shapes the fourteenth reading found (issue 51: a safari park of our ow
     expect(text).not.toMatch(/\{h\} on\b/);
   });
 });
+
+describe("a thing does not act (issue 51, thirteenth reading: a theatre of our own)", () => {
+  const t = genericTemplates(
+    parseDomain(
+      `(define (domain theatre) (:requirements :typing) (:types item person)
+        (:predicates (stageCostume ?i - item) (stageShow ?p - person) (planEscape ?p - person)))`,
+      "theatre.pddl",
+    ),
+  );
+  it("a noun the lexicon reads as a verb first, with a noun after it, said of an item is a kind: 'i1 is a stage costume'", () => {
+    expect(t.predicates.get("stagecostume")!.pos[0]!.source).toBe("{i} is a stage costume");
+  });
+  it("said of a person it stays a verb: 'p1 stages show', 'p1 plans escape'", () => {
+    expect(t.predicates.get("stageshow")!.pos[0]!.source).toBe("{p} stages show");
+    expect(t.predicates.get("planescape")!.pos[0]!.source).toBe("{p} plans escape");
+  });
+});

@@ -903,6 +903,8 @@ function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: Predica
       // a verb that takes no object and names no thing: "s exists" (not "s is an exist")
       if (r.length === 1 && INTRANSITIVE.has(head)) return done(`${a} ${verbForms(head).third}`, `${a} does not ${head}`);
       if (r.length === 1) return done(`${a} is ${withArticle(head)}`, `${a} is not ${withArticle(head)}`);
+      // a thing does not act: "stageProperty ?i - item" is a stage property, not "i stages property"
+      if (p.thing && !/^(person|passenger|people|human|agent)s?$/.test(p.noun) && nounLike(head) && r.slice(1).every((y) => isNounSense(senseOf(y)))) return furnished(r.join(" "));
       const f = verbForms(head);
       return done(`${a} ${f.third}${x ? " " + x : ""}`, `${a} does not ${f.base}${x ? " " + x : ""}`);
     }
