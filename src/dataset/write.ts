@@ -196,9 +196,12 @@ export async function writeDataset(options: WriteOptions): Promise<DatasetSummar
     const target = targetFolder(out, configHash, options, plan.rank);
     if (target !== out) {
       checkStage(out); // a user's folder of that name is refused, never written into
-      if (!existsSync(target)) {
+      // (ranks of one run started together race to make it: the one that loses finds it made)
+      try {
         mkdirSync(target);
         created.push(target);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
       }
       refuseLinks(target);
       refuseFilesForFolders(target);
