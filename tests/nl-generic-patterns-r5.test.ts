@@ -862,3 +862,22 @@ describe("a thing does not act (issue 51, thirteenth reading: a theatre of our o
     expect(t.predicates.get("planescape")!.pos[0]!.source).toBe("{p} plans escape");
   });
 });
+
+describe("a bare comparison word (issue 51, thirteenth reading's board puzzle)", () => {
+  const t = genericTemplates(
+    parseDomain(
+      `(define (domain board) (:requirements :typing) (:types slot ship)
+        (:predicates (less ?a - slot ?b - slot) (one-less ?a - slot ?b - slot)))`,
+      "board.pddl",
+    ),
+  );
+  it("'less ?a ?b' over two of one kind is 'a is less than b', not a plain relation named 'less'", () => {
+    expect(t.predicates.get("less")!.pos[0]!.source).toBe("{a} is less than {b}");
+    expect(t.predicates.get("less")!.neg[0]!.source).toBe("{a} is not less than {b}");
+    expect(t.predicates.get("one-less")!.pos[0]!.source).toBe("{a} is one less than {b}");
+  });
+  it("over two kinds it is plain (a comparison needs two of one kind), not 'the less of a is b'", () => {
+    const other = genericTemplates(parseDomain(`(define (domain b) (:requirements :typing) (:types slot ship) (:predicates (less ?a - ship ?b - slot)))`, "b.pddl"));
+    expect(other.predicates.get("less")!.pos[0]!.source).toBe('{a} stands in the relation "less" to {b}');
+  });
+});

@@ -278,6 +278,17 @@ function predicatePhraseOf(decl: PredicateDecl, hint?: PredicateHint, keepNames 
   // t6"), the facts listed define it; its negation says only that the fact does not hold.
   // ("less-equal", "greater-than": the comparison in words)
   const cmp = ps.length === 2 && ps[0]!.typeWords.join() === ps[1]!.typeWords.join() ? (w.length === 1 ? COMPARISON[w[0]!] : COMPARISON_WORDS[w.join(" ")]) : undefined;
+  // a bare "less ?a ?b" (not proven an order of numbers): the comparison as named ("a is less than b");
+  // "greater", "smaller" read so through their -er form below
+  // ("one-less ?a ?b": "a is one less than b")
+  const bare = w.length === 1 ? w[0]! : w.length === 2 && w[0] === "one" ? w[1]! : "";
+  if (cmp === undefined && ps.length === 2 && /^(less|fewer|more)$/.test(bare) && (bare !== "more" || w.length === 2)) {
+    // (over two kinds no comparison is sure: not "the less of a is b")
+    if (ps[0]!.typeWords.join() !== ps[1]!.typeWords.join()) return plainPhrase(plainName, ps);
+    const [a, b] = ps.map((p) => `{${p.ph}}`);
+    const rel = `${w.join(" ")} than`;
+    return { ...base(), pos: `${a} is ${rel} ${b}`, neg: `${a} is not ${rel} ${b}`, groupable: false, attr: rel };
+  }
   if (cmp !== undefined) {
     const num = numericPhrase(cmp, ps);
     return { ...num, neg: `it is not the case that ${num.pos}` };
