@@ -7,7 +7,7 @@
  * fl1". Every parameter appears exactly once, so the text parses back to the action.
  */
 import type { ActionDecl, Effect, Formula, Term } from "../pddl/ast.js";
-import { adverbOf, canBeVerb, compoundSplit, isDirection, isAbbreviation, isEnglishWord, isKnownWord, isPreposition, ordinalSlots, senseOf, splitName } from "./lexicon.js";
+import { adverbOf, canBeVerb, compoundSplit, isDirection, isAbbreviation, isEnglishWord, isKnownWord, isPreposition, ordinalSlots, senseOf, splitName, verbForms } from "./lexicon.js";
 import { names, paramInfos, type ParamInfo } from "./generic-params.js";
 import { coordinatePair, type PredicatePhrase } from "./generic-predicates.js";
 
@@ -100,7 +100,12 @@ function moves(adds: Lit[], dels: Lit[], preds: ReadonlyMap<string, PredicatePhr
       if (typeof from !== "number" || typeof to !== "number") continue;
       const movers = a.args.filter((x, j) => j !== k && typeof x === "number") as number[];
       if (a.args.length === 1 && !preds.get(a.pred)?.locative && (uses.get(from) !== 1 || uses.get(to) !== 1)) continue;
-      if (!out.some((m) => m.from === from && m.to === to)) out.push({ pred: a.pred, from, to, movers, cross: false, toPred: a.pred });
+      // (two things moved along one way: the one the text names by itself, "the logistic
+      // device", is the move; the other goes with it)
+      const same = out.findIndex((m) => m.from === from && m.to === to);
+      const move = { pred: a.pred, from, to, movers, cross: false, toPred: a.pred };
+      if (same < 0) out.push(move);
+      else if (movers.length === 0 && out[same]!.movers.length === 0 && !preds.get(out[same]!.pred)?.implicit && preds.get(a.pred)?.implicit) out[same] = move;
     }
   }
   const moving = new Set(out.flatMap((m) => m.movers));
@@ -297,6 +302,22 @@ export function actionPhrases(
       used.add(y);
     }
   }
+  // the verb's own participle added of one argument ("save ?p1 ?p2 ?p3 ?p4" adds saved(p3),
+  // "eat-alive ?p1 ?p2" adds eaten(p2)): that argument is what the verb acts on, whatever the
+  // order of the parameters
+  let byParticiple = false;
+  let alsoActed: number | null = null;
+  if (primary === null && verb !== "perform" && actor === null && mv.length === 0) {
+    const part = verbForms(verb).participle;
+    const hit = adds.find((l) => l.args.length === 1 && typeof l.args[0] === "number" && splitName(l.pred).join(" ") === part);
+    if (hit !== undefined) {
+      primary = hit.args[0] as number;
+      byParticiple = true;
+      // ("save ?p3 ?p4", both saved: "save p3 and p4")
+      const also = adds.find((l) => l.pred === hit.pred && typeof l.args[0] === "number" && l.args[0] !== primary);
+      if (also !== undefined) alsoActed = also.args[0] as number;
+    }
+  }
   if (primary === null) {
     // The thing placed or taken away: the first argument of a locative atom added or deleted,
     // else of any atom the action changes.
@@ -357,6 +378,7 @@ export function actionPhrases(
     }
   }
   if (typeof primary === "number") used.add(primary);
+  if (alsoActed !== null) used.add(alsoActed);
   // the first of an (x, y) pair acted on is the point, "press lit (x1, y0)", not "press lit x1 with posy y0"
   let primaryY: number | null = null;
   if (typeof primary === "number" && primary + 1 < n && !used.has(primary + 1) && coordinatePair([decl.params[primary]!, decl.params[primary + 1]!], 0)) {
@@ -430,6 +452,15 @@ export function actionPhrases(
     if (ps[i]!.typeWords.length > 0 || ps[j]!.typeWords.length > 0) return ps[i]!.typeWords.join() === ps[j]!.typeWords.join();
     return (ps[i]!.place && ps[j]!.place) || pre.some((l) => l.args.length === 1 && l.args[0] === i && pre.some((k) => k.pred === l.pred && k.args.length === 1 && k.args[0] === j));
   };
+  // The first parameter, of the kind of the one acted on and left as it is, is the one who acts
+  // ("eat-alive ?p1 ?p2": p1 eats p2): "have p1 eat p2 alive", not "eat p2 with p1"
+  let causer: number | null = null;
+  // (untyped, two of a kind are where one relation puts both: "at ?p1 ?l" and "at ?p2 ?l")
+  const alike = (i: number, j: number): boolean => sameKind(i, j) || (ps[i]!.typeWords.length === 0 && ps[j]!.typeWords.length === 0 && pre.some((l) => l.args.length === 2 && l.args[0] === i && pre.some((k) => k.pred === l.pred && k.args.length === 2 && k.args[0] === j)));
+  if (byParticiple && primary !== 0 && n > 1 && !used.has(0) && !inMove(0) && ![...adds, ...dels].some((l) => l.args.includes(0)) && alike(0, primary as number) && !ps[0]!.place) {
+    causer = 0;
+    used.add(0);
+  }
   for (let pass = 0; pass < 2; pass++) {
     for (const l of pre) {
       const info = pp(l.pred);
@@ -716,17 +747,21 @@ export function actionPhrases(
   // Manner words of a motion ("move-up-slow") become adverbs after the thing: "move lift1 up slowly".
   const motion = MOTION.has(verb);
   // (a direction is no manner: "move east", not "move eastly")
-  const isManner = (x: string): boolean => senseOf(x) === "adj" && !isDirection(x);
+  // (nor an adjective before its noun: "move-logistic-device" moves the logistic device, not "logisticly")
+  const isManner = (x: string, i: number): boolean => senseOf(x) === "adj" && !isDirection(x) && !rest.slice(i + 1).some((y) => senseOf(y) === "noun");
   const manner = motion ? rest.filter(isManner).map(adverbOf) : [];
   const primaryType = typeof primary === "number" ? ps[primary]!.typeWords : [];
-  const objWords = (motion ? rest.filter((x) => !isManner(x)) : rest).filter((x) => !primaryType.includes(x));
+  const objWords = (motion ? rest.filter((x, i) => !isManner(x, i)) : rest).filter((x) => !primaryType.includes(x));
   // "go-to ?s ?from ?to": go takes no object, so the one that goes is moved ("move s from a to
   // b", not "go s from a to b")
   if (INTRANSITIVE_MOTION.has(verb) && typeof primary === "number" && objWords.length === 0 && particle === "" && !ps[primary]!.place) verb = "move";
   const afterObject = verb === "move" && dirParticle !== "";
   // run-together words are said apart ("push-unitarypipe": push unitary pipe); only in the
   // text, so that no piece names a parameter and changes the roles
-  const said = objWords.flatMap(saidApart);
+  let said = objWords.flatMap(saidApart);
+  // ("eat-alive": the state the thing is left in, after it: "eat p2 alive")
+  const complement = byParticiple && said.length > 0 && said.every((x) => senseOf(x) === "adj") ? said.join(" ") : "";
+  if (complement !== "") said = [];
   // "put-in ?x" where "in ?x" reads "x is in the briefcase" (an implicit container, implicit.ts):
   // the particle takes that container, after the thing ("put p1 in the briefcase", "take p1 out
   // of the briefcase"), not "put in p1"
@@ -757,7 +792,8 @@ export function actionPhrases(
   // the parameter is where it goes or comes from, or where the work is done ("load stone onto
   // v1 at p0", "build sawmill at p0"), not a second object ("load stone v1")
   else if (typeof primary === "number" && said.length > 0 && !aimed && !isPreposition(obj.split(" ")[0]!) && !objWords.some((x) => ps.some((p) => names([x], p)))) {
-    if (ps[primary]!.place) {
+    // (or where the action requires an implicit thing to be: "wash-dresses ?r" with "the logistic device is in r")
+    if (ps[primary]!.place || pre.some((l) => l.args.length === 1 && l.args[0] === primary && (pp(l.pred)?.locative ?? false) && pp(l.pred)?.implicit)) {
       // ("build-rail ?p1 ?p2" adds a link from p1 to p2: "build rail from p1 to p2")
       if (pps.some((x) => x.startsWith("to "))) obj = `from ${obj}`;
       else if (!pps.some((x) => x.startsWith("at "))) obj = `at ${obj}`;
@@ -774,7 +810,7 @@ export function actionPhrases(
   }
   // (aimed with a thing the name gives, "fire laser at y"; else y is the verb's object, "unlock y")
   if (aimed && typeof primary === "number" && said.length > 0) obj = `at ${ph[primary]}`;
-  const core = [head, obj, container, afterObject ? dirParticle : "", ...manner, second !== null ? `and ${verb2} ${ph[second]}` : "", restPP].filter((s) => s !== "").join(" ");
+  const core = [causer !== null ? `have ${ph[causer]}` : "", head, alsoActed !== null && obj === ph[primary as number] ? `${obj} and ${ph[alsoActed]}` : obj, complement, container, afterObject ? dirParticle : "", ...manner, second !== null ? `and ${verb2} ${ph[second]}` : "", restPP].filter((s) => s !== "").join(" ");
   const tailText = tails.length > 0 ? `, ${tails.join(", ")}` : "";
   const withNouns = (t: string): string => {
     let out = t;

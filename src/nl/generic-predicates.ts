@@ -57,6 +57,12 @@ const THING_AT_EXCEPT = /^(goal|target|start|exit|entrance|home|base|destination
 const HANDLING = new Set(["grasp", "grip", "grab", "clasp", "hold", "lock", "seal", "wrap", "tag", "stamp", "mark", "pack", "clamp", "secure", "fasten", "plug", "charge", "scan", "wash", "polish", "set", "mount", "install", "prepare", "cook", "bake", "fill", "repair", "activate", "serve", "deliver", "paint", "load"]);
 // Gerunds whose single argument is the thing acted on: holding(x) -> "x is held", wearing(c) -> "c is worn".
 const TRANSITIVE = new Set(["holding", "carrying", "lifting", "grasping", "gripping", "grabbing", "pushing", "pulling", "towing", "wearing"]);
+/** Nouns of one who is or does something ("winner", "leader", "guest"): a kind that may come and go. */
+const AGENT_NOUN = /(er|or|ist|ant|ent|ee|ian|man|men|person|people|child|guest|host|king|queen|hero|chief|boss|head|owner|friend|enemy|target|goal|victim|suspect|prisoner|candidate|member|leader|winner|loser)$/;
+/** Verbs of knowing, liking or wanting: never the head of a noun ("path-know" is no kind of know). */
+const STATIVE = new Set(["know", "like", "love", "hate", "want", "see", "hear", "fear", "trust", "remember", "believe", "understand", "prefer", "own", "desire", "recognize", "recognise"]);
+/** Nouns of a position a thing may come to hold ("top-stack ?s", "home ?c"): kept as they read. */
+const POSITION_NOUNS = new Set(["top", "bottom", "front", "back", "head", "tail", "end", "middle", "side", "start", "home", "first", "last", "finish", "base", "centre", "center", "edge", "corner"]);
 /** Things a place has, not a kind of place ("trash-bin ?r - room": r has a trash bin). */
 const FURNISHINGS = new Set(["bin", "box", "table", "desk", "chair", "bed", "shelf", "cabinet", "closet", "sink", "fridge", "oven", "stove", "printer", "computer", "terminal", "charger", "socket", "outlet", "lamp", "window", "tap", "basket", "container", "dispenser", "machine", "bench", "tank", "barrel", "crate", "cupboard", "drawer", "safe", "locker", "mailbox", "phone", "sensor", "camera", "alarm", "light", "fan", "heater"]);
 /** Verbs of holding in their base form, naming a relation of holder and thing held ("hold ?a ?p"). */
@@ -852,6 +858,25 @@ function unary(r: string[], w: string[], a: string, p: ParamInfo, hint?: Predica
   if (r.length === 2 && STATE_ADJECTIVES.has(head) && nounLike(r[1]!) && isEnglishWord(r[1]!) && !names([r[1]!], p) && !p.typeWords.join("").includes(r[1]!)) {
     res.attr = r[1]!;
     return done(`the ${r[1]} of ${a} is ${head}`, `the ${r[1]} of ${a} is not ${head}`);
+  }
+  // "bucket_to_empty ?r": a thing with a purpose ("a bucket to empty"), not "the bucket to of r
+  // is empty"
+  if (r.length >= 3 && r[r.length - 2] === "to" && canBeVerb(last) && r.slice(0, -2).every((y) => isNounSense(senseOf(y)) && isEnglishWord(y)) && !r.slice(0, -2).some((y) => names([y], p))) return furnished(r.join(" "));
+  // a fact actions make and undo, named by one noun of an activity ("snore ?p", "stop ?p"), of a
+  // thing that is not a place: no kind that comes and goes ("wolf is a snore"). A verb too: the
+  // thing does it ("red stops"); else the plain reading. (a noun of one who is something keeps
+  // the kind: "p is a winner")
+  if (r.length === 1 && w.length === 1 && dynamic && !p.place && hs === "noun" && !AGENT_NOUN.test(head) && !POSITION_NOUNS.has(head) && isEnglishWord(head) && !names([head], p)) {
+    if (!canBeVerb(head)) return plainPhrase(w.join(" "), [p]);
+    const f = verbForms(head);
+    return done(`${a} ${f.third}`, `${a} does not ${f.base}`);
+  }
+  // "path_know ?p": the thing known, then a verb of knowing or wanting (no noun: "p is a path
+  // know" names nothing); the argument holds it: "p knows the path"
+  if (r.length === 2 && hs === "noun" && STATIVE.has(r[1]!) && isEnglishWord(head) && !names([head], p) && !p.place) {
+    const f = verbForms(r[1]!);
+    res.attr = r.join(" ");
+    return done(`${a} ${f.third} the ${head}`, `${a} does not ${f.base} the ${head}`);
   }
   switch (hs) {
     case "be": {

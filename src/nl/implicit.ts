@@ -75,9 +75,89 @@ export interface ImplicitSubjects {
   phrases: Map<string, PredicatePhrase>;
 }
 
+/**
+ * Whether an action moves the one-argument fluent `pred` between two objects a fixed relation
+ * links: it deletes pred(a), adds pred(b) and requires r(a, b) or r(b, a), r static and binary
+ * ("door ?r1 ?r2"). The objects are then places, and what the fluent names is at one of them.
+ */
+function movedAlongLinks(domain: Domain, hints: TaskHints, pred: string): boolean {
+  return domain.actions.some((a) => {
+    const c = changes(a);
+    const pre: Array<{ pred: string; args: string[] }> = [];
+    positive(a.precondition, pre);
+    return c.dels.some((d) => {
+      if (d.pred !== pred || d.args.length !== 1) return false;
+      const from = d.args[0]!;
+      return c.adds.some((x) => {
+        const to = x.args[0]!;
+        if (x.pred !== pred || x.args.length !== 1 || to === from) return false;
+        return pre.some((r) => r.args.length === 2 && r.pred !== pred && hints.get(r.pred)?.static === true && ((r.args[0] === from && r.args[1] === to) || (r.args[0] === to && r.args[1] === from)));
+      });
+    });
+  });
+}
+
+/**
+ * Things at places the PDDL names by the place alone: a one-argument fluent moved between linked
+ * places (`movedAlongLinks`) whose first reading makes the place a kind or a content ("hallway
+ * is a dress to wash" for dress_to_wash ?r, "kitchen is in the logistic device" for
+ * in-logistic-device ?r). A place is neither: the named thing is at the place ("there is a dress
+ * to wash at hallway", "the logistic device is in kitchen"; "the" when the task proves exactly
+ * one place holds it).
+ */
+function thingsAtPlaces(domain: Domain, hints: TaskHints, phrases: ReadonlyMap<string, PredicatePhrase>): Map<string, PredicatePhrase> {
+  const out = new Map<string, PredicatePhrase>();
+  for (const p of domain.predicates) {
+    const base = phrases.get(p.name);
+    if (base === undefined || p.params.length !== 1 || hints.get(p.name)?.static !== false || base.plain === true || base.implicit !== null) continue;
+    const x = `{${paramInfos(p.params)[0]!.ph}}`;
+    const kind = new RegExp(`^${escape(x)} is an? ([a-z][a-z ]*)$`).exec(base.pos);
+    const content = new RegExp(`^${escape(x)} is (in|on|inside) the ([a-z][a-z ]*)$`).exec(base.pos);
+    if ((kind === null && content === null) || !movedAlongLinks(domain, hints, p.name)) continue;
+    const one = hints.get(p.name)?.exactlyOne === true;
+    const [prep, noun] = content !== null ? [content[1]!, content[2]!] : ["at", kind![1]!];
+    const the = `the ${noun}`;
+    const [pos, neg] = one || content !== null ? [`${the} is ${prep} ${x}`, `${the} is not ${prep} ${x}`] : [`there is ${/^[aeiou]/.test(noun) ? "an" : "a"} ${noun} ${prep} ${x}`, `there is no ${noun} ${prep} ${x}`];
+    out.set(p.name, { ...base, pos, neg, locative: true, implicit: one ? the : null, attr: noun, groupable: false, placeFirst: false });
+  }
+  // a fixed "in-dishwasher ?r" of a place the actions require something to be at: the thing is
+  // there ("there is a dishwasher in bathroom_0"), not the place inside it; an area stays the
+  // place's ("in-city ?l": l is in the city)
+  const located = new Set([...out.keys()]);
+  for (const p of domain.predicates) {
+    const base = phrases.get(p.name);
+    if (base === undefined || p.params.length !== 1 || hints.get(p.name)?.static !== true || base.plain === true) continue;
+    const x = `{${paramInfos(p.params)[0]!.ph}}`;
+    const content = new RegExp(`^${escape(x)} is (in|inside) the ([a-z][a-z ]*)$`).exec(base.pos);
+    if (content === null || AREA.test(content[2]!.split(" ").pop()!)) continue;
+    const atPlace = domain.actions.some((a) => {
+      const pre: Array<{ pred: string; args: string[] }> = [];
+      positive(a.precondition, pre);
+      return pre.some((l) => l.pred === p.name && pre.some((o) => o.args.length === 1 && o.args[0] === l.args[0] && located.has(o.pred)));
+    });
+    if (!atPlace) continue;
+    const noun = content[2]!;
+    out.set(p.name, { ...base, pos: `there is ${/^[aeiou]/.test(noun) ? "an" : "a"} ${noun} ${content[1]} ${x}`, neg: `there is no ${noun} ${content[1]} ${x}`, attr: noun, groupable: false });
+  }
+  return out;
+}
+
+/** Nouns of an area that holds places ("in-city ?l"): a place is in one. */
+const AREA = /^(city|town|village|country|region|zone|area|district|sector|province|state|world|building|house|floor|park|garden|grid|map|maze|neighbou?rhood|camp|base|space)$/;
+
+/** The positive atoms of a precondition's conjunction. */
+function positive(f: Formula | null, acc: Array<{ pred: string; args: string[] }>): void {
+  if (f === null) return;
+  if (f.kind === "atom") acc.push({ pred: f.atom.predicate, args: f.atom.args.map((t) => t.name) });
+  else if (f.kind === "and") f.args.forEach((x) => positive(x, acc));
+}
+
+const escape = (s: string): string => s.replace(/[{}]/g, (c) => `\\${c}`);
+
 /** The implicit subjects of `domain`, from the first-pass phrases and the task's hints. */
-export function implicitSubjects(domain: Domain, hints: TaskHints, phrases: ReadonlyMap<string, PredicatePhrase>): ImplicitSubjects {
-  const out: ImplicitSubjects = { agent: "I", phrases: new Map() };
+export function implicitSubjects(domain: Domain, hints: TaskHints, firstPass: ReadonlyMap<string, PredicatePhrase>): ImplicitSubjects {
+  const out: ImplicitSubjects = { agent: "I", phrases: thingsAtPlaces(domain, hints, firstPass) };
+  const phrases = new Map([...firstPass, ...out.phrases]);
   // the agent's place: a proven exactly-one locative fluent with an implicit subject, moved by an action
   const places = domain.predicates.filter((p) => {
     const ph = phrases.get(p.name);
