@@ -114,3 +114,34 @@ describe("a fable's characters (issue 51, fifteenth reading)", () => {
     expect(u.predicates.get("halt")!.pos[0]!.source).toBe("{s} is a halt");
   });
 });
+
+// A raft puzzle of our own: every action takes the same parameters, most only checked.
+const RAFT = parseDomain(
+  `(define (domain raft) (:requirements :strips :negative-preconditions)
+    (:predicates (on ?x ?side) (Fox ?x) (Hen ?x) (Grain ?x) (raft ?r) (shore ?s))
+    (:action carry-Hen :parameters (?x ?y ?z ?r ?from ?to)
+      :precondition (and (Fox ?x) (Hen ?y) (Grain ?z) (raft ?r) (shore ?from) (shore ?to) (on ?y ?from) (on ?r ?from))
+      :effect (and (on ?y ?to) (on ?r ?to) (not (on ?r ?from)) (not (on ?y ?from))))
+    (:action carry-fox :parameters (?x ?y ?z ?r ?from ?to)
+      :precondition (and (Fox ?x) (Hen ?y) (Grain ?z) (raft ?r) (shore ?from) (shore ?to) (on ?x ?from) (on ?r ?from) (not (and (on ?y ?from) (on ?z ?from))))
+      :effect (and (on ?x ?to) (not (on ?x ?from)) (on ?r ?to) (not (on ?r ?from))))
+    (:action sail-empty :parameters (?x ?y ?z ?r ?from ?to)
+      :precondition (and (Fox ?x) (Hen ?y) (Grain ?z) (raft ?r) (shore ?from) (shore ?to) (on ?r ?from) (not (and (on ?y ?from) (on ?x ?from))))
+      :effect (and (on ?r ?to) (not (on ?r ?from)))))`,
+  "raft.pddl",
+);
+
+describe("a puzzle whose actions check more than they move (issue 51, fifteenth reading)", () => {
+  const t = genericTemplates(RAFT);
+  const act = (a: string): string => t.actions.get(a)!.text[0]!.source;
+  it("what the action only requires not to be left together stays where it is; it does not come along", () => {
+    expect(act("carry-fox")).toBe("carry {x} from {from} to {to}, taking raft {r} along, leaving hen {y} and grain {z} where they are");
+  });
+  it("a second thing moved along the same way is taken along, and the named one is what moves ('carry y from a to b', not 'carry y on a')", () => {
+    expect(act("carry-hen")).toMatch(/^carry \{y\} from \{from\} to \{to\} .*taking raft \{r\} along$/);
+  });
+  it("a state a thing travels in stays an adjective: 'sail raft empty', not 'emptily'", () => {
+    expect(act("sail-empty")).toMatch(/^sail \{r\} empty from \{from\} to \{to\}/);
+    expect(act("sail-empty")).not.toMatch(/emptily/);
+  });
+});

@@ -192,8 +192,9 @@ describe("pattern 2: two parameters of one type in their roles", () => {
     const t = task(RIVER, RIVER_P);
     const x = texts(t);
     expect(x.action("sail", ["ann", "west", "east", "skiff"])).toBe("sail ann from west to east with boat skiff");
-    // ann sails, bob is the traveller (was "sail traveller ann ... and person bob": roles swapped)
-    expect(x.action("sail-traveller", ["ann", "west", "east", "skiff", "bob"])).toBe("sail ann from west to east with boat skiff and traveller bob");
+    // ann sails, bob is the traveller (was "sail traveller ann ... and person bob": roles swapped);
+    // bob crosses too, taken along (issue 51, fifteenth reading: "with ... bob" read as company or tool)
+    expect(x.action("sail-traveller", ["ann", "west", "east", "skiff", "bob"])).toBe("sail ann from west to east with boat skiff, taking traveller bob along");
     roundTrips(t);
   });
 });

@@ -29,6 +29,8 @@ interface Move {
   toPred: string;
 }
 
+/** States a thing moves in, said as adjectives after it ("move boat empty"). */
+const TRAVEL_STATES = new Set(["empty", "full", "loaded", "unloaded", "alone", "light", "heavy", "laden", "idle"]);
 const MOTION = new Set(["move", "go", "drive", "fly", "walk", "sail", "travel", "ride", "run", "climb", "navigate", "turn", "roll", "slide"]);
 /** The verb of a gerund ("landing" -> land, "mopping" -> mop, "baking" -> bake), or null. */
 function gerundBase(w: string): string | null {
@@ -106,6 +108,9 @@ function moves(adds: Lit[], dels: Lit[], preds: ReadonlyMap<string, PredicatePhr
       const move = { pred: a.pred, from, to, movers, cross: false, toPred: a.pred };
       if (same < 0) out.push(move);
       else if (movers.length === 0 && out[same]!.movers.length === 0 && !preds.get(out[same]!.pred)?.implicit && preds.get(a.pred)?.implicit) out[same] = move;
+      // (two things moved along one way by one locative relation, "on ?goat ?to" and "on ?boat
+      // ?to": both are kept, so that the one the name says is the move and the other goes with it)
+      else if (movers.length === 1 && out[same]!.pred === a.pred && out[same]!.movers.length === 1 && out[same]!.movers[0] !== movers[0] && preds.get(a.pred)?.locative) out.push(move);
     }
   }
   const moving = new Set(out.flatMap((m) => m.movers));
@@ -281,6 +286,8 @@ export function actionPhrases(
   // A change between two values (levels, counts) is said on the side ("changing ..."), never as the move.
   const valueMove = (m: Move): boolean => [m.from, m.to].every((i) => ps[i]!.value || NUMBERISH_NOUN.test(ps[i]!.typeWords[ps[i]!.typeWords.length - 1] ?? ""));
   const rank = (m: Move): number => (valueMove(m) ? 9 : m.movers.length > 0 && !m.cross && pp(m.pred)?.locative ? 0 : m.cross ? 1 : m.movers.length > 0 ? 2 : pp(m.pred)?.implicit ? 3 : 9);
+  // a second thing the verb acts on, said with the first ("save p3 and p4", "move wolf and boat")
+  let alsoActed: number | null = null;
   const mainMove = ((): Move | null => {
     if (withMover !== null) return mv.find((m) => m.cross && m.movers.includes(withMover!)) ?? null;
     if (typeof primary === "number") return mv.find((m) => m.movers.includes(primary as number) && !valueMove(m)) ?? null;
@@ -289,7 +296,9 @@ export function actionPhrases(
     const pushed = cands.find((m) => m.movers.length > 0 && cands.some((o) => o !== m && o.movers.length > 0 && o.to === m.from));
     return pushed ?? cands[0] ?? null;
   })();
-  if (primary === null && mainMove !== null) primary = mainMove.movers.length > 0 ? mainMove.movers[0]! : (pp(mainMove.pred)?.implicit ?? null);
+  if (primary === null && mainMove !== null) {
+    primary = mainMove.movers.length > 0 ? mainMove.movers[0]! : (pp(mainMove.pred)?.implicit ?? null);
+  }
   // The one acting moves itself: "move from p1 to p2", not "move I from ...".
   if (primary === "I") primary = "";
   // A verb that ends a thing ends what a deleted one-argument fact named by a noun says is there:
@@ -306,7 +315,6 @@ export function actionPhrases(
   // "eat-alive ?p1 ?p2" adds eaten(p2)): that argument is what the verb acts on, whatever the
   // order of the parameters
   let byParticiple = false;
-  let alsoActed: number | null = null;
   if (primary === null && verb !== "perform" && actor === null && mv.length === 0) {
     const part = verbForms(verb).participle;
     const hit = adds.find((l) => l.args.length === 1 && typeof l.args[0] === "number" && splitName(l.pred).join(" ") === part);
@@ -504,7 +512,12 @@ export function actionPhrases(
     used.add(m.to);
     if (info?.locative && mover !== null) {
       if (used.has(mover)) tails.push(`moving ${ends.join(" ")}`);
-      else {
+      // another thing moves along the same way: it is taken along ("move goat from a to b, taking boat along")
+      else if (mainMove !== null && m.from === mainMove.from && m.to === mainMove.to && mainMove.movers.length > 0 && !mainMove.cross) {
+        const role = roleWords.get(mover) ?? roleNoun(ps[mover]!, decl.params[mover]!.name);
+        tails.push(`taking ${role !== "" && role !== "object" ? `${role} ` : ""}${ph[mover]} along`);
+        used.add(mover);
+      } else {
         // another thing moves too: say both of its ends, even one already named ("with c2 moving from s2 to s1")
         tails.push(`with ${ph[mover]} moving from ${ph[m.from]} to ${ph[m.to]}`);
         used.add(mover);
@@ -663,6 +676,12 @@ export function actionPhrases(
     }
     // a parameter a relative clause names ("I, which D dispenses") is not listed again as a role
     const named = new Set<number>();
+    const changes = (i: number): boolean => [...adds, ...dels].some((l) => l.args.includes(i));
+    const withRole = (i: number): string => {
+      const k = left.indexOf(i);
+      const r = roles[k]!;
+      return r === "" || roles.filter((x) => x === r).length > 1 ? ph[i]! : `${r} ${ph[i]}`;
+    };
     const items = left.map((i, k) => {
       const r = roles[k]!;
       const clash = r !== "" && roles.filter((x) => x === r).length > 1;
@@ -698,7 +717,16 @@ export function actionPhrases(
     }).filter((x, k): x is string => x !== null && !(named.has(left[k]!) && !x.includes(", which ")));
     items.unshift(...pairItems);
     items.push(...betweenItems);
-    if (items.length > 0) pps.push(`with ${items.length === 1 ? items[0] : items.slice(0, -1).join(", ") + " and " + items[items.length - 1]}`);
+    // things somewhere that the action only checks ("move-wolf ?x ?y ?z ?boat ?from ?to" with
+    // "not (on ?y ?from) and (on ?z ?from)"): they stay, not come along ("with goat y" read as
+    // company); said so when the rest are other roles
+    const stay = left.filter((i) => !changes(i) && locatedIn(decl.precondition, decl.params[i]!.name, preds) && items.includes(withRole(i)));
+    const staying = stay.map(withRole);
+    const withItems = items.filter((x) => !staying.includes(x));
+    const list = (xs: string[]): string => (xs.length === 1 ? xs[0]! : xs.slice(0, -1).join(", ") + " and " + xs[xs.length - 1]);
+    if (withItems.length > 0) pps.push(`with ${list(withItems)}`);
+    if (staying.length > 0 && withItems.length + pps.length > 0) tails.push(`leaving ${list(staying)} where ${staying.length === 1 ? "it is" : "they are"}`);
+    else if (staying.length > 0) pps.push(`with ${list(staying)}`);
     if (results.length > 0) tails.push(`so that ${results.length === 1 ? results[0] : results.slice(0, -1).join(", ") + " and " + results[results.length - 1]}`);
   }
 
@@ -749,7 +777,8 @@ export function actionPhrases(
   // (a direction is no manner: "move east", not "move eastly")
   // (nor an adjective before its noun: "move-logistic-device" moves the logistic device, not "logisticly")
   const isManner = (x: string, i: number): boolean => senseOf(x) === "adj" && !isDirection(x) && !rest.slice(i + 1).some((y) => senseOf(y) === "noun");
-  const manner = motion ? rest.filter(isManner).map(adverbOf) : [];
+  // (a state the mover travels in stays an adjective: "move boat empty", not "emptily")
+  const manner = motion ? rest.filter(isManner).map((x) => (TRAVEL_STATES.has(x) ? x : adverbOf(x))) : [];
   const primaryType = typeof primary === "number" ? ps[primary]!.typeWords : [];
   const objWords = (motion ? rest.filter((x, i) => !isManner(x, i)) : rest).filter((x) => !primaryType.includes(x));
   // "go-to ?s ?from ?to": go takes no object, so the one that goes is moved ("move s from a to
@@ -810,7 +839,7 @@ export function actionPhrases(
   }
   // (aimed with a thing the name gives, "fire laser at y"; else y is the verb's object, "unlock y")
   if (aimed && typeof primary === "number" && said.length > 0) obj = `at ${ph[primary]}`;
-  const core = [causer !== null ? `have ${ph[causer]}` : "", head, alsoActed !== null && obj === ph[primary as number] ? `${obj} and ${ph[alsoActed]}` : obj, complement, container, afterObject ? dirParticle : "", ...manner, second !== null ? `and ${verb2} ${ph[second]}` : "", restPP].filter((s) => s !== "").join(" ");
+  const core = [causer !== null ? `have ${ph[causer]}` : "", head, alsoActed === null ? obj : obj === ph[primary as number] ? `${obj} and ${ph[alsoActed]}` : `${obj} with ${ph[alsoActed]}`, complement, container, afterObject ? dirParticle : "", ...manner, second !== null ? `and ${verb2} ${ph[second]}` : "", restPP].filter((s) => s !== "").join(" ");
   const tailText = tails.length > 0 ? `, ${tails.join(", ")}` : "";
   const withNouns = (t: string): string => {
     let out = t;
@@ -829,6 +858,24 @@ export function actionPhrases(
   // (a role with a relative clause stays last: "at l" after "t, which d needs" would be where d needs it)
   if (pps.length >= 2 && lead(pps[0]!) !== lead(pps[1]!) && !pps.slice(0, 2).some((x) => x.includes(", which "))) return [t0, once(withNouns([core, pps[1]!, pps[0]!, ...pps.slice(2)].join(" ") + tailText))];
   return [t0];
+}
+
+/**
+ * Whether `v` is the first argument of a locative relation in `f` only under a negation: a thing
+ * the action requires not to be somewhere ("not (on ?goat ?from) and (on ?cabbage ?from)"), never
+ * one it requires to be there (who acts, a tool at hand).
+ */
+function locatedIn(f: Formula | null, v: string, preds: ReadonlyMap<string, PredicatePhrase>): boolean {
+  let neg = false;
+  let pos = false;
+  const walk = (g: Formula, negated: boolean): void => {
+    if (g.kind === "atom") {
+      if (g.atom.args.length === 2 && g.atom.args[0]!.name === v && (preds.get(g.atom.predicate)?.locative ?? false)) (negated ? (neg = true) : (pos = true));
+    } else if (g.kind === "and" || g.kind === "or") g.args.forEach((x) => walk(x, negated));
+    else if (g.kind === "not") walk(g.arg, !negated);
+  };
+  if (f !== null) walk(f, false);
+  return neg && !pos;
 }
 
 /**
