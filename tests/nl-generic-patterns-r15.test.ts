@@ -8,6 +8,13 @@ import { createRenderer, genericTemplates } from "../src/nl/index.js";
 import { taskHints } from "../src/nl/hints.js";
 import { ground } from "../src/task/index.js";
 import { Prng } from "../src/util/prng.js";
+import type { Domain } from "../src/pddl/ast.js";
+
+/** A domain's generic readings without a problem: a predicate's first positive text, an action's first text. */
+function readings(d: Domain): { pos: (p: string) => string; act: (a: string) => string } {
+  const t = genericTemplates(d);
+  return { pos: (p) => t.predicates.get(p)!.pos[0]!.source, act: (a) => t.actions.get(a)!.text[0]!.source };
+}
 
 // A mop robot that goes room to room through doors and may drag a bucket along; a sink is in
 // some rooms. Untyped: nothing but the actions says the objects are rooms.
@@ -132,8 +139,7 @@ const RAFT = parseDomain(
 );
 
 describe("a puzzle whose actions check more than they move (issue 51, fifteenth reading)", () => {
-  const t = genericTemplates(RAFT);
-  const act = (a: string): string => t.actions.get(a)!.text[0]!.source;
+  const { act } = readings(RAFT);
   it("what the action only requires not to be left together stays where it is; it does not come along", () => {
     expect(act("carry-fox")).toBe("carry {x} from {from} to {to}, taking raft {r} along, leaving hen {y} and grain {z} where they are");
   });
@@ -143,5 +149,33 @@ describe("a puzzle whose actions check more than they move (issue 51, fifteenth 
   it("a state a thing travels in stays an adjective: 'sail raft empty', not 'emptily'", () => {
     expect(act("sail-empty")).toMatch(/^sail \{r\} empty from \{from\} to \{to\}/);
     expect(act("sail-empty")).not.toMatch(/emptily/);
+  });
+});
+
+// Keys in grippers and chests to open (issue 51, sixteenth reading): untyped, with type predicates.
+const CHESTS = parseDomain(
+  `(define (domain chests) (:requirements :strips)
+    (:predicates (spot ?p) (key ?k) (chest ?c) (tint ?t) (gripper ?g) (robot-at ?p) (at ?x ?p)
+      (key-tint ?k ?t) (chest-tint ?c ?t) (sealed ?c) (holding ?k ?g) (gripfree ?g))
+    (:action grab :parameters (?p ?k ?g)
+      :precondition (and (spot ?p) (key ?k) (gripper ?g) (robot-at ?p) (at ?k ?p) (gripfree ?g))
+      :effect (and (holding ?k ?g) (not (at ?k ?p)) (not (gripfree ?g))))
+    (:action unseal :parameters (?p ?k ?c ?t ?g)
+      :precondition (and (spot ?p) (key ?k) (chest ?c) (tint ?t) (gripper ?g) (key-tint ?k ?t) (chest-tint ?c ?t) (robot-at ?p) (at ?c ?p) (sealed ?c) (holding ?k ?g))
+      :effect (and (gripfree ?g) (not (holding ?k ?g)) (not (sealed ?c)))))`,
+  "chests.pddl",
+);
+
+describe("keys in grippers and chests to unseal (issue 51, sixteenth reading)", () => {
+  const { pos, act } = readings(CHESTS);
+  it("'holding ?k ?g' of a key and a gripper: the gripper holds the key", () => {
+    expect(pos("holding")).toBe("{g} is holding {k}");
+  });
+  it("an undoing verb acts on what its base verb had done to: 'unseal c', not 'unseal g'", () => {
+    expect(act("unseal")).toMatch(/^unseal \{c\} /);
+  });
+  it("a perfect tense is denied after its auxiliary: 'p has not booked d'", () => {
+    const d = parseDomain(`(define (domain inn) (:requirements :typing) (:types guest party) (:predicates (has_booked_party ?g - guest ?p - party)))`, "inn.pddl");
+    expect(genericTemplates(d).predicates.get("has_booked_party")!.neg[0]!.source).toBe("{g} has not booked {p}");
   });
 });

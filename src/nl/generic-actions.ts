@@ -317,7 +317,10 @@ export function actionPhrases(
   let byParticiple = false;
   if (primary === null && verb !== "perform" && actor === null && mv.length === 0) {
     const part = verbForms(verb).participle;
-    const hit = adds.find((l) => l.args.length === 1 && typeof l.args[0] === "number" && splitName(l.pred).join(" ") === part);
+    // ("unlock ?b" deletes locked(b): the undoing verb acts on what its base verb had done to)
+    const undone = /^(un|dis)([a-z]{3,})$/.exec(verb);
+    const basePart = undone !== null && canBeVerb(undone[2]!) ? verbForms(undone[2]!).participle : null;
+    const hit = adds.find((l) => l.args.length === 1 && typeof l.args[0] === "number" && splitName(l.pred).join(" ") === part) ?? (basePart === null ? undefined : dels.find((l) => l.args.length === 1 && typeof l.args[0] === "number" && splitName(l.pred).join(" ") === basePart));
     if (hit !== undefined) {
       primary = hit.args[0] as number;
       byParticiple = true;

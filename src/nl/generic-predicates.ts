@@ -570,6 +570,8 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
       }
       if (ps[1]!.place) return done(`${a} has ${x} for ${b}`, `${a} does not have ${x} for ${b}`);
       res.elide.set(r[r.length - 1]!, b);
+      // a perfect tense is denied after its auxiliary ("p has not booked d", not "p does not have booked d")
+      if (senseOf(r[1]!) === "past" || r[1] === "been") return done(`${a} has ${x} ${b}`, `${a} has not ${x} ${b}`);
       return done(`${a} has ${x} ${b}`, `${a} does not have ${x} ${b}`);
     }
     case "can": {
@@ -609,6 +611,9 @@ function phrase(w: string[], ps: ParamInfo[], raw: string[], hint?: PredicateHin
       return done(`${a} ${f.third}${more} ${b}`, `${a} does not ${f.base}${more} ${b}`, `${f.third}${more}`);
     }
     case "gerund": {
+      // "holding ?k ?h" of a key and a hand: the holder is the hand, written second ("hand0 is
+      // holding key0", not "key0 is holding hand0")
+      if (r.length === 1 && n === 2 && TRANSITIVE.has(head) && holderKind(ps[1]!) && !holderKind(ps[0]!) && ps[0]!.typeWords.length > 0) return done(`${b} is ${head} ${a}`, `${b} is not ${head} ${a}`);
       // (a place is where one waits or works: "child1 is waiting at table1", not "for table1")
       const prep = r.length === 1 ? (ps[1]!.place && (head === "waiting" || head === "working") ? "at" : (GERUND_PREP[head] ?? "")) : "";
       const rel = [r.join(" "), prep].filter((s) => s !== "").join(" ");
@@ -999,6 +1004,12 @@ function nullary(w: string[], all: string, agent = "I"): PredicatePhrase {
     return done(`${subj} is ${w[0]}`, `${subj} is not ${w[0]}`);
   }
   return done(`the ${all} condition holds`, `the ${all} condition does not hold`);
+}
+
+/** Nouns of what holds things: a hand, a gripper, an arm. */
+const HOLDER_NOUNS = /^(hand|hands|gripper|grippers|arm|arms|claw|claws|grasp|grabber|manipulator|effector|holder|robot|robots|agent|person|crane|hoist)$/;
+function holderKind(p: ParamInfo): boolean {
+  return p.typeWords.length > 0 && HOLDER_NOUNS.test(p.typeWords[p.typeWords.length - 1]!);
 }
 
 /** Verbs of holding in a gerund after the holder ("hero-holding ?k", "robot-carrying ?b"). */
